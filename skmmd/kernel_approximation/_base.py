@@ -1,0 +1,85 @@
+"""What every sampler shares: input validation, bandwidth resolution, dtype
+handling, feature names and the blockwise cos/sin evaluation."""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import gen_batches
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import validate_data
+from ..kernels import median_bandwidth
+from . import _trig
+
+# Rows per block in transform: bounds the projection temporary to about
+# this many entries while keeping each GEMM large enough to be efficient.
+_BLOCK_ENTRIES = 2**22
+
+FLOAT_DTYPES = [np.float64, np.float32]
+
+
+class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Base class of the vector-input samplers (not public).
+
+    Subclasses set ``_bandwidth_metric`` (the distance of their median
+    heuristic) and implement ``fit``, ``transform`` and ``_n_features_out``.
+    """
+
+    _bandwidth_metric = "euclidean"
+
+    def _validate_fit_data(self, X):
+        return validate_data(self, X, accept_sparse="csr", dtype=FLOAT_DTYPES)
+
+    def _validate_transform_data(self, X):
+        check_is_fitted(self)
+        return validate_data(
+            self, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=False
+        )
+
+    def _resolve_bandwidth(self, X, rng):
+        """``bandwidth_``: the float given, or the median heuristic on X."""
+        if isinstance(self.bandwidth, str):  # "median", checked by the constraints
+            return median_bandwidth(
+                X, random_state=rng, metric=self._bandwidth_metric
+            )
+        return float(self.bandwidth)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+
+def trig_features(X, project, feature, n_components, offset=None):
+    """Evaluate a Fourier-type map blockwise: ``project`` then cos/sin.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Validated input, float32 or float64.
+    project : callable
+        ``project(X_block) -> P`` of shape (block, L), in ``X.dtype``.
+    feature : {"cos_sin", "cos_phase"}
+        ``cos_sin`` gives ``L^{-1/2} [cos P, sin P]`` (``L = n_components / 2``);
+        ``cos_phase`` gives ``sqrt(2 / n_components) cos(P + offset)``.
+    n_components : int
+        Output dimension.
+    offset : ndarray of shape (n_components,), default=None
+        Random phases of ``cos_phase``.
+
+    Returns
+    -------
+    Z : ndarray of shape (n_samples, n_components), dtype of X
+    """
+    n = X.shape[0]
+    out = np.empty((n, n_components), dtype=X.dtype)
+    scale = np.sqrt(2.0 / n_components)
+    if offset is not None:
+        offset = offset.astype(X.dtype, copy=False)
+    for rows in gen_batches(n, max(1, _BLOCK_ENTRIES // n_components)):
+        P = np.ascontiguousarray(project(X[rows]), dtype=X.dtype)
+        if feature == "cos_sin":
+            _trig.cos_sin(P, scale, out[rows])
+        else:
+            _trig.cos_phase(P, offset, scale, out[rows])
+    return out
