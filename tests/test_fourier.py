@@ -3,9 +3,9 @@ from functools import partial
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from gram_bounds import check_gram_accuracy
 from scipy.spatial.distance import pdist
 
-from gram_bounds import check_gram_accuracy
 from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
 from skmmd.kernels import gaussian_kernel, laplacian_kernel, matern_kernel
 
@@ -112,7 +112,7 @@ def test_nrff_variance_matches_theorem3(rho):
     bandwidth = 1 / np.sqrt(gamma)
     plain, normalized = np.empty(R), np.empty(R)
     for r in range(R):
-        params = dict(bandwidth=bandwidth, n_components=D, random_state=r)
+        params = {"bandwidth": bandwidth, "n_components": D, "random_state": r}
         Z = RandomFourierSampler(feature="cos_phase", **params).fit_transform(X)
         Zn = NormalizedRandomFourierSampler(**params).fit_transform(X)
         plain[r] = Z[0] @ Z[1] - k

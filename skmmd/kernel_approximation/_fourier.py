@@ -1,4 +1,4 @@
-"""Random Fourier features (Rahimi & Recht 2007) and their normalized variant (Li 2017)."""
+"""Random Fourier features (Rahimi & Recht 2007) and normalized ones (Li 2017)."""
 
 from numbers import Integral, Real
 
@@ -352,7 +352,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
     >>> import numpy as np
     >>> from skmmd import NormalizedRandomFourierSampler
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
-    >>> Z = NormalizedRandomFourierSampler(n_components=256, random_state=0).fit_transform(X)
+    >>> nrff = NormalizedRandomFourierSampler(n_components=256, random_state=0)
+    >>> Z = nrff.fit_transform(X)
     >>> np.allclose((Z**2).sum(axis=1), 1.0)
     True
     """
