@@ -10,9 +10,9 @@ temporary.
 """
 
 import math
+
 import numpy as np
 from numba import njit, prange
-
 
 # Below this many values a parallel launch costs more than it saves (about
 # 0.1 ms idle, far more when the cores are busy).
