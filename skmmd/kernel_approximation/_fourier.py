@@ -123,7 +123,7 @@ class RandomFourierSampler(BaseSampler):
         ``n_components``, else None.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
@@ -326,7 +326,7 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
         Random phases ``b``.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
