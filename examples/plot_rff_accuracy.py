@@ -21,9 +21,9 @@ bandwidth = 4.0
 K = gaussian_kernel(X, bandwidth=bandwidth)
 dims = [16, 32, 64, 128, 256, 512, 1024]
 maps = {
-    "cos_phase (RBFSampler's map)": dict(feature="cos_phase"),
+    "cos_phase (RBFSampler's map)": {"feature": "cos_phase"},
     "cos_sin": {},
-    "cos_sin, orthogonal": dict(orthogonal=True),
+    "cos_sin, orthogonal": {"orthogonal": True},
     "normalized cos_phase (NRFF)": None,
 }
 
