@@ -192,13 +192,21 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
     kde_bandwidth : "cv" or float, default="cv"
         Bandwidth of the truncated-Gaussian KDE of each set, in the scaled
         ``[0,1]^d`` units. ``"cv"`` picks one bandwidth shared by all sets by
-        leave-one-out ISE cross-validation on up to ``n_cv_bags`` training sets.
+        leave-one-out ISE cross-validation on up to ``n_cv_bags`` training sets,
+        times ``kde_undersmoothing``.
+    kde_undersmoothing : float in (0, 1], default=0.7
+        Factor applied to the cross-validated KDE bandwidth. The ISE-optimal
+        bandwidth oversmooths for divergence estimation: smoothing pulls the
+        densities together and biases ``rho^2`` low, while the extra variance
+        of a smaller bandwidth partly cancels that bias. On the Gram-matrix
+        problem (30 sets of 1000 points) the JS kernel R^2 went from 0.91 at
+        the cross-validated bandwidth to 0.96-0.98 at 0.6-0.75 of it.
     n_cv_bags : int, default=20
         Number of training sets used by the bandwidth cross-validation.
     bandwidth : "median" or float, default="median"
         ``sigma`` of the kernel ``exp(-rho^2 / (2 sigma^2))``. ``"median"`` is
         the median distance between the training sets' embeddings ``A``
-        (about ``median sqrt(rho^2)``).
+        (about ``median sqrt(rho^2)``); ``sqrt(Z)`` if ``fit`` sees one set.
     n_components : int or None, default=1024
         Number of random features (even: a cosine and a sine per frequency).
         ``None`` returns the embedding ``A`` itself (dimension
@@ -227,6 +235,9 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         The multi-indices ``alpha`` of ``V_t``.
     integration_points_ : ndarray of shape (n_mc, n_features)
         The shared integration points in ``[0,1]^d``.
+    basis_values_ : ndarray of shape (n_mc, n_basis)
+        The basis at the integration points (``mc="sobol"`` or ``"uniform"``
+        only; the grid uses the separable 1-D tables).
     kde_bandwidth_ : float
         KDE bandwidth used.
     bandwidth_ : float or None
@@ -293,6 +304,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         "n_mc": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "mc": [StrOptions({"grid", "sobol", "uniform"})],
         "kde_bandwidth": [StrOptions({"cv"}), Interval(Real, 0, None, closed="neither")],
+        "kde_undersmoothing": [Interval(Real, 0, 1, closed="right")],
         "n_cv_bags": [Interval(Integral, 1, None, closed="left")],
         "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
         "n_components": [None, Interval(Integral, 2, None, closed="left")],
@@ -309,6 +321,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         n_mc="auto",
         mc="grid",
         kde_bandwidth="cv",
+        kde_undersmoothing=0.7,
         n_cv_bags=20,
         bandwidth="median",
         n_components=1024,
@@ -321,6 +334,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         self.n_mc = n_mc
         self.mc = mc
         self.kde_bandwidth = kde_bandwidth
+        self.kde_undersmoothing = kde_undersmoothing
         self.n_cv_bags = n_cv_bags
         self.bandwidth = bandwidth
         self.n_components = n_components
@@ -401,6 +415,12 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         else:
             self.integration_points_ = rng.uniform(size=(n_mc, d))
 
+        if self.mc != "grid":
+            U = self.integration_points_
+            Phi = np.ones((U.shape[0], V.shape[0]))
+            for j in range(d):
+                Phi *= cosine_basis_1d(U[:, j], t)[:, V[:, j]]
+            self.basis_values_ = Phi
         scaled = [self._scale(b) for b in bags]
         if self.kde_bandwidth == "cv":
             n_cv = min(len(scaled), self.n_cv_bags)
@@ -415,7 +435,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
                     max(pooled.std(axis=0).mean(), 1e-3)
                     * max(pooled.shape[0], 2) ** (-1.0 / (d + 4))
                 )
-            self.kde_bandwidth_ = h
+            self.kde_bandwidth_ = h * self.kde_undersmoothing
         else:
             self.kde_bandwidth_ = float(self.kde_bandwidth)
 
@@ -426,7 +446,10 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         # Frequencies first: a fixed seed gives the same directions whatever
         # the bandwidth.
         W = rng.standard_normal(size=(self._n_embedding, self.n_components // 2))
-        if self.bandwidth == "median":
+        if self.bandwidth == "median" and len(scaled) < 2:
+            # no pair of sets: sqrt(Z) is the scale of sqrt(rho^2)
+            self.bandwidth_ = float(np.sqrt(self.measure_mass_))
+        elif self.bandwidth == "median":
             # median_bandwidth looks at 1000 rows at most: embed only those
             keep = rng.choice(len(scaled), size=min(len(scaled), 1000), replace=False)
             A = self._embed([scaled[i] for i in np.sort(keep)])
@@ -494,11 +517,8 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
                 T = np.moveaxis(np.tensordot(T, C, axes=([axis], [0])), -1, axis)
             coef = T[(slice(None),) + tuple(V.T)]  # (B, |V|, nf)
         else:
-            U = self.integration_points_
-            Phi = np.ones((U.shape[0], V.shape[0]))
-            for j in range(d):
-                Phi *= cosine_basis_1d(U[:, j], t)[:, V[:, j]]
-            coef = np.einsum("iv,bif->bvf", Phi, F) / U.shape[0]
+            Phi = self.basis_values_
+            coef = np.matmul(Phi.T, F) / Phi.shape[0]
         return coef.reshape(B, -1)
 
     def _embed_density_values(self, P):
