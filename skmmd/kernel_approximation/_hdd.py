@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, StrOptions, _fit_context
 from ..kernels import median_bandwidth
 from ._bags import BagTransformerMixin
+from . import _trig
 from ._base import trig_features
 
 # Z = mu(R) = kappa(1, 0) of each divergence (spec section 3).
@@ -367,6 +368,25 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         return t, M, V, G, n_mc
 
     @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit to X and return its features, embedding each set once.
+
+        Parameters
+        ----------
+        X : sequence of array-like of shape (n_i, n_features)
+            Training sets.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_sets, n_components) or (n_sets, n_embedding)
+            As :meth:`transform` would return.
+        """
+        A, dtype = self._fit(X, embed_all=True)
+        return self._features(A, dtype)
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the scaling, draw the lambdas, points and frequencies.
 
@@ -382,12 +402,17 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         self : object
             Fitted sampler.
         """
+        self._fit(X)
+        return self
+
+    def _fit(self, X, embed_all=False):
+        """Fit; with ``embed_all``, also return the embedding of every set."""
         if self.n_components is not None and self.n_components % 2:
             raise ValueError(
                 "n_components must be even (a cosine and a sine per frequency) or "
                 f"None; got n_components={self.n_components}."
             )
-        bags, _ = self._check_bags(X, reset=True)
+        bags, dtype = self._check_bags(X, reset=True)
         d = self.n_features_in_
         rng = check_random_state(self.random_state)
         t, M, V, G, n_mc = self._resolve_sizes(d)
@@ -439,25 +464,31 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         else:
             self.kde_bandwidth_ = float(self.kde_bandwidth)
 
+        A_all = None
         if self.n_components is None:
             self.bandwidth_ = None
             self.random_weights_ = None
-            return self
-        # Frequencies first: a fixed seed gives the same directions whatever
-        # the bandwidth.
-        W = rng.standard_normal(size=(self._n_embedding, self.n_components // 2))
-        if self.bandwidth == "median" and len(scaled) < 2:
-            # no pair of sets: sqrt(Z) is the scale of sqrt(rho^2)
-            self.bandwidth_ = float(np.sqrt(self.measure_mass_))
-        elif self.bandwidth == "median":
-            # median_bandwidth looks at 1000 rows at most: embed only those
-            keep = rng.choice(len(scaled), size=min(len(scaled), 1000), replace=False)
-            A = self._embed([scaled[i] for i in np.sort(keep)])
-            self.bandwidth_ = median_bandwidth(A, random_state=rng)
         else:
-            self.bandwidth_ = float(self.bandwidth)
-        self.random_weights_ = W / self.bandwidth_
-        return self
+            # Frequencies first: a fixed seed gives the same directions
+            # whatever the bandwidth.
+            W = rng.standard_normal(size=(self._n_embedding, self.n_components // 2))
+            if self.bandwidth == "median" and len(scaled) < 2:
+                # no pair of sets: sqrt(Z) is the scale of sqrt(rho^2)
+                self.bandwidth_ = float(np.sqrt(self.measure_mass_))
+            elif self.bandwidth == "median":
+                # median_bandwidth looks at 1000 rows at most: embed only those
+                n_med = min(len(scaled), 1000)
+                keep = np.sort(rng.choice(len(scaled), size=n_med, replace=False))
+                A = self._embed([scaled[i] for i in keep])
+                if n_med == len(scaled):
+                    A_all = A  # keep is then every set, in order
+                self.bandwidth_ = median_bandwidth(A, random_state=rng)
+            else:
+                self.bandwidth_ = float(self.bandwidth)
+            self.random_weights_ = W / self.bandwidth_
+        if embed_all and A_all is None:
+            A_all = self._embed(scaled)
+        return A_all, dtype
 
     @property
     def _n_functions(self):
@@ -495,12 +526,14 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         if self.divergence == "hellinger":
             return np.sqrt(Z * P)[:, :, None]
         M = self.lambdas_.size
-        positive = P > 0
-        logP = np.log(np.where(positive, P, 1.0))
-        phase = logP[:, :, None] * self.lambdas_
-        amp = (np.sqrt(Z / M) * np.sqrt(P))[:, :, None]
+        B, n_mc = P.shape
+        logP = np.log(np.where(P > 0, P, 1.0))
+        phase = logP.reshape(-1, 1) * self.lambdas_
+        out = np.empty((B * n_mc, 2 * M))
+        _trig.cos_sin(phase, np.sqrt(Z / M), out)  # compiled cos and sin together
         # sqrt(p) -> 0 makes the features vanish where p = 0, whatever the phase
-        return np.concatenate([amp * np.cos(phase), amp * np.sin(phase)], axis=2)
+        out *= np.sqrt(P).reshape(-1, 1)
+        return out.reshape(B, n_mc, 2 * M)
 
     def _project(self, F):
         """Cosine-basis coefficients on V_t, shape (B, |V| n_functions)."""
@@ -560,7 +593,9 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         bags, dtype = self._check_bags(X, reset=False)
-        A = self._embed([self._scale(b) for b in bags])
+        return self._features(self._embed([self._scale(b) for b in bags]), dtype)
+
+    def _features(self, A, dtype):
         if self.n_components is None:
             return A.astype(dtype, copy=False)
         A = A.astype(dtype, copy=False)
