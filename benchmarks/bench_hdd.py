@@ -84,7 +84,9 @@ def bench_gram(seeds, divergences=("js", "hellinger"), label="defaults", **param
 
 
 def sweep(seeds):
-    print("(a') sensitivity of the JS Gram R^2 (median over seeds), one setting at a time")
+    print(
+        "(a') sensitivity of the JS Gram R^2 (median over seeds), one setting at a time"
+    )
     for n in (250, 500, 2000):
         bench_gram(seeds, ("js",), f"n_points={n}", n_points=n)
     for m in (5, 10, 50):
@@ -119,7 +121,7 @@ class L2DensityEmbedding(HDDSampler):
 
 
 def regression_methods(seed, n_components):
-    fast = dict(n_mc=64**2, random_state=seed)  # n = 200: h ~ 0.03, grid 1/64
+    fast = {"n_mc": 64**2, "random_state": seed}  # n = 200: h ~ 0.03, grid 1/64
 
     def rff():
         return RandomFourierSampler(n_components=n_components, random_state=seed)
@@ -153,7 +155,10 @@ def bench_regression(train_sizes, n_test, n_points, seed, n_components, repeats)
         f"(b) components regression: n_points={n_points}, test sets={n_test}, "
         f"D={n_components}; constant predictor RMSE {const:.3f}"
     )
-    print(f"  {'method':22s}" + "".join(f"   n={n:<6d} RMSE  time(s)" for n in train_sizes))
+    print(
+        f"  {'method':22s}"
+        + "".join(f"   n={n:<6d} RMSE  time(s)" for n in train_sizes)
+    )
     alphas = np.logspace(-6, 2, 17)
     for name, features in regression_methods(seed, n_components).items():
         line = f"  {name:22s}"

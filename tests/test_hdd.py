@@ -9,6 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
+from gram_bounds import bernstein, check_gram_accuracy
 from scipy import integrate, stats
 from sklearn.base import clone
 from sklearn.linear_model import Ridge
@@ -18,7 +19,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 from sklearn.utils._testing import assert_allclose
 
-from gram_bounds import bernstein, check_gram_accuracy
 from skmmd import HDDSampler, MeanEmbedding, RandomFourierSampler
 from skmmd.datasets import make_mixture_bags, make_mixture_components_regression
 from skmmd.kernel_approximation._hdd import sample_lambdas
@@ -90,9 +90,16 @@ def test_fuglede_integral_matches_kappa_hellinger_and_tv(x, y):
     # quad's oscillatory (Fourier) weight does the cosine part.
     if x > 0 and y > 0:
         s = np.log(x / y)
-        cos_part = 2 * integrate.quad(
-            lambda t: 2.0 / (np.pi * (1 + 4 * t**2)), 0, np.inf, weight="cos", wvar=s
-        )[0]
+        cos_part = (
+            2
+            * integrate.quad(
+                lambda t: 2.0 / (np.pi * (1 + 4 * t**2)),
+                0,
+                np.inf,
+                weight="cos",
+                wvar=s,
+            )[0]
+        )
         val = x + y - 2.0 * np.sqrt(x * y) * cos_part
     else:
         val = x + y
@@ -103,8 +110,13 @@ def test_wrong_js_measure_fails():
     # The (1 + lam^2) form is not the JS measure: the check above must see it.
     x, y = 0.3, 2.5
     wrong = integrate.quad(
-        lambda t: fuglede_term(x, y, t) * 2 * mu_density("js", t) * (1 + 4 * t**2)
-        / (1 + t**2),
+        lambda t: (
+            fuglede_term(x, y, t)
+            * 2
+            * mu_density("js", t)
+            * (1 + 4 * t**2)
+            / (1 + t**2)
+        ),
         -np.inf,
         np.inf,
     )[0]
@@ -124,15 +136,19 @@ def _dkw_bound(n, delta=1e-6):
 def _js_cdf(grid):
     dens = mu_density("js", grid) / Z_MASS["js"]
     cdf = np.concatenate([[0.0], integrate.cumulative_trapezoid(dens, grid)])
-    return cdf + integrate.quad(lambda t: mu_density("js", t), -np.inf, grid[0])[
-        0
-    ] / Z_MASS["js"]
+    return (
+        cdf
+        + integrate.quad(lambda t: mu_density("js", t), -np.inf, grid[0])[0]
+        / Z_MASS["js"]
+    )
 
 
 @pytest.mark.parametrize("divergence", ["js", "tv"])
 def test_lambda_sampler_distribution(divergence, global_random_seed):
     n = 100_000
-    lam = np.sort(sample_lambdas(divergence, n, np.random.RandomState(global_random_seed)))
+    lam = np.sort(
+        sample_lambdas(divergence, n, np.random.RandomState(global_random_seed))
+    )
     if divergence == "tv":
         cdf = 0.5 + np.arctan(2.0 * lam) / np.pi  # Cauchy(0, 1/2)
     else:
@@ -312,7 +328,9 @@ def test_disjoint_supports_reach_maximum(divergence, rho2_max, global_random_see
 
 
 def _true_divergences(densities, divergence):
-    return hdd_divergence_matrix(densities, divergence=divergence, n_features=2, n_grid=200)
+    return hdd_divergence_matrix(
+        densities, divergence=divergence, n_features=2, n_grid=200
+    )
 
 
 @pytest.mark.slow
@@ -430,9 +448,13 @@ def test_bags_of_different_sizes_and_single_point(mc, bags_2d, global_random_see
 
 
 def test_grid_and_sobol_embeddings_agree(bags_2d, global_random_seed):
-    common = dict(
-        n_components=None, n_lambdas=5, cutoff=10, kde_bandwidth=0.05, random_state=0
-    )
+    common = {
+        "n_components": None,
+        "n_lambdas": 5,
+        "cutoff": 10,
+        "kde_bandwidth": 0.05,
+        "random_state": 0,
+    }
     A_grid = HDDSampler(**common).fit_transform(bags_2d)
     A_sobol = HDDSampler(mc="sobol", n_mc=2**14, **common).fit_transform(bags_2d)
     D_grid = ((A_grid[:, None] - A_grid[None]) ** 2).sum(-1)
@@ -587,7 +609,13 @@ def test_set_params_changes_map(bags_2d):
 
 def test_pipeline_ridge_and_gridsearch():
     bags, y = make_mixture_components_regression(60, n_points=100, random_state=0)
-    fast = dict(n_lambdas=4, cutoff=8, n_mc=32**2, n_components=128, random_state=0)
+    fast = {
+        "n_lambdas": 4,
+        "cutoff": 8,
+        "n_mc": 32**2,
+        "n_components": 128,
+        "random_state": 0,
+    }
     pipe = make_pipeline(HDDSampler(**fast), Ridge(alpha=1.0))
     Xtr, Xte, ytr, yte = train_test_split(bags, y, random_state=0)
     assert isinstance(Xtr, list)
@@ -626,7 +654,9 @@ def test_mean_embedding_matches_mean_kernel(global_random_seed):
     bags = [rng.normal(loc=i, size=(n, 2)) for i, n in enumerate([5, 17, 1, 40])]
     D = 4096
     emb = MeanEmbedding(
-        RandomFourierSampler(bandwidth=1.5, n_components=D, random_state=global_random_seed)
+        RandomFourierSampler(
+            bandwidth=1.5, n_components=D, random_state=global_random_seed
+        )
     ).fit(bags)
     M = emb.transform(bags)
     exact = np.array(

@@ -78,9 +78,7 @@ class BagTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     """Shared plumbing of the set-input transformers (not public)."""
 
     def _check_bags(self, X, reset):
-        bags, dtype = check_bags(
-            X, n_features=None if reset else self.n_features_in_
-        )
+        bags, dtype = check_bags(X, n_features=None if reset else self.n_features_in_)
         if reset:
             self.n_features_in_ = bags[0].shape[1]
         return bags, dtype

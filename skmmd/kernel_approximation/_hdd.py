@@ -15,8 +15,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context
 from ..kernels import median_bandwidth
-from ._bags import BagTransformerMixin
 from . import _trig
+from ._bags import BagTransformerMixin
 from ._base import trig_features
 
 # Z = mu(R) = kappa(1, 0) of each divergence (spec section 3).
@@ -304,10 +304,16 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         "cutoff": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "n_mc": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "mc": [StrOptions({"grid", "sobol", "uniform"})],
-        "kde_bandwidth": [StrOptions({"cv"}), Interval(Real, 0, None, closed="neither")],
+        "kde_bandwidth": [
+            StrOptions({"cv"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "kde_undersmoothing": [Interval(Real, 0, 1, closed="right")],
         "n_cv_bags": [Interval(Integral, 1, None, closed="left")],
-        "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "n_components": [None, Interval(Integral, 2, None, closed="left")],
         "scale": ["boolean"],
         "random_state": ["random_state"],
@@ -451,9 +457,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             n_cv = min(len(scaled), self.n_cv_bags)
             subset = rng.choice(len(scaled), size=n_cv, replace=False)
             cv_grid = G if G is not None else _DEFAULT_GRID.get(d, 16)
-            h = cross_validate_kde_bandwidth(
-                [scaled[i] for i in subset], cv_grid, rng
-            )
+            h = cross_validate_kde_bandwidth([scaled[i] for i in subset], cv_grid, rng)
             if h is None:  # only 1-point sets: Scott's rule on the pooled points
                 pooled = np.concatenate(scaled)
                 h = float(
