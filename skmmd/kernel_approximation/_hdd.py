@@ -87,7 +87,6 @@ def grid_kde(bag, nodes, h):
         Per point normaliser ``prod_d mean_g exp(-(u_g - x_md)^2 / 2h^2)``.
     """
     n, d = bag.shape
-    G = nodes.size
     R = None
     norms = np.ones(n)
     for j in range(d):
@@ -99,7 +98,6 @@ def grid_kde(bag, nodes, h):
             p = K.sum(axis=0) / n if R is None else (R.T @ K).ravel() / n
         else:
             R = K if R is None else (R[:, :, None] * K[:, None, :]).reshape(n, -1)
-    assert p.size == G**d
     return p, norms
 
 
