@@ -547,10 +547,14 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             G = self._grid_size
             # Midpoint-rule DCT along each axis: C[g, k] = phi_k(u_g) / G.
             C = cosine_basis_1d((np.arange(G) + 0.5) / G, t) / G
-            T = F.reshape((B,) + (G,) * d + (nf,))
-            for axis in range(1, d + 1):
-                T = np.moveaxis(np.tensordot(T, C, axes=([axis], [0])), -1, axis)
-            coef = T[(slice(None),) + tuple(V.T)]  # (B, |V|, nf)
+            # T is (B, (t+1)^j, G, G^(d-1-j) nf) before step j: each step is
+            # one batched GEMM on a contiguous view, no transposed copies.
+            T = F
+            for j in range(d):
+                T = np.matmul(C.T, T.reshape(B * (t + 1) ** j, G, -1))
+            T = T.reshape(B, -1, nf)  # (B, (t+1)^d, nf), row-major in alpha
+            flat = np.ravel_multi_index(tuple(V.T), (t + 1,) * d)
+            coef = T[:, flat]  # (B, |V|, nf)
         else:
             Phi = self.basis_values_
             coef = np.matmul(Phi.T, F) / Phi.shape[0]
