@@ -359,8 +359,9 @@ def test_gram_matrix_r2_mixtures(divergence):
     iu = np.triu_indices(len(bags), 1)
     D2 = ((A[:, None, :] - A[None, :, :]) ** 2).sum(axis=-1)
     K_true = np.exp(-R / (2 * hdd.bandwidth_**2))
-    # measured at this seed: JS 0.94 / 0.94 / 0.93, Hellinger 0.98 / 0.97 / 0.96;
-    # the spec's acceptance level is 0.9.
+    # measured at this seed (rho^2 / exact-A kernel / random features): JS
+    # 0.941 / 0.935 / 0.931, Hellinger 0.965 / 0.962 / 0.958 (seed 0 is the
+    # hardest of 0-4 for JS); the spec's acceptance level is 0.9.
     assert r2_score(R[iu], D2[iu]) >= 0.9
     assert r2_score(K_true[iu], np.exp(-D2 / (2 * hdd.bandwidth_**2))[iu]) >= 0.9
     assert r2_score(K_true[iu], (Z @ Z.T)[iu]) >= 0.9
