@@ -59,8 +59,10 @@ class FastfoodSampler(BaseSampler):
         subsample of 1000 points of) the data passed to ``fit``. The value used
         is stored in ``bandwidth_``.
     n_components : int, default=1024
-        Output dimension. With ``feature="cos_sin"`` it must be even: there are
-        ``n_components / 2`` frequencies, each giving a cosine and a sine.
+        Output dimension. With ``feature="cos_sin"`` there are
+        ``n_components // 2`` frequencies, each giving a cosine and a sine (an
+        odd ``n_components`` adds one random-phase column, keeping the
+        estimate unbiased).
     feature : {"cos_sin", "cos_phase"}, default="cos_sin"
         ``"cos_sin"``: ``z(x) = L^{-1/2} [cos(Vx), sin(Vx)]``, lower variance and
         ``||z(x)|| = 1`` exactly. ``"cos_phase"``:
@@ -88,8 +90,10 @@ class FastfoodSampler(BaseSampler):
     random_scaling_ : ndarray of shape (n_blocks, d)
         Diagonals ``S`` times ``1 / (bandwidth_ sqrt(d))``:
         ``r_i / (||G_b|| bandwidth_ sqrt(d))`` with ``r_i ~ chi_d``.
-    random_offset_ : ndarray of shape (n_components,) or None
-        Phases ``b`` of ``feature="cos_phase"``; None for ``"cos_sin"``.
+    random_offset_ : ndarray of shape (n_phases,) or None
+        Phases ``b`` of the random-phase columns: all ``n_components`` of them
+        for ``feature="cos_phase"``, the extra one for ``"cos_sin"`` with odd
+        ``n_components``, else None.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -179,11 +183,6 @@ class FastfoodSampler(BaseSampler):
         self : object
             Fitted sampler.
         """
-        if self.feature == "cos_sin" and self.n_components % 2:
-            raise ValueError(
-                "n_components must be even with feature='cos_sin' (a cosine and a "
-                f"sine per frequency); got n_components={self.n_components}."
-            )
         X = self._validate_fit_data(X)
         rng = check_random_state(self.random_state)
         n_freq = self._n_frequencies
@@ -195,10 +194,9 @@ class FastfoodSampler(BaseSampler):
         permutation = np.argsort(rng.random_sample((n_blocks, d)), axis=1)
         gaussian = rng.standard_normal(size=(n_blocks, d))
         chi = np.sqrt(rng.chisquare(d, size=(n_blocks, d)))
+        n_phases = n_freq if self.feature == "cos_phase" else self.n_components % 2
         self.random_offset_ = (
-            rng.uniform(0.0, 2.0 * np.pi, size=n_freq)
-            if self.feature == "cos_phase"
-            else None
+            rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
         )
         self.bandwidth_ = self._resolve_bandwidth(X, rng)
         row_norms = np.linalg.norm(gaussian, axis=1, keepdims=True)
@@ -211,9 +209,9 @@ class FastfoodSampler(BaseSampler):
 
     @property
     def _n_frequencies(self):
-        return (
-            self.n_components // 2 if self.feature == "cos_sin" else self.n_components
-        )
+        if self.feature == "cos_sin":
+            return -(-self.n_components // 2)
+        return self.n_components
 
     def _project(self, X):
         """``X V^T`` (first L frequencies), dense rows in bounded chunks."""
