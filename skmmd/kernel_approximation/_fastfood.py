@@ -10,7 +10,13 @@ from scipy import sparse
 from sklearn.utils import check_random_state, gen_batches
 
 from .._compat import Interval, StrOptions, _fit_context
-from ._base import _BLOCK_ENTRIES, BaseSampler, trig_features
+from ._base import (
+    _BLOCK_ENTRIES,
+    BaseSampler,
+    n_frequencies,
+    random_phases,
+    trig_features,
+)
 from ._hadamard import fwht_row
 
 
@@ -194,10 +200,7 @@ class FastfoodSampler(BaseSampler):
         permutation = np.argsort(rng.random_sample((n_blocks, d)), axis=1)
         gaussian = rng.standard_normal(size=(n_blocks, d))
         chi = np.sqrt(rng.chisquare(d, size=(n_blocks, d)))
-        n_phases = n_freq if self.feature == "cos_phase" else self.n_components % 2
-        self.random_offset_ = (
-            rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
-        )
+        self.random_offset_ = random_phases(rng, self.feature, self.n_components)
         self.bandwidth_ = self._resolve_bandwidth(X, rng)
         row_norms = np.linalg.norm(gaussian, axis=1, keepdims=True)
         self.n_features_padded_ = d
@@ -209,9 +212,7 @@ class FastfoodSampler(BaseSampler):
 
     @property
     def _n_frequencies(self):
-        if self.feature == "cos_sin":
-            return -(-self.n_components // 2)
-        return self.n_components
+        return n_frequencies(self.feature, self.n_components)
 
     def _project(self, X):
         """``X V^T`` (first L frequencies), dense rows in bounded chunks."""
