@@ -130,12 +130,12 @@ def speed_table(n, n_components, dimensions, repeats):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--quick", action="store_true", help="N=2000, 2 repeats, d up to 4096"
+        "--quick", action="store_true", help="N=2000, d up to 4096"
     )
     parser.add_argument("--n", type=int, default=None, help="samples (default 10000)")
     parser.add_argument("--repeats", type=int, default=None)
     args = parser.parse_args()
-    repeats = args.repeats or (2 if args.quick else 3)
+    repeats = args.repeats or 2
     n = args.n or (2000 if args.quick else 10_000)
     dimensions = DIMENSIONS[:-1] if args.quick else DIMENSIONS
     print(f"numba threads: {numba.get_num_threads()}")
