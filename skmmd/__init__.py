@@ -2,6 +2,7 @@
 
 from ._show_versions import show_versions
 from .kernel_approximation import (
+    FastfoodSampler,
     HDDSampler,
     MeanEmbedding,
     NormalizedRandomFourierSampler,
@@ -11,6 +12,7 @@ from .kernel_approximation import (
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "FastfoodSampler",
     "HDDSampler",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",

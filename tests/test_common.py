@@ -8,7 +8,11 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
+from skmmd import (
+    FastfoodSampler,
+    NormalizedRandomFourierSampler,
+    RandomFourierSampler,
+)
 
 # Small n_components keep the checks fast; behaviour does not depend on it.
 ESTIMATORS = [
@@ -21,6 +25,8 @@ ESTIMATORS = [
     ),
     RandomFourierSampler(qmc="sobol", n_components=64, random_state=0),
     NormalizedRandomFourierSampler(n_components=64, random_state=0),
+    FastfoodSampler(),
+    FastfoodSampler(feature="cos_phase", n_components=33, random_state=0),
 ]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.

@@ -1,10 +1,12 @@
 """Random feature maps that approximate kernels (scikit-learn transformers)."""
 
+from ._fastfood import FastfoodSampler
 from ._fourier import NormalizedRandomFourierSampler, RandomFourierSampler
 from ._hdd import HDDSampler
 from ._mean_embedding import MeanEmbedding
 
 __all__ = [
+    "FastfoodSampler",
     "HDDSampler",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",

@@ -52,6 +52,21 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         return tags
 
 
+def n_frequencies(feature, n_components):
+    """Frequencies a Fourier-type map draws for ``n_components`` output columns.
+
+    ``cos_sin``: ``ceil(D / 2)`` (a cos/sin pair each, the last one a
+    random-phase column when D is odd); ``cos_phase``: D.
+    """
+    return -(-n_components // 2) if feature == "cos_sin" else n_components
+
+
+def random_phases(rng, feature, n_components):
+    """Phases of the random-phase columns of :func:`trig_features`, or None."""
+    n_phases = n_components if feature == "cos_phase" else n_components % 2
+    return rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
+
+
 def trig_features(X, project, feature, n_components, offset=None):
     """Evaluate a Fourier-type map blockwise: ``project`` then cos/sin.
 

@@ -9,7 +9,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._compat import Interval, Options, StrOptions, _fit_context
-from ._base import BaseSampler, trig_features
+from ._base import BaseSampler, n_frequencies, random_phases, trig_features
 
 _RADIAL_KERNELS = ("gaussian", "matern")
 
@@ -245,19 +245,14 @@ class RandomFourierSampler(BaseSampler):
             W = _orthogonal_frequencies(self.kernel, self.nu, d, n_freq, rng)
         else:
             W = _iid_frequencies(self.kernel, self.nu, d, n_freq, rng)
-        n_phases = n_freq if self.feature == "cos_phase" else self.n_components % 2
-        self.random_offset_ = (
-            rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
-        )
+        self.random_offset_ = random_phases(rng, self.feature, self.n_components)
         self.bandwidth_ = self._resolve_bandwidth(X, rng)
         self.random_weights_ = W / self.bandwidth_
         return self
 
     @property
     def _n_frequencies(self):
-        if self.feature == "cos_sin":
-            return -(-self.n_components // 2)
-        return self.n_components
+        return n_frequencies(self.feature, self.n_components)
 
     def transform(self, X):
         """Apply the random feature map to X.
