@@ -1,11 +1,16 @@
 """skmmd: scikit-learn-compatible random feature maps and linear-time MMD tests."""
 
 from ._show_versions import show_versions
-from .kernel_approximation import NormalizedRandomFourierSampler, RandomFourierSampler
+from .kernel_approximation import (
+    GCWSSampler,
+    NormalizedRandomFourierSampler,
+    RandomFourierSampler,
+)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "GCWSSampler",
     "NormalizedRandomFourierSampler",
     "RandomFourierSampler",
     "__version__",
