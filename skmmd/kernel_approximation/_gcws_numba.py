@@ -13,7 +13,9 @@ Index ``i`` is in the sign-split space: ``2 * feature`` for a positive entry,
 import math
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 PHI = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -28,6 +30,72 @@ N_STREAMS = 6
 _CODE_STREAM = 5
 # Largest float64 below 2**63: floor values are clipped to it before the cast.
 _T_MAX = 9.223372036854775e18
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    """The IEEE-754 bits of a float64, as uint64 (a free bitcast)."""
+    if x != types.float64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.uint64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    """The float64 whose IEEE-754 bits are the uint64 x."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.uint64), codegen
+
+
+_MANTISSA = np.uint64(0x000FFFFFFFFFFFFF)
+_ONE_BITS = np.uint64(0x3FF0000000000000)
+_EXP_MAGIC = np.uint64(0x4330000000000000)  # bits of 2**52
+_S52 = np.uint64(52)
+_SQRT2 = math.sqrt(2.0)
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_LG1 = 6.666666666666735130e-01
+_LG2 = 3.999999999940941908e-01
+_LG3 = 2.857142874366239149e-01
+_LG4 = 2.222219843214978396e-01
+_LG5 = 1.818357216161805012e-01
+_LG6 = 1.531383769920937332e-01
+_LG7 = 1.479819860511658591e-01
+
+
+@njit(inline="always")
+def _log(x):
+    """Natural log of a positive normal float64, below 1 ulp of error.
+
+    fdlibm's ``__ieee754_log`` (Sun Microsystems, freely redistributable)
+    without its special cases, written with bit operations and arithmetic
+    only, so that LLVM vectorizes the sampling loops (a libm call stops it).
+    """
+    bits = _float_bits(x)
+    # Exponent as a float without an int->float conversion: 2**52 + e - 2**52.
+    e = _bits_float((bits >> _S52) | _EXP_MAGIC) - 4503599627371519.0  # 2**52+1023
+    m = _bits_float((bits & _MANTISSA) | _ONE_BITS)  # in [1, 2)
+    if m > _SQRT2:
+        m *= 0.5
+        e += 1.0
+    f = m - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    w = z * z
+    t1 = w * (_LG2 + w * (_LG4 + w * _LG6))
+    t2 = z * (_LG1 + w * (_LG3 + w * (_LG5 + w * _LG7)))
+    R = t2 + t1
+    hfsq = 0.5 * f * f
+    return e * _LN2_HI - ((hfsq - (s * (hfsq + R) + e * _LN2_LO)) - f)
 
 
 @njit(inline="always")
@@ -64,9 +132,9 @@ def _draw(h0, h1, h2, h3, h4, j):
     Gamma(2, 1) is ``-ln(U U')``: two logs for r and c, one for ln c.
     """
     jj = np.uint64(j) + PHI
-    r = -math.log(_uniform(mix64(h0 ^ jj)) * _uniform(mix64(h1 ^ jj)))
-    c = -math.log(_uniform(mix64(h2 ^ jj)) * _uniform(mix64(h3 ^ jj)))
-    return r, math.log(c), _uniform(mix64(h4 ^ jj))
+    r = -_log(_uniform(mix64(h0 ^ jj)) * _uniform(mix64(h1 ^ jj)))
+    c = -_log(_uniform(mix64(h2 ^ jj)) * _uniform(mix64(h3 ^ jj)))
+    return r, _log(c), _uniform(mix64(h4 ^ jj))
 
 
 @njit(parallel=True, cache=True)
@@ -90,10 +158,11 @@ def _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t):
     """
     t = math.floor(lnv / r + beta)
     lna = lnc - r * (t + 1.0 - beta)
-    if lna < best[j]:
-        best[j] = lna
-        best_i[j] = idx
-        best_t[j] = t
+    # Unconditional stores of selects: the loop over j vectorizes.
+    better = lna < best[j]
+    best[j] = lna if better else best[j]
+    best_i[j] = idx if better else best_i[j]
+    best_t[j] = t if better else best_t[j]
 
 
 @njit(inline="always")
