@@ -348,10 +348,10 @@ def gmm_kernel(X, Y=None, *, block_size=None):
     Examples
     --------
     >>> from skmmd.kernels import gmm_kernel
-    >>> gmm_kernel([[1.0, 2.0], [2.0, 1.0], [-1.0, 0.0]]).round(4)
-    array([[1.    , 0.5   , 0.    ],
-           [0.5   , 1.    , 0.    ],
-           [0.    , 0.    , 1.    ]])
+    >>> gmm_kernel([[1.0, 2.0], [3.0, 1.0], [-1.0, 0.0]])
+    array([[1. , 0.4, 0. ],
+           [0.4, 1. , 0. ],
+           [0. , 0. , 1. ]])
     """
     X, Y = _check_pair(X, Y)
     X = X.astype(np.float64, copy=False)

@@ -512,8 +512,10 @@ def test_linear_model_pipeline():
     from sklearn.svm import LinearSVC
 
     X, y = load_digits(return_X_y=True)
-    model = make_pipeline(GCWSSampler(n_components=64, random_state=0), LinearSVC())
-    assert cross_val_score(model, X[:600], y[:600], cv=3).mean() > 0.85
+    model = make_pipeline(GCWSSampler(n_components=128, random_state=0), LinearSVC())
+    # About 0.95 (benchmarks/bench_gcws_classification.py); below 0.9 means
+    # the features lost the kernel.
+    assert cross_val_score(model, X, y, cv=3).mean() > 0.9
 
 
 # scikit-learn's estimator checks, no expected failures. (The lead may move
