@@ -129,7 +129,7 @@ def main(argv=None):
                 f" {gcws[i].mean() - nrff[i].mean():>+10.4f}"
                 f" {gcws[i].mean() - linear.mean():>+12.4f}"
             )
-        print(f"({time.perf_counter() - start:.0f} s)")
+        print(f"({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

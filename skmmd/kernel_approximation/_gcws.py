@@ -204,7 +204,7 @@ class GCWSSampler(BaseSampler):
             raw_t,
         )
         if self.zero_row == "error":
-            zero = np.flatnonzero(codes[:, 0] < 0) if k else []
+            zero = np.flatnonzero(codes[:, 0] < 0)
             if len(zero):
                 raise ValueError(
                     f"X has {len(zero)} all-zero row(s) (first: row {zero[0]}), "
@@ -256,7 +256,7 @@ class GCWSSampler(BaseSampler):
         n, k = codes.shape
         n_out = self._n_features_out
         index_dtype = np.int32 if n_out <= np.iinfo(np.int32).max else np.int64
-        present = codes[:, 0] >= 0 if k else np.zeros(n, dtype=bool)
+        present = codes[:, 0] >= 0
         columns = codes[present] + (np.arange(k, dtype=np.int64) << self.n_bits)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.where(present, k, 0), out=indptr[1:])
