@@ -6,6 +6,10 @@ same (index, sample) always gets the same values, whatever the row order, batch
 or memory mode. ``sample_table`` tabulates exactly the values the hash path
 computes, so both paths give bit-identical codes.
 
+Every loop is compiled with ``error_model="numpy"``: Python's check for a zero
+divisor (which cannot occur here) would stop LLVM from vectorizing the loops
+over samples.
+
 Index ``i`` is in the sign-split space: ``2 * feature`` for a positive entry,
 ``2 * feature + 1`` for a negative one.
 """
@@ -57,10 +61,12 @@ def _bits_float(typingctx, x):
 
 
 _MANTISSA = np.uint64(0x000FFFFFFFFFFFFF)
-_ONE_BITS = np.uint64(0x3FF0000000000000)
+# Adding this to the bits moves mantissas above sqrt(2) into the next binade,
+# so that the reduced argument lies in [sqrt(2)/2, sqrt(2)) without a branch.
+_SQRT_HALF_HI = np.uint64(0x3FE6A09E00000000)
+_REDUCE = np.uint64(0x3FF0000000000000 - 0x3FE6A09E00000000)
 _EXP_MAGIC = np.uint64(0x4330000000000000)  # bits of 2**52
 _S52 = np.uint64(52)
-_SQRT2 = math.sqrt(2.0)
 _LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
 _LG1 = 6.666666666666735130e-01
@@ -72,21 +78,19 @@ _LG6 = 1.531383769920937332e-01
 _LG7 = 1.479819860511658591e-01
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _log(x):
     """Natural log of a positive normal float64, below 1 ulp of error.
 
     fdlibm's ``__ieee754_log`` (Sun Microsystems, freely redistributable)
-    without its special cases, written with bit operations and arithmetic
-    only, so that LLVM vectorizes the sampling loops (a libm call stops it).
+    with musl's branch-free argument reduction and without special cases:
+    bit operations and arithmetic only, so that LLVM vectorizes the sampling
+    loops (a libm call or a branch stops it).
     """
-    bits = _float_bits(x)
+    bits = _float_bits(x) + _REDUCE
     # Exponent as a float without an int->float conversion: 2**52 + e - 2**52.
     e = _bits_float((bits >> _S52) | _EXP_MAGIC) - 4503599627371519.0  # 2**52+1023
-    m = _bits_float((bits & _MANTISSA) | _ONE_BITS)  # in [1, 2)
-    if m > _SQRT2:
-        m *= 0.5
-        e += 1.0
+    m = _bits_float((bits & _MANTISSA) + _SQRT_HALF_HI)
     f = m - 1.0
     s = f / (2.0 + f)
     z = s * s
@@ -98,7 +102,7 @@ def _log(x):
     return e * _LN2_HI - ((hfsq - (s * (hfsq + R) + e * _LN2_LO)) - f)
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def mix64(z):
     """SplitMix64 finalizer (Steele et al. 2014), a bijection of uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -106,13 +110,13 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _uniform(h):
     """Uniform on the open interval (0, 1) from the top 53 bits of ``h``."""
     return (np.float64(h >> _S11) + 0.5) * _TWO_M53
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _index_hashes(streams, idx):
     """``mix64(stream_s xor idx * PHI)`` for the five sampling streams."""
     key = np.uint64(idx) * PHI
@@ -125,7 +129,7 @@ def _index_hashes(streams, idx):
     )
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _draw(h0, h1, h2, h3, h4, j):
     """(r, ln c, beta) of sample j: r, c ~ Gamma(2, 1), beta ~ U(0, 1).
 
@@ -137,7 +141,7 @@ def _draw(h0, h1, h2, h3, h4, j):
     return r, _log(c), _uniform(mix64(h4 ^ jj))
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, error_model="numpy")
 def sample_table(streams, n_index, n_samples, table):
     """Fill ``table[:, i, j]`` with (r, ln c, beta) for indices ``i < n_index``."""
     for i in prange(n_index):
@@ -149,7 +153,7 @@ def sample_table(streams, n_index, n_samples, table):
             table[2, i, j] = beta
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t):
     """ICWS candidate (idx, t) for sample j; keep it if its ln a is smallest.
 
@@ -165,7 +169,7 @@ def _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t):
     best_t[j] = t if better else best_t[j]
 
 
-@njit(inline="always")
+@njit(inline="always", error_model="numpy")
 def _code(streams, i_star, t, j, include_t, mask):
     """b-bit code of sample j: a hash of (i*, t*) that is fresh for every j."""
     h = mix64(
@@ -176,8 +180,7 @@ def _code(streams, i_star, t, j, include_t, mask):
     return np.int64(mix64(h) & mask)
 
 
-@njit(parallel=True, cache=True)
-def gcws_csr(
+def _gcws_rows(
     indptr,
     indices,
     data,
@@ -190,7 +193,7 @@ def gcws_csr(
     raw_i,
     raw_t,
 ):
-    """GCWS of every CSR row (sorted indices, no duplicates), rows in parallel.
+    """GCWS of every CSR row (sorted indices, no duplicates).
 
     Writes the b-bit codes into ``codes`` (n, k), -1 for all-zero rows; when
     ``raw_i`` has rows, also the sign-split index i* and the integer t*.
@@ -232,6 +235,20 @@ def gcws_csr(
             if want_raw:
                 raw_i[row, j] = i_star
                 raw_t[row, j] = t if i_star >= 0 else 0
+
+
+# Rows in parallel for batches; one thread for a few rows, where waking the
+# thread pool (and, on a busy machine, waiting for it) costs more than it saves.
+_gcws_rows_parallel = njit(parallel=True, cache=True, error_model="numpy")(_gcws_rows)
+_gcws_rows_serial = njit(cache=True, error_model="numpy")(_gcws_rows)
+_SERIAL_EVALUATIONS = 2**20
+
+
+def gcws_csr(indptr, indices, data, streams, table, n_samples, *args):
+    """Run ``_gcws_rows`` serially for small inputs, else rows in parallel."""
+    serial = indptr.shape[0] <= 2 or data.shape[0] * n_samples <= _SERIAL_EVALUATIONS
+    kernel = _gcws_rows_serial if serial else _gcws_rows_parallel
+    kernel(indptr, indices, data, streams, table, n_samples, *args)
 
 
 @njit(cache=True)
