@@ -56,7 +56,7 @@ _DATASKETCH_TIMER = textwrap.dedent(
 )
 
 
-def seconds_per_row(gcws, X, repeats, evaluations=2**22):
+def seconds_per_row(gcws, X, repeats, evaluations=2**20):
     """Minimum over short calls (about ``evaluations`` each, so that a busy
     machine rarely preempts one) of the time per row of ``hash_codes``."""
     nnz = X.nnz if sp.issparse(X) else np.count_nonzero(X)

@@ -169,6 +169,25 @@ def _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t):
     best_t[j] = t if better else best_t[j]
 
 
+# The two loops over samples are separate functions (not inlined at numba's
+# level) so that LLVM vectorizes each of them; inside the row loop it does not.
+@njit(error_model="numpy")
+def _offer_tabulated(table, idx, lnv, best, best_i, best_t):
+    R = table[0, idx]
+    C = table[1, idx]
+    B = table[2, idx]
+    for j in range(best.shape[0]):
+        _offer(idx, lnv, R[j], C[j], B[j], j, best, best_i, best_t)
+
+
+@njit(error_model="numpy")
+def _offer_hashed(streams, idx, lnv, best, best_i, best_t):
+    h0, h1, h2, h3, h4 = _index_hashes(streams, idx)
+    for j in range(best.shape[0]):
+        r, lnc, beta = _draw(h0, h1, h2, h3, h4, j)
+        _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t)
+
+
 @njit(inline="always", error_model="numpy")
 def _code(streams, i_star, t, j, include_t, mask):
     """b-bit code of sample j: a hash of (i*, t*) that is fresh for every j."""
@@ -215,16 +234,9 @@ def _gcws_rows(
             idx = 2 * np.int64(indices[p]) + (1 if v < 0.0 else 0)
             lnv = math.log(abs(v))  # once per nonzero
             if idx < n_cached:
-                R = table[0, idx]
-                C = table[1, idx]
-                B = table[2, idx]
-                for j in range(n_samples):
-                    _offer(idx, lnv, R[j], C[j], B[j], j, best, best_i, best_t)
+                _offer_tabulated(table, idx, lnv, best, best_i, best_t)
             else:
-                h0, h1, h2, h3, h4 = _index_hashes(streams, idx)
-                for j in range(n_samples):
-                    r, lnc, beta = _draw(h0, h1, h2, h3, h4, j)
-                    _offer(idx, lnv, r, lnc, beta, j, best, best_i, best_t)
+                _offer_hashed(streams, idx, lnv, best, best_i, best_t)
         for j in range(n_samples):
             i_star = best_i[j]
             t = np.int64(min(max(best_t[j], -_T_MAX), _T_MAX))
@@ -241,7 +253,7 @@ def _gcws_rows(
 # thread pool (and, on a busy machine, waiting for it) costs more than it saves.
 _gcws_rows_parallel = njit(parallel=True, cache=True, error_model="numpy")(_gcws_rows)
 _gcws_rows_serial = njit(cache=True, error_model="numpy")(_gcws_rows)
-_SERIAL_EVALUATIONS = 2**20
+_SERIAL_EVALUATIONS = 2**18
 
 
 def gcws_csr(indptr, indices, data, streams, table, n_samples, *args):
