@@ -14,6 +14,7 @@ from scipy import stats
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skmmd import GCWSSampler
+from skmmd.kernel_approximation import _gcws_numba
 from skmmd.kernels import gmm_kernel
 
 # Pure-numpy reference of the spec's counter-based randomness (section 5b),
@@ -397,6 +398,45 @@ def test_codes_do_not_depend_on_layout(rng, global_random_seed):
         ).fit(X)
         assert other.n_table_indices_ == cap // (24 * 32)
         np.testing.assert_array_equal(other.hash_codes(X), codes)
+
+
+def test_serial_and_parallel_kernels_agree(rng):
+    """Small inputs run on one thread, batches in parallel: same codes."""
+    X = sp.csr_matrix(rng.normal(size=(50, 30)))
+    gcws = GCWSSampler(n_components=16, random_state=0).fit(X)
+    out = []
+    for kernel in (_gcws_numba._gcws_rows_serial, _gcws_numba._gcws_rows_parallel):
+        codes = np.empty((50, 16), dtype=np.int64)
+        no_raw = np.empty((0, 0), dtype=np.int64)
+        kernel(
+            X.indptr,
+            X.indices,
+            X.data,
+            gcws._streams(),
+            gcws._table,
+            16,
+            8,
+            True,
+            codes,
+            no_raw,
+            no_raw,
+        )
+        out.append(codes)
+    np.testing.assert_array_equal(out[0], out[1])
+    np.testing.assert_array_equal(out[0], gcws.hash_codes(X))
+
+
+def test_extreme_magnitudes(rng):
+    """Logs keep tiny and huge values usable: GMM is scale invariant, so
+    rescaling both rows of a pair keeps the collision rate near GMM."""
+    X = np.abs(rng.normal(size=(2, 6)))
+    G = gmm_kernel(X)[0, 1]
+    k = 20_000
+    for scale in (1e-300, 1e300):
+        gcws = GCWSSampler(n_components=k, random_state=0).fit(X)
+        i_star, t_star = gcws.hash_codes(scale * X, raw=True)
+        P = ((i_star[0] == i_star[1]) & (t_star[0] == t_star[1])).mean()
+        assert abs(P - G) <= 4 * np.sqrt(G * (1 - G) / k)
 
 
 def test_seeds(global_random_seed):
