@@ -121,6 +121,7 @@ def main(argv=None):
         )
         print(
             f"{'k':>6} {'GCWS':>16} {'NRFF':>16} {'GCWS-NRFF':>10} {'GCWS-linear':>12}"
+            "  seeds GCWS>NRFF, >linear"
         )
         for i, k in enumerate(ks):
             print(
@@ -128,6 +129,8 @@ def main(argv=None):
                 f" {nrff[i].mean():>9.4f} ({nrff[i].std():.4f})"
                 f" {gcws[i].mean() - nrff[i].mean():>+10.4f}"
                 f" {gcws[i].mean() - linear.mean():>+12.4f}"
+                f"  {np.sum(gcws[i] > nrff[i])}/{len(seeds)},"
+                f" {np.sum(gcws[i] > linear)}/{len(seeds)}"
             )
         print(f"({time.perf_counter() - start:.0f} s)", flush=True)
 
