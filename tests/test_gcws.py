@@ -515,6 +515,18 @@ def test_huge_sparse_dimension():
     assert Xt.shape == (3, k * 256) and Xt.nnz == 3 * k
 
 
+def test_more_columns_than_int32():
+    """k 2^b = 2^32 columns: int64 indices, and estimate_kernel does not
+    allocate per column."""
+    X = np.array([[1.0, 2.0, 0.0], [0.5, 0.0, 3.0]])
+    k = 2**12
+    gcws = GCWSSampler(n_components=k, n_bits=20, random_state=0).fit(X)
+    Xt = gcws.transform(X)
+    assert Xt.shape == (2, 2**32) and Xt.indices.dtype == np.int64
+    G = gmm_kernel(X)
+    assert np.all(np.abs(gcws.estimate_kernel(Xt) - G) <= 4 * _sd(G, 20, k) + 1e-12)
+
+
 def test_invalid_parameters_and_inputs():
     X = np.ones((3, 4))
     with pytest.raises(ValueError, match="'n_bits' parameter of GCWSSampler"):

@@ -289,8 +289,7 @@ class GCWSSampler(BaseSampler):
         check_is_fitted(self)
         Xt = self._check_transformed(Xt, "Xt")
         Yt = Xt if Yt is None else self._check_transformed(Yt, "Yt")
-        P = Xt @ Yt.T
-        P = P.toarray() if sp.issparse(P) else np.asarray(P)
+        P = _inner_products(Xt, Yt)
         collide = 2.0**-self.n_bits
         K = (P - collide) / (1.0 - collide)
         K[_is_zero_row(Xt)] = 0.0
@@ -317,6 +316,23 @@ class GCWSSampler(BaseSampler):
         # The output is CSR float64 for either input dtype (see Notes).
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def _inner_products(Xt, Yt):
+    """Dense ``Xt @ Yt.T``; sparse inputs on their used columns only, since
+    transposing a CSR matrix allocates one pointer per column (2**32 with
+    ``n_bits=24``)."""
+    if sp.issparse(Xt) and sp.issparse(Yt):
+        Xt, Yt = Xt.tocsr(), Yt.tocsr()
+        used, columns = np.unique(
+            np.concatenate([Xt.indices, Yt.indices]), return_inverse=True
+        )
+        Xt, Yt = (
+            sp.csr_matrix((A.data, cols, A.indptr), shape=(A.shape[0], used.size))
+            for A, cols in ((Xt, columns[: Xt.nnz]), (Yt, columns[Xt.nnz :]))
+        )
+    P = Xt @ Yt.T
+    return P.toarray() if sp.issparse(P) else np.asarray(P)
 
 
 def _is_zero_row(Xt):
