@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
+from skmmd import GCWSSampler, NormalizedRandomFourierSampler, RandomFourierSampler
 
 # Small n_components keep the checks fast; behaviour does not depend on it.
 ESTIMATORS = [
@@ -21,6 +21,10 @@ ESTIMATORS = [
     ),
     RandomFourierSampler(qmc="sobol", n_components=64, random_state=0),
     NormalizedRandomFourierSampler(n_components=64, random_state=0),
+    GCWSSampler(n_components=32, random_state=0),
+    GCWSSampler(
+        n_components=16, n_bits=2, include_t=False, max_table_bytes=0, random_state=0
+    ),
 ]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.

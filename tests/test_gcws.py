@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy import stats
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skmmd import GCWSSampler
 from skmmd.kernel_approximation import _gcws_numba
@@ -568,21 +567,3 @@ def test_linear_model_pipeline():
     # About 0.95 (benchmarks/bench_gcws_classification.py); below 0.9 means
     # the features lost the kernel.
     assert cross_val_score(model, X, y, cv=3).mean() > 0.9
-
-
-# scikit-learn's estimator checks, no expected failures. (The lead may move
-# these instances to ESTIMATORS in tests/test_common.py.)
-@parametrize_with_checks(
-    [
-        GCWSSampler(n_components=32, random_state=0),
-        GCWSSampler(
-            n_components=16,
-            n_bits=2,
-            include_t=False,
-            max_table_bytes=0,
-            random_state=0,
-        ),
-    ]
-)
-def test_sklearn_compatible_estimator(estimator, check):
-    check(estimator)
