@@ -1,7 +1,7 @@
 """
-==============================================================
+==================================================================
 Linearized GMM kernel (GCWS) vs normalized random Fourier features
-==============================================================
+==================================================================
 
 The generalized min-max (GMM) kernel has no parameter to tune, and
 :class:`~skmmd.GCWSSampler` turns it into sparse binary features for a linear

@@ -72,7 +72,7 @@ class GCWSSampler(BaseSampler):
         Number of sign-split indices whose random values are tabulated.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
