@@ -3,6 +3,7 @@
 from ._show_versions import show_versions
 from .kernel_approximation import (
     FastfoodSampler,
+    GCWSSampler,
     HDDSampler,
     MeanEmbedding,
     NormalizedRandomFourierSampler,
@@ -13,6 +14,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "FastfoodSampler",
+    "GCWSSampler",
     "HDDSampler",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",

@@ -10,6 +10,7 @@ from sklearn.utils.estimator_checks import (
 
 from skmmd import (
     FastfoodSampler,
+    GCWSSampler,
     NormalizedRandomFourierSampler,
     RandomFourierSampler,
 )
@@ -27,6 +28,10 @@ ESTIMATORS = [
     NormalizedRandomFourierSampler(n_components=64, random_state=0),
     FastfoodSampler(),
     FastfoodSampler(feature="cos_phase", n_components=33, random_state=0),
+    GCWSSampler(n_components=32, random_state=0),
+    GCWSSampler(
+        n_components=16, n_bits=2, include_t=False, max_table_bytes=0, random_state=0
+    ),
 ]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.

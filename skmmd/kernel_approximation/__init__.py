@@ -2,11 +2,13 @@
 
 from ._fastfood import FastfoodSampler
 from ._fourier import NormalizedRandomFourierSampler, RandomFourierSampler
+from ._gcws import GCWSSampler
 from ._hdd import HDDSampler
 from ._mean_embedding import MeanEmbedding
 
 __all__ = [
     "FastfoodSampler",
+    "GCWSSampler",
     "HDDSampler",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",
