@@ -148,15 +148,17 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     if not unbiased:
         zeros = np.zeros(A.shape[0])
         return _mmd2_from_parts(P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False)
-    A2, C2 = (A, C) if permutation else (A * A, C * C)
-    D_x = A2 @ sums.q + f["q_x"]
-    D_y = C2 @ sums.q + f["q_y"]
-    n_xx = m * m - (A2 @ sums.sizes + f["r_x"])
-    n_yy = n * n - (C2 @ sums.sizes + f["r_y"])
-    if permutation:  # X* and Y* are disjoint
-        D_xy, n_xy = np.zeros(A.shape[0]), float(m * n)
+    if permutation:  # X* and Y* partition the pooled sample
+        D_x = A @ sums.q + f["q_x"]
+        D_y = sums.q.sum() + f["q_x"] + f["q_y"] - D_x
+        n_xx, n_yy = m * (m - 1), n * (n - 1)
+        D_xy, n_xy = np.zeros(A.shape[0]), m * n
     else:  # exclude every pair of two draws of the same point
-        AC = A * C
+        A2, C2, AC = A * A, C * C, A * C
+        D_x = A2 @ sums.q + f["q_x"]
+        D_y = C2 @ sums.q + f["q_y"]
+        n_xx = m * m - (A2 @ sums.sizes + f["r_x"])
+        n_yy = n * n - (C2 @ sums.sizes + f["r_y"])
         D_xy, n_xy = AC @ sums.q, m * n - AC @ sums.sizes
     # A bootstrap sample drawing one point m times has no distinct pair left:
     # its term is 0 (probability about N^(1-m)).
@@ -189,7 +191,7 @@ def _draw(rng, method, n_resamples, n_units):
         chosen = np.argpartition(keys, g_x - 1, axis=1)[:, :g_x]
         A = np.zeros((n_resamples, G))
         A[rows, chosen] = 1.0
-        return A, 1.0 - A
+        return A, None  # Y* is the complement
     draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
     flat = draws + rows * G
     A = np.bincount(flat[:, :g_x].ravel(), minlength=n_resamples * G)
