@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_array, check_consistent_length, check_random_state
-from sklearn.utils import gen_batches, get_tags
+from sklearn.utils import ClassifierTags, gen_batches, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from . import _calibration
@@ -208,8 +208,9 @@ class MMDTest(BaseEstimator):
         """Validated ``(X, Y, classes)`` from two samples or pooled + labels."""
         if Y is None:
             raise ValueError(
-                "MMDTest needs two samples: call it as (X, Y) with Y 2-D, or as "
-                "(pooled, labels) with 1-D labels of two classes; got Y=None."
+                "MMDTest requires y to be passed, but the target y is None: give "
+                "two samples (X, Y) with Y 2-D, or (pooled, labels) with 1-D "
+                "labels of two classes."
             )
         params = {"accept_sparse": "csr", "dtype": _FLOAT_DTYPES}
         if not sp.issparse(Y) and np.ndim(Y) == 1:
@@ -220,7 +221,8 @@ class MMDTest(BaseEstimator):
             if classes.size != 2:
                 raise ValueError(
                     "labels must have exactly two classes (one per sample); got "
-                    f"{classes.size}: {classes[:10].tolist()}."
+                    f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
+                    f"{classes[:10].tolist()}."
                 )
             X, Y = X[labels == classes[0]], X[labels == classes[1]]
         else:
@@ -267,15 +269,15 @@ class MMDTest(BaseEstimator):
         return max(1, min(unit, min(m, n) // 100))
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, Y=None):
+    def fit(self, X, y=None):
         """Compute the statistic, its null distribution and the p-value.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
-            The first sample, or the pooled sample when ``Y`` is 1-D labels.
-        Y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
-            The second sample, or labels of exactly two classes for the rows of
+            The first sample, or the pooled sample when ``y`` is 1-D labels.
+        y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
+            The second sample Y, or labels of exactly two classes for the rows of
             ``X`` (the smaller label marks the first sample). Both forms give
             identical results on the same data.
 
@@ -284,7 +286,7 @@ class MMDTest(BaseEstimator):
         self : object
             Fitted test.
         """
-        X, Y, self.classes_ = self._two_samples(X, Y, reset=True)
+        X, Y, self.classes_ = self._two_samples(X, y, reset=True)
         m, n = X.shape[0], Y.shape[0]
         pooled = (
             sp.vstack([X, Y], format="csr")
@@ -343,7 +345,7 @@ class MMDTest(BaseEstimator):
         self.n_samples_x_, self.n_samples_y_ = m, n
         return self
 
-    def score(self, X, Y=None):
+    def score(self, X, y=None):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
 
         With ``GridSearchCV(MMDTest(sampler), {"transformer__bandwidth": [...]})``
@@ -355,8 +357,8 @@ class MMDTest(BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
-            First sample, or pooled sample when ``Y`` holds labels.
-        Y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
+            First sample, or pooled sample when ``y`` holds labels.
+        y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
             Second sample, or labels of two classes.
 
         Returns
@@ -365,7 +367,7 @@ class MMDTest(BaseEstimator):
             See :func:`skmmd.mmd.power_criterion`.
         """
         check_is_fitted(self)
-        X, Y, _ = self._two_samples(X, Y, reset=False)
+        X, Y, _ = self._two_samples(X, y, reset=False)
         if self.transformer_ is None:
             return _power_criterion_exact(X, Y, self._kernel_function())
         return power_criterion(self.transformer_.transform(X), self.transformer_.transform(Y))
@@ -400,6 +402,8 @@ class MMDTest(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        # The labels of fit(pooled, labels) are binary class labels.
+        tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.input_tags.sparse = (
             True if self.transformer is None else get_tags(self.transformer).input_tags.sparse
         )
