@@ -17,6 +17,8 @@ from .mmd import _mmd2_from_parts
 
 # A batch of resamples holds at most this many count entries (spec section 2).
 _BATCH_ENTRIES = 2**24
+# Rows of every matrix product over resamples (see _chunked_statistics).
+_CHUNK = 64
 # Multiply-adds allowed for the feature GEMMs before resampling units of several
 # points (MMDTest resample_unit="auto"): a few seconds on two cores.
 _GEMM_BUDGET = 2**35
@@ -169,6 +171,34 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     return np.nan_to_num(stat), np.nan_to_num(scale)
 
 
+def _chunked_statistics(sums, start, A, C, m, n, unbiased, permutation):
+    """:func:`_statistics` of resamples ``start, start + 1, ...``, bit-identical
+    for any batching.
+
+    BLAS may round a row of a matrix product differently depending on the
+    matrix shape and the row's position, so the products are always taken on
+    chunks of ``_CHUNK`` rows aligned on the global resample index, padded
+    with empty resamples.
+    """
+    stats, scales = [], []
+    first = start - start % _CHUNK
+    for chunk in range(first, start + A.shape[0], _CHUNK):
+        lo, hi = max(chunk, start), min(chunk + _CHUNK, start + A.shape[0])
+        rows = slice(lo - chunk, hi - chunk)
+        padded = []
+        for W in (A, C):
+            if W is None:
+                padded.append(None)
+                continue
+            P = np.zeros((_CHUNK, W.shape[1]))
+            P[rows] = W[lo - start : hi - start]
+            padded.append(P)
+        stat, scale = _statistics(sums, *padded, m, n, unbiased, permutation)
+        stats.append(stat[rows])
+        scales.append(scale[rows])
+    return np.concatenate(stats), np.concatenate(scales)
+
+
 def _observed(n_units):
     g_x, g_y = n_units
     a = np.zeros((1, g_x + g_y))
@@ -251,22 +281,21 @@ def resampled_statistics(
     n_units = sums.n_units or (m, n)
     G = sum(n_units)
     if batch is None:
-        batch = max(1, _BATCH_ENTRIES // G)
+        batch = max(_CHUNK, _BATCH_ENTRIES // G // _CHUNK * _CHUNK)
     rng = np.random.default_rng(seed)
-    A, C = _observed(n_units)
-    observed, scale = _statistics(sums, A, C, m, n, unbiased, permutation)
 
-    def work(A, C):
-        return _statistics(sums, A, C, m, n, unbiased, permutation)[0]
+    def work(start, A, C):
+        return _chunked_statistics(sums, start, A, C, m, n, unbiased, permutation)
 
+    observed, scale = work(0, *_observed(n_units))
     batches = (
-        delayed(work)(*_draw(rng, method, s.stop - s.start, n_units))
+        delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
         for s in gen_batches(n_resamples, batch)
     )
     parallel = Parallel(
         n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
     )
-    null = np.concatenate(list(parallel(batches)))
+    null = np.concatenate([stat for stat, _ in parallel(batches)])
     tolerance = 100 * np.finfo(np.float64).eps * float(scale[0])
     return float(observed[0]), null, tolerance
 
