@@ -278,8 +278,10 @@ class MMDTest(BaseEstimator):
             The first sample, or the pooled sample when ``y`` is 1-D labels.
         y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
             The second sample Y, or labels of exactly two classes for the rows of
-            ``X`` (the smaller label marks the first sample). Both forms give
-            identical results on the same data.
+            ``X`` (the smaller label marks the first sample). ``fit(pooled,
+            labels)`` gives results identical to ``fit(pooled[labels == a],
+            pooled[labels == b])``: the samples are the rows of each class in
+            their order in ``X``.
 
         Returns
         -------
@@ -338,7 +340,7 @@ class MMDTest(BaseEstimator):
         )
         self.statistic_ = observed
         self.null_distribution_ = null
-        self.p_value_ = _calibration.p_value(observed, null, tolerance)
+        self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
         self.reject_ = bool(self.p_value_ <= self.alpha)
         k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
         self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
