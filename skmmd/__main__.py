@@ -80,8 +80,9 @@ def run_demo(copies=1, n_components=1024, random_state=0, out=sys.stdout):
             )
 
 
-def run_two_sample_demo(random_state=0, out=sys.stdout):
+def run_two_sample_demo(random_state=0, out=None):
     """MMD tests on digits: two random halves (H0 true) and even vs odd digits."""
+    out = sys.stdout if out is None else out
     X, y = load_digits(return_X_y=True)
     X = MinMaxScaler().fit_transform(X)
     rng = np.random.default_rng(random_state)
@@ -192,8 +193,9 @@ def _bandwidth(text):
     return value
 
 
-def run_test(args, out=sys.stdout):
+def run_test(args, out=None):
     """The ``test`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
     X, Y = load_sample(args.sample_a), load_sample(args.sample_b)
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
