@@ -88,12 +88,17 @@ print(json.dumps(out))
 
 
 def _hyppo_python(requested):
-    candidates = [requested] if requested else [sys.executable, "/tmp/venv-hyppo/bin/python"]
+    candidates = (
+        [requested] if requested else [sys.executable, "/tmp/venv-hyppo/bin/python"]
+    )
     for python in candidates:
         if python and Path(python).exists():
-            ok = subprocess.run(
-                [python, "-c", "import hyppo"], capture_output=True
-            ).returncode == 0
+            ok = (
+                subprocess.run(
+                    [python, "-c", "import hyppo"], capture_output=True
+                ).returncode
+                == 0
+            )
             if ok:
                 return python
     return None
@@ -130,14 +135,20 @@ def _best(fn, repeats):
 
 
 def bench_exact(sizes, n_resamples, repeats, hyppo_python, hyppo_full):
-    print("\n(a) exact permutation test vs plain numpy GEMM test vs hyppo, d=10, "
-          f"B={n_resamples}")
+    print(
+        "\n(a) exact permutation test vs plain numpy GEMM test vs hyppo, d=10, "
+        f"B={n_resamples}"
+    )
     if hyppo_python is None:
-        print("    note: hyppo is not importable (pass --hyppo-python PATH); "
-              "hyppo columns skipped")
-    header = (f"{'n/sample':>8} {'numpy (s)':>10} {'skmmd exact':>11} {'ratio':>6} "
-              f"{'skmmd RFF':>10} {'hyppo (s)':>10} {'hyppo/exact':>11} "
-              f"{'hyppo/RFF':>10}")
+        print(
+            "    note: hyppo is not importable (pass --hyppo-python PATH); "
+            "hyppo columns skipped"
+        )
+    header = (
+        f"{'n/sample':>8} {'numpy (s)':>10} {'skmmd exact':>11} {'ratio':>6} "
+        f"{'skmmd RFF':>10} {'hyppo (s)':>10} {'hyppo/exact':>11} "
+        f"{'hyppo/RFF':>10}"
+    )
     print(header)
     print("-" * len(header))
     rng = np.random.default_rng(0)
@@ -146,23 +157,47 @@ def bench_exact(sizes, n_resamples, repeats, hyppo_python, hyppo_full):
         bw = median_bandwidth(np.vstack([X, Y]), random_state=0)
         times = {"numpy": np.inf, "exact": np.inf, "rff": np.inf}
         for _ in range(repeats):  # interleaved
-            times["numpy"] = min(times["numpy"], _best(
-                lambda: numpy_exact_permutation_test(X, Y, bw, n_resamples, 0), 1))
-            times["exact"] = min(times["exact"], _best(
-                lambda: MMDTest(bandwidth=bw, n_resamples=n_resamples,
-                                random_state=0).fit(X, Y), 1))
-            times["rff"] = min(times["rff"], _best(
-                lambda: MMDTest(TRANSFORMERS["rff"](1024, 0), n_resamples=n_resamples,
-                                random_state=0).fit(X, Y), 1))
-        row = (f"{n:>8} {times['numpy']:>10.3f} {times['exact']:>11.3f} "
-               f"{times['exact'] / times['numpy']:>6.2f} {times['rff']:>10.3f}")
+            times["numpy"] = min(
+                times["numpy"],
+                _best(
+                    lambda: numpy_exact_permutation_test(X, Y, bw, n_resamples, 0), 1
+                ),
+            )
+            times["exact"] = min(
+                times["exact"],
+                _best(
+                    lambda: MMDTest(
+                        bandwidth=bw, n_resamples=n_resamples, random_state=0
+                    ).fit(X, Y),
+                    1,
+                ),
+            )
+            times["rff"] = min(
+                times["rff"],
+                _best(
+                    lambda: MMDTest(
+                        TRANSFORMERS["rff"](1024, 0),
+                        n_resamples=n_resamples,
+                        random_state=0,
+                    ).fit(X, Y),
+                    1,
+                ),
+            )
+        row = (
+            f"{n:>8} {times['numpy']:>10.3f} {times['exact']:>11.3f} "
+            f"{times['exact'] / times['numpy']:>6.2f} {times['rff']:>10.3f}"
+        )
         if hyppo_python is not None:
             t_h, how = hyppo_seconds(hyppo_python, X, Y, n_resamples, hyppo_full)
-            row += (f" {t_h:>10.1f} {t_h / times['exact']:>11.0f} "
-                    f"{t_h / times['rff']:>10.0f}  ({how})")
+            row += (
+                f" {t_h:>10.1f} {t_h / times['exact']:>11.0f} "
+                f"{t_h / times['rff']:>10.0f}  ({how})"
+            )
         print(row, flush=True)
-    print("ratio = skmmd exact / numpy baseline (target <= 1.2); hyppo/RFF: "
-          "speed-up of the linear-time test (target >= 1000 at n=2000)")
+    print(
+        "ratio = skmmd exact / numpy baseline (target <= 1.2); hyppo/RFF: "
+        "speed-up of the linear-time test (target >= 1000 at n=2000)"
+    )
 
 
 def _one_linear(name, N, n_resamples, n_components):
@@ -171,32 +206,58 @@ def _one_linear(name, N, n_resamples, n_components):
     X, Y = rng.normal(size=(N // 2, 10)), rng.normal(size=(N - N // 2, 10))
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = perf_counter()
-    test = MMDTest(TRANSFORMERS[name](n_components, 0), n_resamples=n_resamples,
-                   random_state=0).fit(X, Y)
+    test = MMDTest(
+        TRANSFORMERS[name](n_components, 0), n_resamples=n_resamples, random_state=0
+    ).fit(X, Y)
     seconds = perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": rss, "before_mb": rss0,
-                      "unit": test.resample_unit_, "p": test.p_value_}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "peak_mb": rss,
+                "before_mb": rss0,
+                "unit": test.resample_unit_,
+                "p": test.p_value_,
+            }
+        )
+    )
 
 
 def bench_linear(sizes, n_resamples, n_components):
-    print(f"\n(b) linear-time test, d=10, D={n_components}, B={n_resamples} "
-          "(fresh process per row; peak RSS includes the data and the interpreter)")
-    header = (f"{'transformer':<12} {'N':>9} {'seconds':>8} {'us/point':>9} "
-              f"{'peak MB':>8} {'data+imports MB':>15} {'unit':>5}")
+    print(
+        f"\n(b) linear-time test, d=10, D={n_components}, B={n_resamples} "
+        "(fresh process per row; peak RSS includes the data and the interpreter)"
+    )
+    header = (
+        f"{'transformer':<12} {'N':>9} {'seconds':>8} {'us/point':>9} "
+        f"{'peak MB':>8} {'data+imports MB':>15} {'unit':>5}"
+    )
     print(header)
     print("-" * len(header))
     for name in TRANSFORMERS:
         for N in sizes:
             proc = subprocess.run(
-                [sys.executable, __file__, "--one-linear", name, str(N),
-                 str(n_resamples), str(n_components)],
-                capture_output=True, text=True, check=True,
+                [
+                    sys.executable,
+                    __file__,
+                    "--one-linear",
+                    name,
+                    str(N),
+                    str(n_resamples),
+                    str(n_components),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
             )
             r = json.loads(proc.stdout.strip().splitlines()[-1])
-            print(f"{name:<12} {N:>9} {r['seconds']:>8.2f} "
-                  f"{1e6 * r['seconds'] / N:>9.2f} {r['peak_mb']:>8.0f} "
-                  f"{r['before_mb']:>15.0f} {r['unit']:>5}", flush=True)
+            print(
+                f"{name:<12} {N:>9} {r['seconds']:>8.2f} "
+                f"{1e6 * r['seconds'] / N:>9.2f} {r['peak_mb']:>8.0f} "
+                f"{r['before_mb']:>15.0f} {r['unit']:>5}",
+                flush=True,
+            )
     print("target at N=10^6: <= 60 s, <= 2048 MB peak")
 
 
@@ -204,10 +265,17 @@ def _table1_data(N_x, N_y, d, density, seed):
     rng = np.random.default_rng(seed)
 
     def sample(n, shift):
-        M = sp.random(n, d, density=density, format="csr", random_state=rng,
-                      data_rvs=lambda k: rng.gamma(1.0 + shift, size=k))
+        M = sp.random(
+            n,
+            d,
+            density=density,
+            format="csr",
+            random_state=rng,
+            data_rvs=lambda k: rng.gamma(1.0 + shift, size=k),
+        )
         M = M + sp.csr_matrix(  # no empty row
-            (np.ones(n), (np.arange(n), rng.integers(0, d, size=n))), shape=(n, d))
+            (np.ones(n), (np.arange(n), rng.integers(0, d, size=n))), shape=(n, d)
+        )
         rows = np.asarray(M.sum(axis=1)).ravel()
         return sp.diags(1.0 / rows) @ M
 
@@ -215,14 +283,18 @@ def _table1_data(N_x, N_y, d, density, seed):
 
 
 def bench_table1(N_x, N_y, d, density, n_components, repeats):
-    print(f"\n(c) FastMMD Table 1 shape: N={N_x}+{N_y}, d={d}, L={n_components}, "
-          f"sparse L1-normalized rows (density {density}), bandwidth 10^-2.2")
+    print(
+        f"\n(c) FastMMD Table 1 shape: N={N_x}+{N_y}, d={d}, L={n_components}, "
+        f"sparse L1-normalized rows (density {density}), bandwidth 10^-2.2"
+    )
     X, Y = _table1_data(N_x, N_y, d, density, 0)
     bw = 10**-2.2
     start = perf_counter()
     exact = mmd2_exact(X, Y, bandwidth=bw, statistic="biased")
     t_exact = perf_counter() - start
-    header = f"{'method':<12} {'MMD2_b':>10} {'rel. err':>9} {'seconds':>8} {'speed-up':>9}"
+    header = (
+        f"{'method':<12} {'MMD2_b':>10} {'rel. err':>9} {'seconds':>8} {'speed-up':>9}"
+    )
     print(header)
     print("-" * len(header))
     print(f"{'exact':<12} {exact:>10.5f} {'-':>9} {t_exact:>8.2f} {'1':>9}")
@@ -233,13 +305,16 @@ def bench_table1(N_x, N_y, d, density, n_components, repeats):
         def run():
             sampler = factory(n_components, len(values))
             sampler.set_params(bandwidth=bw).fit(pooled)
-            values.append(mmd2_features(X, Y, statistic="biased",
-                                        transform=sampler.transform))
+            values.append(
+                mmd2_features(X, Y, statistic="biased", transform=sampler.transform)
+            )
 
         seconds = _best(run, repeats)
         value = float(np.mean(values))
-        print(f"{name:<12} {value:>10.5f} {abs(value - exact) / exact:>9.4f} "
-              f"{seconds:>8.2f} {t_exact / seconds:>9.0f}")
+        print(
+            f"{name:<12} {value:>10.5f} {abs(value - exact) / exact:>9.4f} "
+            f"{seconds:>8.2f} {t_exact / seconds:>9.0f}"
+        )
 
 
 def main(argv=None):
@@ -248,11 +323,15 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--n-resamples", type=int, default=999)
     parser.add_argument("--hyppo-python", default=None)
-    parser.add_argument("--hyppo-full", action="store_true",
-                        help="run hyppo with all reps instead of extrapolating")
+    parser.add_argument(
+        "--hyppo-full",
+        action="store_true",
+        help="run hyppo with all reps instead of extrapolating",
+    )
     parser.add_argument("--parts", default="abc", help="which of a, b, c to run")
-    parser.add_argument("--max-linear", type=float, default=1e6,
-                        help="largest N of part (b)")
+    parser.add_argument(
+        "--max-linear", type=float, default=1e6, help="largest N of part (b)"
+    )
     parser.add_argument("--one-linear", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one_linear:
@@ -262,8 +341,9 @@ def main(argv=None):
     B = args.n_resamples
     if "a" in args.parts:
         sizes = [250, 500] if args.quick else [500, 1000, 2000]
-        bench_exact(sizes, B, args.repeats, _hyppo_python(args.hyppo_python),
-                    args.hyppo_full)
+        bench_exact(
+            sizes, B, args.repeats, _hyppo_python(args.hyppo_python), args.hyppo_full
+        )
     if "b" in args.parts:
         top = 1e5 if args.quick else args.max_linear
         sizes = [int(10**k) for k in range(3, 7) if 10**k <= top]

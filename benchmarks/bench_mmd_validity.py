@@ -94,8 +94,10 @@ def _null_cell(data, transformer, statistic, calibration, reps, seed, m=40, n=70
 
 
 def bench_type_one(reps, n_jobs):
-    print(f"\n(1) type-I error, alpha=0.05, m=40, n=70, B=99, {reps} null replications "
-          f"(sd {np.sqrt(0.05 * 0.95 / reps):.4f})")
+    print(
+        f"\n(1) type-I error, alpha=0.05, m=40, n=70, B=99, {reps} null replications "
+        f"(sd {np.sqrt(0.05 * 0.95 / reps):.4f})"
+    )
     cells = [
         (data, tr, st, cal)
         for data in NULL_DATA
@@ -107,8 +109,10 @@ def bench_type_one(reps, n_jobs):
     results = Parallel(n_jobs=n_jobs)(
         delayed(_null_cell)(*cell, reps, seed) for seed, cell in enumerate(cells)
     )
-    header = (f"{'data':<20} {'kernel':<7} {'statistic':<9} {'calibration':<12} "
-              f"{'type-I':>7} {'target':>12} {'ok':>4}")
+    header = (
+        f"{'data':<20} {'kernel':<7} {'statistic':<9} {'calibration':<12} "
+        f"{'type-I':>7} {'target':>12} {'ok':>4}"
+    )
     print(header)
     print("-" * len(header))
     n_ok = 0
@@ -117,8 +121,10 @@ def bench_type_one(reps, n_jobs):
         lo, hi = (0.04, 0.06) if cal == "permutation" else (0.03, 0.07)
         ok = lo <= rate <= hi
         n_ok += ok
-        print(f"{data:<20} {tr:<7} {st:<9} {cal:<12} {rate:>7.4f} "
-              f"{f'[{lo}, {hi}]':>12} {'yes' if ok else 'NO':>4}")
+        print(
+            f"{data:<20} {tr:<7} {st:<9} {cal:<12} {rate:>7.4f} "
+            f"{f'[{lo}, {hi}]':>12} {'yes' if ok else 'NO':>4}"
+        )
     print(f"{n_ok}/{len(cells)} cells within target ({perf_counter() - start:.0f} s)")
 
 
@@ -142,13 +148,17 @@ def _power_table(label, rows):
             rff = np.array([d[D] for d in decisions], dtype=float)
             diff = rff - exact
             se = diff.std(ddof=1) / np.sqrt(diff.size)
-            print(f"{key(D):<10} {exact.mean():>7.3f} {rff.mean():>7.3f} "
-                  f"{diff.mean():>+10.3f} {se:>6.3f}")
+            print(
+                f"{key(D):<10} {exact.mean():>7.3f} {rff.mean():>7.3f} "
+                f"{diff.mean():>+10.3f} {se:>6.3f}"
+            )
 
 
 def bench_power(reps, n_jobs, sizes, components):
-    print(f"\n(2) power on blobs (epsilon=4, bandwidth 1, B=199), {reps} replications; "
-          "RFF vs the exact test on the same data and permutations")
+    print(
+        f"\n(2) power on blobs (epsilon=4, bandwidth 1, B=199), {reps} replications; "
+        "RFF vs the exact test on the same data and permutations"
+    )
     start = perf_counter()
     by_n = []
     for n in sizes:
@@ -158,12 +168,19 @@ def bench_power(reps, n_jobs, sizes, components):
         )
         by_n.append((n, decisions))
     print("vs n per sample (RFF D=1024):")
-    _power_table("n", [(lambda D, n=n: str(n), [
-        {"exact": d["exact"], 1024: d[1024]} for d in dec]) for n, dec in by_n])
+    _power_table(
+        "n",
+        [
+            (lambda D, n=n: str(n), [{"exact": d["exact"], 1024: d[1024]} for d in dec])
+            for n, dec in by_n
+        ],
+    )
     print(f"vs n_components at n={max(sizes)}:")
     _power_table("D", [(lambda D: str(D), by_n[-1][1])])
-    print(f"target: |RFF(D>=1024) - exact| <= 0.03 at n=1000 "
-          f"({perf_counter() - start:.0f} s)")
+    print(
+        f"target: |RFF(D>=1024) - exact| <= 0.03 at n=1000 "
+        f"({perf_counter() - start:.0f} s)"
+    )
 
 
 def main(argv=None):

@@ -118,7 +118,14 @@ class _KernelSums:
             self.r[rows] = K.sum(axis=1)
         self.total = self.r.sum()
         self.sizes = np.ones(N)
-        self.fixed = {"s_x": 0.0, "s_y": 0.0, "q_x": 0.0, "q_y": 0.0, "r_x": 0, "r_y": 0}
+        self.fixed = {
+            "s_x": 0.0,
+            "s_y": 0.0,
+            "q_x": 0.0,
+            "q_y": 0.0,
+            "r_x": 0,
+            "r_y": 0,
+        }
         self.n_units = None
 
     def _times(self, W):
@@ -150,7 +157,9 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     f = sums.fixed
     if not unbiased:
         zeros = np.zeros(A.shape[0])
-        return _mmd2_from_parts(P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False)
+        return _mmd2_from_parts(
+            P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False
+        )
     if permutation:  # X* and Y* partition the pooled sample
         D_x = A @ sums.q + f["q_x"]
         D_y = sums.q.sum() + f["q_x"] + f["q_y"] - D_x
@@ -292,7 +301,9 @@ def resampled_statistics(
             sums, chunk_rows, start, A, C, m, n, unbiased, permutation
         )
 
-    observed, scale = _statistics(sums, *_observed(n_units), m, n, unbiased, permutation)
+    observed, scale = _statistics(
+        sums, *_observed(n_units), m, n, unbiased, permutation
+    )
     batches = (
         delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
         for s in gen_batches(n_resamples, batch)

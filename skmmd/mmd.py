@@ -405,9 +405,7 @@ def mmd2_block(X, Y, *, kernel="gaussian", bandwidth=1.0, nu=1.5, block_size=Non
             f"block_size={block_size} exceeds the smaller sample size {n_pair}."
         )
     stats = [
-        mmd2_exact(
-            X[rows], Y[rows], kernel=kernel, bandwidth=bandwidth, nu=nu
-        )
+        mmd2_exact(X[rows], Y[rows], kernel=kernel, bandwidth=bandwidth, nu=nu)
         for rows in gen_batches(n_blocks * block_size, block_size)
     ]
     return float(np.mean(stats))

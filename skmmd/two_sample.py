@@ -6,16 +6,27 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils import check_array, check_consistent_length, check_random_state
-from sklearn.utils import ClassifierTags, gen_batches, get_tags
+from sklearn.utils import (
+    ClassifierTags,
+    check_array,
+    check_consistent_length,
+    check_random_state,
+    gen_batches,
+    get_tags,
+)
 from sklearn.utils.validation import check_is_fitted
 
 from . import _calibration
-from ._compat import HasMethods, Interval, Options, StrOptions, _fit_context
-from ._compat import validate_data
+from ._compat import (
+    HasMethods,
+    Interval,
+    Options,
+    StrOptions,
+    _fit_context,
+    validate_data,
+)
 from .kernels import median_bandwidth
-from .mmd import _BLOCK_ENTRIES, _kernel_params, _power_criterion_exact
-from .mmd import power_criterion
+from .mmd import _BLOCK_ENTRIES, _kernel_params, _power_criterion_exact, power_criterion
 
 __all__ = ["MMDTest"]
 
@@ -160,13 +171,19 @@ class MMDTest(BaseEstimator):
     _parameter_constraints: dict = {
         "transformer": [None, HasMethods(["fit", "transform"])],
         "kernel": [StrOptions({"gaussian", "laplacian", "matern"}), callable],
-        "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "nu": [Options(Real, {0.5, 1.5, 2.5})],
         "statistic": [StrOptions({"unbiased", "biased"})],
         "calibration": [StrOptions({"permutation", "bootstrap"})],
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "resample_unit": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "resample_unit": [
+            StrOptions({"auto"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
         "batch": [None, Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": [None, Integral],
@@ -257,7 +274,11 @@ class MMDTest(BaseEstimator):
                     f"size {min(m, n)}."
                 )
             return self.resample_unit
-        cost = self.n_resamples * n_features_out * (2 if self.calibration == "bootstrap" else 1)
+        cost = (
+            self.n_resamples
+            * n_features_out
+            * (2 if self.calibration == "bootstrap" else 1)
+        )
         max_units = max(
             1,
             min(
@@ -276,7 +297,7 @@ class MMDTest(BaseEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
             The first sample, or the pooled sample when ``y`` is 1-D labels.
-        y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
+        y : {array-like, sparse matrix} of shape (n, n_features) or (N,)
             The second sample Y, or labels of exactly two classes for the rows of
             ``X`` (the smaller label marks the first sample). ``fit(pooled,
             labels)`` gives results identical to ``fit(pooled[labels == a],
@@ -291,9 +312,7 @@ class MMDTest(BaseEstimator):
         X, Y, self.classes_ = self._two_samples(X, y, reset=True)
         m, n = X.shape[0], Y.shape[0]
         pooled = (
-            sp.vstack([X, Y], format="csr")
-            if sp.issparse(X)
-            else np.vstack([X, Y])
+            sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])
         )
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
@@ -360,7 +379,7 @@ class MMDTest(BaseEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
             First sample, or pooled sample when ``y`` holds labels.
-        y : {array-like, sparse matrix} of shape (n, n_features) or array-like of shape (N,)
+        y : {array-like, sparse matrix} of shape (n, n_features) or (N,)
             Second sample, or labels of two classes.
 
         Returns
@@ -372,7 +391,9 @@ class MMDTest(BaseEstimator):
         X, Y, _ = self._two_samples(X, y, reset=False)
         if self.transformer_ is None:
             return _power_criterion_exact(X, Y, self._kernel_function())
-        return power_criterion(self.transformer_.transform(X), self.transformer_.transform(Y))
+        return power_criterion(
+            self.transformer_.transform(X), self.transformer_.transform(Y)
+        )
 
     def witness(self, X):
         """Witness function: where the first sample has more mass than the second.
@@ -390,15 +411,21 @@ class MMDTest(BaseEstimator):
             denser than Y.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=_FLOAT_DTYPES)
+        X = validate_data(
+            self, X, reset=False, accept_sparse="csr", dtype=_FLOAT_DTYPES
+        )
         if self.transformer_ is not None:
-            return np.asarray(self.transformer_.transform(X) @ self.witness_weights_).ravel()
+            return np.asarray(
+                self.transformer_.transform(X) @ self.witness_weights_
+            ).ravel()
         kfun = self._kernel_function()
         S_x, S_y = self._samples
         out = np.empty(X.shape[0])
         block = max(1, _BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
         for rows in gen_batches(X.shape[0], block):
-            out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(axis=1)
+            out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(
+                axis=1
+            )
         return out
 
     def __sklearn_tags__(self):
@@ -407,6 +434,8 @@ class MMDTest(BaseEstimator):
         # The labels of fit(pooled, labels) are binary class labels.
         tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.input_tags.sparse = (
-            True if self.transformer is None else get_tags(self.transformer).input_tags.sparse
+            True
+            if self.transformer is None
+            else get_tags(self.transformer).input_tags.sparse
         )
         return tags

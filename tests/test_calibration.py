@@ -115,7 +115,14 @@ def test_results_do_not_depend_on_batch_or_n_jobs(rng, method, source):
     sums = _sources(P, m, n)[source]
     runs = [
         resampled_statistics(
-            sums, m, n, method=method, n_resamples=101, seed=11, batch=batch, n_jobs=jobs
+            sums,
+            m,
+            n,
+            method=method,
+            n_resamples=101,
+            seed=11,
+            batch=batch,
+            n_jobs=jobs,
         )[1]
         for batch, jobs in [(None, None), (1, 1), (7, 2), (50, 2), (101, 1)]
     ]

@@ -1,6 +1,6 @@
 import io
-import re
 import json
+import re
 
 import numpy as np
 import pytest
@@ -31,8 +31,18 @@ def test_load_sample_csv_header_and_npy(samples):
 def test_cli_json(samples, capsys, transformer):
     a, b, _ = samples
     status = main(
-        ["test", str(a), str(b), "--transformer", transformer, "--n-resamples", "99",
-         "--seed", "3", "--json"]
+        [
+            "test",
+            str(a),
+            str(b),
+            "--transformer",
+            transformer,
+            "--n-resamples",
+            "99",
+            "--seed",
+            "3",
+            "--json",
+        ]
     )
     assert status == 0
     result = json.loads(capsys.readouterr().out)
@@ -45,7 +55,9 @@ def test_cli_text_is_reproducible(samples, capsys):
     a, _, same = samples
     outputs = []
     for _ in range(2):
-        assert main(["test", str(a), str(same), "--bandwidth", "1.5", "--seed", "1"]) == 0
+        assert (
+            main(["test", str(a), str(same), "--bandwidth", "1.5", "--seed", "1"]) == 0
+        )
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert "bandwidth 1.5" in outputs[0]
@@ -111,6 +123,10 @@ def test_two_sample_demo_output():
     run_two_sample_demo(out=out)
     text = out.getvalue()
     assert "random halves (same law)" in text and "even vs odd digits" in text
-    rows = [line.split() for line in text.splitlines() if "MMDTest" in line and "digits" in line]
+    rows = [
+        line.split()
+        for line in text.splitlines()
+        if "MMDTest" in line and "digits" in line
+    ]
     # Even vs odd digits differ: both tests give the smallest p-value 1/1000.
     assert [row[-2] for row in rows] == ["0.001", "0.001"]

@@ -49,7 +49,9 @@ def test_streaming_transform_equals_materialized(rng, statistic):
     X, Y = rng.normal(size=(50, 3)), rng.normal(size=(37, 3))
     rff = RandomFourierSampler(n_components=64, random_state=0).fit(np.vstack([X, Y]))
     full = mmd2_features(rff.transform(X), rff.transform(Y), statistic=statistic)
-    streamed = mmd2_features(X, Y, transform=rff.transform, block_size=7, statistic=statistic)
+    streamed = mmd2_features(
+        X, Y, transform=rff.transform, block_size=7, statistic=statistic
+    )
     assert streamed == pytest.approx(full, abs=1e-12)
 
 
@@ -87,9 +89,9 @@ def test_linear_time_statistic_matches_definition(rng):
     ]
     assert mmd2_linear(X, Y) == pytest.approx(np.mean(h), abs=1e-14)
     # A callable kernel gives the same as the named one.
-    assert mmd2_linear(X, Y, kernel=lambda A, B: gaussian_kernel(A, B)) == pytest.approx(
-        np.mean(h), abs=1e-14
-    )
+    assert mmd2_linear(
+        X, Y, kernel=lambda A, B: gaussian_kernel(A, B)
+    ) == pytest.approx(np.mean(h), abs=1e-14)
 
 
 @pytest.mark.parametrize("kernel", ["laplacian", "matern"])
@@ -104,7 +106,9 @@ def test_linear_time_named_kernels_match_gram(rng, kernel):
 
 def test_block_statistic_is_mean_of_block_statistics(rng):
     X, Y = rng.normal(size=(20, 2)), rng.normal(size=(23, 2))
-    expected = np.mean([mmd2_exact(X[i : i + 4], Y[i : i + 4]) for i in range(0, 20, 4)])
+    expected = np.mean(
+        [mmd2_exact(X[i : i + 4], Y[i : i + 4]) for i in range(0, 20, 4)]
+    )
     assert mmd2_block(X, Y, block_size=4) == pytest.approx(expected, abs=1e-14)
     # Default block size: floor(sqrt(20)) = 4.
     assert mmd2_block(X, Y) == pytest.approx(expected, abs=1e-14)

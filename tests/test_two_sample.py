@@ -5,7 +5,10 @@ from sklearn.base import clone
 from sklearn.metrics.pairwise import linear_kernel
 from sklearn.model_selection import GridSearchCV
 from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
+from sklearn.utils.estimator_checks import (
+    check_param_validation,
+    parametrize_with_checks,
+)
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest, RandomFourierSampler
@@ -63,7 +66,9 @@ def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
     assert list(test.classes_) == ["p", "q"]
     # Interleaved rows: the samples are the rows of each class in their order.
     order = rng.permutation(95)
-    test = make(calibration=calibration, random_state=0).fit(pooled[order], labels[order])
+    test = make(calibration=calibration, random_state=0).fit(
+        pooled[order], labels[order]
+    )
     X2, Y2 = pooled[order][labels[order] == "p"], pooled[order][labels[order] == "q"]
     ref2 = make(calibration=calibration, random_state=0).fit(X2, Y2)
     _assert_same(_fitted_attrs(test), _fitted_attrs(ref2))
@@ -77,7 +82,12 @@ def test_n_jobs_and_batch_do_not_change_results(rng, kind, calibration):
     X, Y = rng.normal(size=(30, 2)), rng.normal(size=(33, 2))
     make = TESTS[kind]
     ref = _fitted_attrs(make(calibration=calibration, random_state=1).fit(X, Y))
-    for params in [{"n_jobs": 2}, {"batch": 1}, {"batch": 100, "n_jobs": 2}, {"batch": 999}]:
+    for params in [
+        {"n_jobs": 2},
+        {"batch": 1},
+        {"batch": 100, "n_jobs": 2},
+        {"batch": 999},
+    ]:
         test = make(calibration=calibration, random_state=1, **params).fit(X, Y)
         _assert_same(_fitted_attrs(test), ref)
 
@@ -142,7 +152,9 @@ def test_float32_and_sparse_inputs(rng):
     for make in TESTS.values():
         ref = make(random_state=0, n_resamples=49).fit(X, Y)
         f32 = make(random_state=0, n_resamples=49).fit(X.astype(np.float32), Y)
-        sparse = make(random_state=0, n_resamples=49).fit(sp.csr_matrix(X), sp.csr_matrix(Y))
+        sparse = make(random_state=0, n_resamples=49).fit(
+            sp.csr_matrix(X), sp.csr_matrix(Y)
+        )
         assert f32.statistic_ == pytest.approx(ref.statistic_, rel=1e-4, abs=1e-6)
         assert sparse.statistic_ == pytest.approx(ref.statistic_, abs=1e-12)
         assert sparse.p_value_ == ref.p_value_
@@ -216,7 +228,9 @@ def test_power_equals_exact_with_identity_features(rng):
         params = {"calibration": calibration, "n_resamples": 199, "random_state": 3}
         a = MMDTest(FunctionTransformer(), resample_unit=1, **params).fit(X, Y)
         b = MMDTest(kernel=linear_kernel, **params).fit(X, Y)
-        np.testing.assert_allclose(a.null_distribution_, b.null_distribution_, atol=1e-10)
+        np.testing.assert_allclose(
+            a.null_distribution_, b.null_distribution_, atol=1e-10
+        )
         assert a.p_value_ == b.p_value_
 
 
@@ -229,7 +243,10 @@ BAD_INPUTS = [
     ((np.full((5, 2), np.nan), np.zeros((5, 2))), "Input X contains NaN"),
     ((np.zeros((5, 2)), np.full((5, 2), np.inf)), "Input Y contains infinity"),
     ((np.zeros((5, 2)), np.zeros((5, 3))), "same number of features; got X with 2"),
-    ((np.zeros((6, 2)), np.array([0, 1, 2, 0, 1, 2])), "exactly two classes .* got 3 classes"),
+    (
+        (np.zeros((6, 2)), np.array([0, 1, 2, 0, 1, 2])),
+        "exactly two classes .* got 3 classes",
+    ),
     ((np.zeros((6, 2)), np.zeros(6)), "exactly two classes .* got 1 class:"),
     ((np.zeros((6, 2)), np.array([0, 1, 0])), "inconsistent numbers of samples"),
 ]
@@ -263,7 +280,9 @@ def test_bad_parameters(rng, params, match):
 def test_score_and_witness_check_features(rng):
     X = rng.normal(size=(10, 2))
     test = MMDTest(n_resamples=9).fit(X, X + 1)
-    with pytest.raises(ValueError, match="X has 3 features, but MMDTest is expecting 2"):
+    with pytest.raises(
+        ValueError, match="X has 3 features, but MMDTest is expecting 2"
+    ):
         test.witness(np.zeros((4, 3)))
     with pytest.raises(ValueError, match="exactly two classes"):
         test.score(X, np.zeros(10))
