@@ -192,3 +192,29 @@ def test_type_one_error_high_dimension(method):
     with threadpool_limits(1):  # small products: threads only add overhead
         rate = _rejection_rate(method, n_reps=800, seed=0)
     assert 0.023 <= rate <= 0.077
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
+    # Large N: the Gram matrix is recomputed in row blocks for every batch
+    # instead of being stored; the products must not change.
+    import skmmd._calibration as calibration
+
+    m, n = 15, 22
+    P = rng.normal(size=(m + n, 3))
+
+    def rows_in_blocks(P):
+        for start in range(0, P.shape[0], 8):
+            rows = slice(start, min(start + 8, P.shape[0]))
+            yield rows, linear_kernel(P[rows], P)
+
+    stored = _KernelSums(P, rows_in_blocks)
+    monkeypatch.setattr(calibration, "_GRAM_ENTRIES", 100)
+    blocked = _KernelSums(P, rows_in_blocks)
+    assert stored.K is not None and blocked.K is None
+    runs = [
+        resampled_statistics(s, m, n, method=method, n_resamples=30, seed=2)
+        for s in (stored, blocked)
+    ]
+    assert runs[0][0] == pytest.approx(runs[1][0], abs=1e-12)
+    np.testing.assert_allclose(runs[0][1], runs[1][1], atol=1e-12)
