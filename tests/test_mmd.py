@@ -71,10 +71,14 @@ def test_exact_gaussian_matches_dense(rng, statistic, block_size):
 
 
 def test_biased_nonnegative_unbiased_can_be_negative(rng):
-    X, Y = rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
-    stats = [mmd2_exact(X, rng.normal(size=(20, 2))) for _ in range(20)]
-    assert min(stats) < 0
-    assert mmd2_exact(X, Y, statistic="biased") >= 0
+    # For Y = X and k <= 1 with k(x, x) = 1: MMD2_u = 2 (S - m^2) / (m^2 (m - 1))
+    # with S = sum k(X, X) < m^2 for distinct points: strictly negative.
+    X = rng.normal(size=(20, 2))
+    S = gaussian_kernel(X).sum()
+    assert mmd2_exact(X, X) == pytest.approx(2 * (S - 400) / (400 * 19), abs=1e-14)
+    assert mmd2_exact(X, X) < 0
+    assert mmd2_exact(X, X, statistic="biased") == pytest.approx(0.0, abs=1e-14)
+    assert mmd2_exact(X, rng.normal(size=(15, 2)), statistic="biased") >= 0
 
 
 def test_linear_time_statistic_matches_definition(rng):
