@@ -93,7 +93,7 @@ def _null_cell(data, transformer, statistic, calibration, reps, seed, m=40, n=70
     return np.array(p_values)
 
 
-def bench_type_one(reps, n_jobs):
+def bench_type_one(reps, n_jobs, only=""):
     print(
         f"\n(1) type-I error, alpha=0.05, m=40, n=70, B=99, {reps} null replications "
         f"(sd {np.sqrt(0.05 * 0.95 / reps):.4f})"
@@ -104,6 +104,9 @@ def bench_type_one(reps, n_jobs):
         for tr in ["exact", *TRANSFORMERS]
         for st in ("unbiased", "biased")
         for cal in ("permutation", "bootstrap")
+        if all(
+            word in " ".join((data, tr, st, cal)) for word in only.split(",") if word
+        )
     ]
     start = perf_counter()
     results = Parallel(n_jobs=n_jobs)(
@@ -190,11 +193,16 @@ def main(argv=None):
     parser.add_argument("--power-reps", type=int, default=None)
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--parts", default="12")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="type-I cells whose name holds all these comma-separated words",
+    )
     args = parser.parse_args(argv)
     reps = args.reps or (500 if args.quick else 2000)
     power_reps = args.power_reps or (100 if args.quick else 300)
     if "1" in args.parts:
-        bench_type_one(reps, args.n_jobs)
+        bench_type_one(reps, args.n_jobs, args.only)
     if "2" in args.parts:
         bench_power(power_reps, args.n_jobs, [250, 500, 1000], [64, 256, 1024, 4096])
 

@@ -152,10 +152,20 @@ class _KernelSums:
 
 
 def _statistics(sums, A, C, m, n, unbiased, permutation):
-    """MMD^2 (and its rounding scale) of each resample in a batch."""
+    """MMD^2 (and its rounding scale) of each resample in a batch.
+
+    Bootstrap resamples draw some pooled points several times. Pairs of two
+    draws of one point would count at full similarity ``k(x, x)``, which the
+    observed samples (distinct points) never have: in high dimension that
+    makes the bootstrap null far too wide and the test conservative, for both
+    statistics (measured type-I error 0.001-0.01 instead of 0.05 at d = 200).
+    So such pairs are excluded, and the biased statistic of a resample is the
+    V-statistic of distinct points, ``(1 - 1/m) mean_{pairs} k + (1/m) mean
+    k(x_i, x_i)`` for X* (likewise Y*).
+    """
     P_xx, P_yy, P_xy = sums.products(A, C, permutation)
     f = sums.fixed
-    if not unbiased:
+    if permutation and not unbiased:
         zeros = np.zeros(A.shape[0])
         return _mmd2_from_parts(
             P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False
@@ -178,6 +188,14 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
         stat, scale = _mmd2_from_parts(
             P_xx, P_yy, P_xy, D_x, D_y, D_xy, n_xx, n_yy, n_xy, True
         )
+        if not unbiased:  # bootstrap V-statistic: add back the self-pairs
+            for P, D, pairs, q_fixed, W, size in (
+                (P_xx, D_x, n_xx, f["q_x"], A, m),
+                (P_yy, D_y, n_yy, f["q_y"], C, n),
+            ):
+                off, self_pairs = (P - D) / pairs, (W @ sums.q + q_fixed) / size
+                stat = stat + (self_pairs - off) / size
+                scale = scale + (np.abs(self_pairs) + np.abs(off)) / size
     return np.nan_to_num(stat), np.nan_to_num(scale)
 
 

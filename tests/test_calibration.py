@@ -32,22 +32,24 @@ def _sources(P, m, n, unit=1):
     }
 
 
-def _bootstrap_mmd2_u(P, idx_x, idx_y):
-    """Unbiased statistic of a bootstrap resample, by brute force over pairs.
+def _bootstrap_mmd2(P, idx_x, idx_y, unbiased=True):
+    """Statistic of a bootstrap resample, by brute force over pairs of draws.
 
-    Pairs of two draws of the same pooled point are excluded (spec section 2).
+    Pairs of two draws of the same pooled point are excluded (spec section 2);
+    the biased statistic adds each draw's self-pair with weight 1/m as the
+    V-statistic of m distinct points does.
     """
     K = P @ P.T
 
-    def mean_pairs(i, j, same_sample):
-        mask = i[:, None] != j[None, :]  # excludes self-pairs and repeated draws
-        return K[np.ix_(i, j)][mask].mean()
+    def within(i):
+        distinct = K[np.ix_(i, i)][i[:, None] != i[None, :]].mean()
+        if unbiased:
+            return distinct
+        m = i.size
+        return (1 - 1 / m) * distinct + np.diag(K)[i].mean() / m
 
-    return (
-        mean_pairs(idx_x, idx_x, True)
-        + mean_pairs(idx_y, idx_y, True)
-        - 2 * mean_pairs(idx_x, idx_y, False)
-    )
+    cross = K[np.ix_(idx_x, idx_y)][idx_x[:, None] != idx_y[None, :]].mean()
+    return within(idx_x) + within(idx_y) - 2 * cross
 
 
 @pytest.mark.parametrize("statistic", STATISTICS)
@@ -71,10 +73,7 @@ def test_null_matches_brute_force_on_same_draws(rng, statistic, method, source):
         else:
             idx_x = np.repeat(np.arange(m + n), A[b].astype(int))
             idx_y = np.repeat(np.arange(m + n), C[b].astype(int))
-            if statistic == "biased":
-                expected = mmd2_features(P[idx_x], P[idx_y], statistic="biased")
-            else:
-                expected = _bootstrap_mmd2_u(P, idx_x, idx_y)
+            expected = _bootstrap_mmd2(P, idx_x, idx_y, statistic == "unbiased")
         assert null[b] == pytest.approx(expected, abs=1e-12)
 
 
@@ -103,7 +102,7 @@ def test_resample_units_match_explicit_resamples(rng, method):
         if method == "permutation":
             expected = mmd2_features(P[idx_x], P[idx_y])
         else:
-            expected = _bootstrap_mmd2_u(P, idx_x, idx_y)
+            expected = _bootstrap_mmd2(P, idx_x, idx_y)
         assert null[b] == pytest.approx(expected, abs=1e-12)
 
 
