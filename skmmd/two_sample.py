@@ -63,8 +63,9 @@ class MMDTest(BaseEstimator):
     calibration : {"permutation", "bootstrap"}, default="permutation"
         Null distribution: random permutations of the pooled sample (exact
         level in finite samples), or Efron's two-sample bootstrap from the
-        pooled sample, with the pairs of two draws of one point excluded from
-        the unbiased statistic.
+        pooled sample. A resample's statistic excludes the pairs of two draws
+        of one pooled point (biased: the V-statistic of distinct points), else
+        the bootstrap is conservative in high dimension.
     n_resamples : int, default=999
         Number of permutations or bootstrap resamples ``B``.
     alpha : float, default=0.05
