@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
+from skmmd import MMDTest, NormalizedRandomFourierSampler, RandomFourierSampler
 
 # Small n_components keep the checks fast; behaviour does not depend on it.
 ESTIMATORS = [
@@ -21,7 +21,16 @@ ESTIMATORS = [
     ),
     RandomFourierSampler(qmc="sobol", n_components=64, random_state=0),
     NormalizedRandomFourierSampler(n_components=64, random_state=0),
+    MMDTest(n_resamples=19, random_state=0),
+    MMDTest(
+        RandomFourierSampler(n_components=32, random_state=0),
+        calibration="bootstrap",
+        n_resamples=19,
+        random_state=0,
+    ),
 ]
+# The feature-name checks apply to the transformers only.
+TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.
 EXPECTED_FAILED_CHECKS = {}
@@ -45,11 +54,11 @@ def test_param_validation(estimator):
     check_param_validation(type(estimator).__name__, estimator)
 
 
-@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+@pytest.mark.parametrize("estimator", TRANSFORMERS, ids=_ids)
 def test_get_feature_names_out(estimator):
     check_transformer_get_feature_names_out(type(estimator).__name__, estimator)
 
 
-@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+@pytest.mark.parametrize("estimator", TRANSFORMERS, ids=_ids)
 def test_get_feature_names_out_pandas(estimator):
     check_transformer_get_feature_names_out_pandas(type(estimator).__name__, estimator)

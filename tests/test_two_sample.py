@@ -5,10 +5,6 @@ from sklearn.base import clone
 from sklearn.metrics.pairwise import linear_kernel
 from sklearn.model_selection import GridSearchCV
 from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils.estimator_checks import (
-    check_param_validation,
-    parametrize_with_checks,
-)
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest, RandomFourierSampler
@@ -26,22 +22,10 @@ TESTS = {
     "rff": lambda **p: MMDTest(_rff(), **p),
 }
 
-# sklearn's checks; none is expected to fail (the labels of fit(pooled, labels)
-# are declared binary through the classifier tags, so the checks pass 2 classes).
-CHECKED = [
-    MMDTest(n_resamples=19, random_state=0),
-    MMDTest(_rff(32), calibration="bootstrap", n_resamples=19, random_state=0),
-]
-
-
-@parametrize_with_checks(CHECKED)
-def test_sklearn_compatible_estimator(estimator, check):
-    check(estimator)
-
-
-@pytest.mark.parametrize("estimator", CHECKED, ids=repr)
-def test_param_validation(estimator):
-    check_param_validation("MMDTest", estimator)
+# sklearn's estimator checks and parameter validation run over MMDTest
+# instances in tests/test_common.py; none is expected to fail (the labels of
+# fit(pooled, labels) are declared binary through the classifier tags, so the
+# checks pass two classes).
 
 
 def _fitted_attrs(test):
