@@ -65,14 +65,19 @@ def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
 def test_n_jobs_and_batch_do_not_change_results(rng, kind, calibration):
     X, Y = rng.normal(size=(30, 2)), rng.normal(size=(33, 2))
     make = TESTS[kind]
-    ref = _fitted_attrs(make(calibration=calibration, random_state=1).fit(X, Y))
+    # B = 300 spans two chunks of 256 resamples (batch=1 pads every resample
+    # to a chunk, so it is also the slowest setting).
+    ref = _fitted_attrs(
+        make(calibration=calibration, n_resamples=300, random_state=1).fit(X, Y)
+    )
     for params in [
         {"n_jobs": 2},
         {"batch": 1},
         {"batch": 100, "n_jobs": 2},
-        {"batch": 999},
+        {"batch": 300},
     ]:
-        test = make(calibration=calibration, random_state=1, **params).fit(X, Y)
+        test = make(calibration=calibration, n_resamples=300, random_state=1, **params)
+        test.fit(X, Y)
         _assert_same(_fitted_attrs(test), ref)
 
 
