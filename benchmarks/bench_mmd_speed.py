@@ -332,6 +332,9 @@ def main(argv=None):
     parser.add_argument(
         "--max-linear", type=float, default=1e6, help="largest N of part (b)"
     )
+    parser.add_argument(
+        "--density", type=float, default=0.01, help="nonzeros per row in part (c)"
+    )
     parser.add_argument("--one-linear", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one_linear:
@@ -350,9 +353,9 @@ def main(argv=None):
         bench_linear(sizes, B, 1024)
     if "c" in args.parts:
         if args.quick:
-            bench_table1(1000, 1500, 21504, 0.01, 1024, 1)
+            bench_table1(1000, 1500, 21504, args.density, 1024, 1)
         else:
-            bench_table1(4015, 5948, 21504, 0.01, 1024, 2)
+            bench_table1(4015, 5948, 21504, args.density, 1024, 2)
 
 
 if __name__ == "__main__":
