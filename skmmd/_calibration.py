@@ -244,11 +244,10 @@ def _draw(rng, method, n_resamples, n_units):
     G = g_x + g_y
     rows = np.arange(n_resamples)[:, None]
     if method == "permutation":
-        # A uniformly random g_x-subset per row: the g_x smallest of G keys.
-        keys = rng.random((n_resamples, G))
-        chosen = np.argpartition(keys, g_x - 1, axis=1)[:, :g_x]
+        # A uniformly random g_x-subset per row: the head of a permutation.
         A = np.zeros((n_resamples, G))
-        A[rows, chosen] = 1.0
+        for row in A:
+            row[rng.permutation(G)[:g_x]] = 1.0
         return A, None  # Y* is the complement
     draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
     flat = draws + rows * G
