@@ -9,6 +9,7 @@ from .kernel_approximation import (
     NormalizedRandomFourierSampler,
     RandomFourierSampler,
 )
+from .two_sample import MMDTest
 
 __version__ = "0.1.0.dev0"
 
@@ -17,6 +18,7 @@ __all__ = [
     "GCWSSampler",
     "HDDSampler",
     "MeanEmbedding",
+    "MMDTest",
     "NormalizedRandomFourierSampler",
     "RandomFourierSampler",
     "__version__",

@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import (
 from skmmd import (
     FastfoodSampler,
     GCWSSampler,
+    MMDTest,
     NormalizedRandomFourierSampler,
     RandomFourierSampler,
 )
@@ -32,7 +33,16 @@ ESTIMATORS = [
     GCWSSampler(
         n_components=16, n_bits=2, include_t=False, max_table_bytes=0, random_state=0
     ),
+    MMDTest(n_resamples=19, random_state=0),
+    MMDTest(
+        RandomFourierSampler(n_components=32, random_state=0),
+        calibration="bootstrap",
+        n_resamples=19,
+        random_state=0,
+    ),
 ]
+# The feature-name checks apply to the transformers only.
+TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.
 EXPECTED_FAILED_CHECKS = {}
@@ -56,11 +66,11 @@ def test_param_validation(estimator):
     check_param_validation(type(estimator).__name__, estimator)
 
 
-@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+@pytest.mark.parametrize("estimator", TRANSFORMERS, ids=_ids)
 def test_get_feature_names_out(estimator):
     check_transformer_get_feature_names_out(type(estimator).__name__, estimator)
 
 
-@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+@pytest.mark.parametrize("estimator", TRANSFORMERS, ids=_ids)
 def test_get_feature_names_out_pandas(estimator):
     check_transformer_get_feature_names_out_pandas(type(estimator).__name__, estimator)
