@@ -1,10 +1,19 @@
 import io
+import json
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from skmmd.__main__ import main, run_demo
+from skmmd.__main__ import (
+    TRANSFORMERS,
+    load_sample,
+    main,
+    run_demo,
+    run_two_sample_demo,
+)
 
 
 def test_demo_prints_both_models_with_good_accuracy():
@@ -30,3 +39,127 @@ def test_module_entry_point_runs_demo():
 def test_bad_arguments():
     with pytest.raises(SystemExit):
         main(["--copies", "0"])
+
+
+@pytest.fixture
+def samples(tmp_path):
+    rng = np.random.default_rng(0)
+    a = tmp_path / "a.csv"
+    np.savetxt(a, rng.normal(size=(60, 3)), delimiter=",", header="u,v,w", comments="")
+    b = tmp_path / "b.npy"
+    np.save(b, rng.normal(size=(70, 3)) + 1.0)
+    same = tmp_path / "same.csv"
+    np.savetxt(same, rng.normal(size=(50, 3)), delimiter=",")
+    return a, b, same
+
+
+def test_load_sample_csv_header_and_npy(samples):
+    a, b, same = samples
+    assert load_sample(a).shape == (60, 3)
+    assert load_sample(b).shape == (70, 3)
+    assert load_sample(same).shape == (50, 3)
+
+
+@pytest.mark.parametrize("transformer", list(TRANSFORMERS))
+def test_cli_json(samples, capsys, transformer):
+    a, b, _ = samples
+    status = main(
+        [
+            "test",
+            str(a),
+            str(b),
+            "--transformer",
+            transformer,
+            "--n-resamples",
+            "99",
+            "--seed",
+            "3",
+            "--json",
+        ]
+    )
+    assert status == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["p_value"] == 0.01 and result["reject"] is True
+    assert (result["n_samples_x"], result["n_samples_y"]) == (60, 70)
+    assert result["transformer"] == transformer and result["seed"] == 3
+
+
+def test_cli_text_is_reproducible(samples, capsys):
+    a, _, same = samples
+    outputs = []
+    for _ in range(2):
+        assert (
+            main(["test", str(a), str(same), "--bandwidth", "1.5", "--seed", "1"]) == 0
+        )
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert "bandwidth 1.5" in outputs[0]
+    assert "decision = do not reject H0" in outputs[0]
+
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        ("a,b,c\n1,2,3\n3,x,1\n", r"line 3: non-numeric value 'x'"),
+        ("1,2,3\n3\n", r"rows have different numbers of columns \[1, 3\]"),
+        ("", "holds no data"),
+        ("a,b,c\n", "holds a header but no data"),
+        ("1,2,3\nnan,3,4\n4,5,6\n", "Input X contains NaN"),
+        ("1,2,3\n", "at least 2 points; got 1 in X"),
+    ],
+)
+def test_cli_bad_files(tmp_path, samples, capsys, content, match):
+    bad = _write(tmp_path / "bad.csv", content)
+    good = str(samples[2])
+    assert main(["test", bad, good]) == 2
+    err = capsys.readouterr().err
+    assert "python -m skmmd test: error:" in err
+    assert re.search(match, err)
+
+
+def test_cli_file_errors(tmp_path, samples, capsys):
+    a, b, _ = samples
+    assert main(["test", str(tmp_path / "missing.csv"), str(b)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    two_cols = _write(tmp_path / "two.csv", "1,2\n3,4\n5,6\n")
+    assert main(["test", str(a), two_cols]) == 2
+    assert "has 3 columns but" in capsys.readouterr().err
+    (tmp_path / "junk.npy").write_bytes(b"not numpy")
+    assert main(["test", str(a), str(tmp_path / "junk.npy")]) == 2
+    assert "not a readable .npy file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "extra, match",
+    [
+        (["--n-resamples", "0"], "--n-resamples must be >= 1"),
+        (["--alpha", "1.5"], r"--alpha must be in \(0, 1\)"),
+        (["--bandwidth", "-1"], "expected 'median' or a positive number"),
+        (["--transformer", "nope"], "invalid choice: 'nope'"),
+    ],
+)
+def test_cli_bad_options(samples, capsys, extra, match):
+    a, b, _ = samples
+    with pytest.raises(SystemExit) as exc:
+        main(["test", str(a), str(b), *extra])
+    assert exc.value.code == 2
+    assert re.search(match, capsys.readouterr().err)
+
+
+def test_two_sample_demo_output():
+    out = io.StringIO()
+    run_two_sample_demo(out=out)
+    text = out.getvalue()
+    assert "random halves (same law)" in text and "even vs odd digits" in text
+    rows = [
+        line.split()
+        for line in text.splitlines()
+        if "MMDTest" in line and "digits" in line
+    ]
+    # Even vs odd digits differ: both tests give the smallest p-value 1/1000.
+    assert [row[-2] for row in rows] == ["0.001", "0.001"]

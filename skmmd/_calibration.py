@@ -1,0 +1,305 @@
+"""Permutation and bootstrap null distributions of MMD^2 as batched matrix products.
+
+A resample is a pair of count vectors over the pooled points (``a`` for X*,
+``c`` for Y*); a batch of them is a pair of matrices ``A, C`` and every kernel
+sum the statistic needs is one matrix product with the pooled features (or the
+Gram matrix). The resamples are drawn from one seeded ``Generator`` in a fixed
+order, one batch after the other, so the null distribution does not depend on
+the batch size or on the number of threads.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from joblib import Parallel, delayed
+from sklearn.utils import gen_batches
+
+from .mmd import _mmd2_from_parts
+
+# A batch of resamples holds at most this many count entries (spec section 2).
+_BATCH_ENTRIES = 2**24
+# Rows of every matrix product over resamples (see _chunked_statistics).
+_CHUNK = 64
+# Multiply-adds allowed for the feature GEMMs before resampling units of several
+# points (MMDTest resample_unit="auto"): a few seconds on two cores.
+_GEMM_BUDGET = 2**35
+# Entries of the unit-sum matrix U (float64): 256 MB.
+_UNIT_ENTRIES = 2**25
+# Gram matrices up to this many entries are computed once and kept (512 MB).
+_GRAM_ENTRIES = 2**26
+# Row block of the streaming transform and of the kernel rows.
+_BLOCK_ENTRIES = 2**22
+
+
+class _FeatureSums:
+    """Unit sums of pooled features, for linear-time resampling.
+
+    The rows of X are cut into ``m // unit`` consecutive units of ``unit``
+    points, those of Y into ``n // unit``; the remaining ``m % unit`` and
+    ``n % unit`` rows are never resampled (they stay in their sample). Units,
+    not points, are permuted: any fixed grouping gives an exact permutation
+    test, since the pooled units are exchangeable under the null.
+
+    Attributes: ``U`` (G, D) unit sums of features, ``q`` (G,) unit sums of
+    ``||z_i||^2``, ``sizes`` (G,), ``fixed`` the sums of the two remainders.
+    """
+
+    def __init__(self, transform, pooled, m, n, unit=1):
+        N = m + n
+        g_x, g_y = m // unit, n // unit
+        self.n_units = (g_x, g_y)
+        G = g_x + g_y
+        # Unit id of every pooled row; G and G + 1 collect the two remainders.
+        ids = np.empty(N, dtype=np.intp)
+        ids[:m] = G
+        ids[: g_x * unit] = np.repeat(np.arange(g_x), unit)
+        ids[m:] = G + 1
+        ids[m : m + g_y * unit] = np.repeat(np.arange(g_x, G), unit)
+        D = transform(pooled[:1]).shape[1]
+        U, q = np.zeros((G + 2, D)), np.zeros(G + 2)
+        for rows in gen_batches(N, max(1, _BLOCK_ENTRIES // max(D, 1))):
+            Z = transform(pooled[rows])
+            # Rows are consecutive, so a block touches few units: sum into those.
+            touched, local = np.unique(ids[rows], return_inverse=True)
+            M = sp.csr_matrix(
+                (np.ones(Z.shape[0]), (local, np.arange(Z.shape[0]))),
+                shape=(touched.size, Z.shape[0]),
+            )
+            if sp.issparse(Z):
+                Z = Z.tocsr().astype(np.float64)
+                U[touched] += (M @ Z).toarray()
+                q[touched] += M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
+            else:
+                Z = np.asarray(Z, dtype=np.float64)
+                U[touched] += M @ Z
+                q[touched] += M @ np.einsum("ij,ij->i", Z, Z)
+        self.U, self.q = U[:G], q[:G]
+        self.sizes = np.full(G, float(unit))
+        self.fixed = {
+            "s_x": U[G],
+            "s_y": U[G + 1],
+            "q_x": q[G],
+            "q_y": q[G + 1],
+            "r_x": m - g_x * unit,
+            "r_y": n - g_y * unit,
+        }
+        self.total = U.sum(axis=0)
+
+    def mean_difference(self, m, n):
+        """``s_x / m - s_y / n`` of the observed samples (witness weights)."""
+        g_x = self.n_units[0]
+        s_x = self.U[:g_x].sum(axis=0) + self.fixed["s_x"]
+        s_y = self.U[g_x:].sum(axis=0) + self.fixed["s_y"]
+        return s_x / m - s_y / n
+
+    def products(self, A, C, permutation):
+        """``(a^T K a, c^T K c, a^T K c)`` for every row of ``A`` and ``C``."""
+        S_x = A @ self.U + self.fixed["s_x"]
+        S_y = self.total - S_x if permutation else C @ self.U + self.fixed["s_y"]
+        return (
+            np.einsum("ij,ij->i", S_x, S_x),
+            np.einsum("ij,ij->i", S_y, S_y),
+            np.einsum("ij,ij->i", S_x, S_y),
+        )
+
+
+class _KernelSums:
+    """The exact Gram matrix of the pooled sample, stored or in row blocks."""
+
+    def __init__(self, pooled, kernel_rows):
+        self.pooled, self._kernel_rows = pooled, kernel_rows
+        N = pooled.shape[0]
+        self.K = np.empty((N, N)) if N * N <= _GRAM_ENTRIES else None
+        self.q, self.r = np.empty(N), np.empty(N)
+        for rows, K in kernel_rows(pooled):
+            if self.K is not None:
+                self.K[rows] = K
+            self.q[rows] = np.diagonal(K[:, rows])
+            self.r[rows] = K.sum(axis=1)
+        self.total = self.r.sum()
+        self.sizes = np.ones(N)
+        self.fixed = {"s_x": 0.0, "s_y": 0.0, "q_x": 0.0, "q_y": 0.0, "r_x": 0, "r_y": 0}
+        self.n_units = None
+
+    def _times(self, W):
+        """``W @ K`` (K symmetric), blockwise when K is not stored."""
+        if self.K is not None:
+            return W @ self.K
+        out = np.empty_like(W)
+        for rows, K in self._kernel_rows(self.pooled):
+            out[:, rows] = W @ K.T
+        return out
+
+    def products(self, A, C, permutation):
+        if permutation:
+            P_xx = np.einsum("ij,ij->i", A, self._times(A))
+            ar = A @ self.r
+            return P_xx, self.total - 2 * ar + P_xx, ar - P_xx
+        b = A.shape[0]
+        WK = self._times(np.vstack([A, C]))
+        return (
+            np.einsum("ij,ij->i", A, WK[:b]),
+            np.einsum("ij,ij->i", C, WK[b:]),
+            np.einsum("ij,ij->i", A, WK[b:]),
+        )
+
+
+def _statistics(sums, A, C, m, n, unbiased, permutation):
+    """MMD^2 (and its rounding scale) of each resample in a batch."""
+    P_xx, P_yy, P_xy = sums.products(A, C, permutation)
+    f = sums.fixed
+    if not unbiased:
+        zeros = np.zeros(A.shape[0])
+        return _mmd2_from_parts(P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False)
+    if permutation:  # X* and Y* partition the pooled sample
+        D_x = A @ sums.q + f["q_x"]
+        D_y = sums.q.sum() + f["q_x"] + f["q_y"] - D_x
+        n_xx, n_yy = m * (m - 1), n * (n - 1)
+        D_xy, n_xy = np.zeros(A.shape[0]), m * n
+    else:  # exclude every pair of two draws of the same point
+        A2, C2, AC = A * A, C * C, A * C
+        D_x = A2 @ sums.q + f["q_x"]
+        D_y = C2 @ sums.q + f["q_y"]
+        n_xx = m * m - (A2 @ sums.sizes + f["r_x"])
+        n_yy = n * n - (C2 @ sums.sizes + f["r_y"])
+        D_xy, n_xy = AC @ sums.q, m * n - AC @ sums.sizes
+    # A bootstrap sample drawing one point m times has no distinct pair left:
+    # its term is 0 (probability about N^(1-m)).
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stat, scale = _mmd2_from_parts(
+            P_xx, P_yy, P_xy, D_x, D_y, D_xy, n_xx, n_yy, n_xy, True
+        )
+    return np.nan_to_num(stat), np.nan_to_num(scale)
+
+
+def _chunked_statistics(sums, start, A, C, m, n, unbiased, permutation):
+    """:func:`_statistics` of resamples ``start, start + 1, ...``, bit-identical
+    for any batching.
+
+    BLAS may round a row of a matrix product differently depending on the
+    matrix shape and the row's position, so the products are always taken on
+    chunks of ``_CHUNK`` rows aligned on the global resample index, padded
+    with empty resamples.
+    """
+    stats, scales = [], []
+    first = start - start % _CHUNK
+    for chunk in range(first, start + A.shape[0], _CHUNK):
+        lo, hi = max(chunk, start), min(chunk + _CHUNK, start + A.shape[0])
+        rows = slice(lo - chunk, hi - chunk)
+        padded = []
+        for W in (A, C):
+            if W is None:
+                padded.append(None)
+                continue
+            P = np.zeros((_CHUNK, W.shape[1]))
+            P[rows] = W[lo - start : hi - start]
+            padded.append(P)
+        stat, scale = _statistics(sums, *padded, m, n, unbiased, permutation)
+        stats.append(stat[rows])
+        scales.append(scale[rows])
+    return np.concatenate(stats), np.concatenate(scales)
+
+
+def _observed(n_units):
+    g_x, g_y = n_units
+    a = np.zeros((1, g_x + g_y))
+    a[0, :g_x] = 1.0
+    return a, 1.0 - a
+
+
+def _draw(rng, method, n_resamples, n_units):
+    """Count matrices of one batch: (A, C), rows X* and Y* of each resample.
+
+    Each call consumes the generator row by row, so batches of any size cut
+    from one stream give the same resamples.
+    """
+    g_x, g_y = n_units
+    G = g_x + g_y
+    rows = np.arange(n_resamples)[:, None]
+    if method == "permutation":
+        # A uniformly random g_x-subset per row: the g_x smallest of G keys.
+        keys = rng.random((n_resamples, G))
+        chosen = np.argpartition(keys, g_x - 1, axis=1)[:, :g_x]
+        A = np.zeros((n_resamples, G))
+        A[rows, chosen] = 1.0
+        return A, None  # Y* is the complement
+    draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
+    flat = draws + rows * G
+    A = np.bincount(flat[:, :g_x].ravel(), minlength=n_resamples * G)
+    C = np.bincount(flat[:, g_x:].ravel(), minlength=n_resamples * G)
+    shape = (n_resamples, G)
+    return A.reshape(shape).astype(np.float64), C.reshape(shape).astype(np.float64)
+
+
+def resampled_statistics(
+    sums,
+    m,
+    n,
+    *,
+    statistic="unbiased",
+    method="permutation",
+    n_resamples=999,
+    batch=None,
+    seed=0,
+    n_jobs=None,
+    verbose=0,
+):
+    """Observed MMD^2 and its null distribution by permutation or bootstrap.
+
+    Parameters
+    ----------
+    sums : _FeatureSums or _KernelSums
+        The pooled sample's features (unit sums) or Gram matrix; X occupies the
+        first units.
+    m, n : int
+        Sizes of the two samples.
+    statistic : {"unbiased", "biased"}
+        The statistic.
+    method : {"permutation", "bootstrap"}
+        Calibration.
+    n_resamples : int
+        Number of resamples B.
+    batch : int or None
+        Resamples per matrix product; ``None`` bounds a batch to about
+        ``2**24`` count entries.
+    seed : int or numpy.random.Generator
+        Seed of the one generator every resample is drawn from.
+    n_jobs : int or None
+        Threads computing batches in parallel (draws stay sequential).
+    verbose : int
+        Progress messages of the batches when positive.
+
+    Returns
+    -------
+    observed : float
+    null : ndarray of shape (n_resamples,)
+    tolerance : float
+        Rounding scale of the observed statistic: null values within it count
+        as ties.
+    """
+    unbiased = statistic == "unbiased"
+    permutation = method == "permutation"
+    n_units = sums.n_units or (m, n)
+    G = sum(n_units)
+    if batch is None:
+        batch = max(_CHUNK, _BATCH_ENTRIES // G // _CHUNK * _CHUNK)
+    rng = np.random.default_rng(seed)
+
+    def work(start, A, C):
+        return _chunked_statistics(sums, start, A, C, m, n, unbiased, permutation)
+
+    observed, scale = work(0, *_observed(n_units))
+    batches = (
+        delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
+        for s in gen_batches(n_resamples, batch)
+    )
+    parallel = Parallel(
+        n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
+    )
+    null = np.concatenate([stat for stat, _ in parallel(batches)])
+    tolerance = 100 * np.finfo(np.float64).eps * float(scale[0])
+    return float(observed[0]), null, tolerance
+
+
+def p_value(observed, null, tolerance):
+    """``(1 + #{T_b >= T - tolerance}) / (B + 1)``: never 0, never NaN."""
+    return (1.0 + np.count_nonzero(null >= observed - tolerance)) / (null.size + 1.0)

@@ -1,0 +1,270 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.metrics.pairwise import linear_kernel
+from sklearn.model_selection import GridSearchCV
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
+from threadpoolctl import threadpool_limits
+
+from skmmd import MMDTest, RandomFourierSampler
+from skmmd.datasets import make_blobs_two_sample
+from skmmd.kernels import median_bandwidth
+from skmmd.mmd import mmd2_exact, mmd2_features
+
+
+def _rff(n_components=128, **params):
+    return RandomFourierSampler(n_components=n_components, random_state=0, **params)
+
+
+TESTS = {
+    "exact": lambda **p: MMDTest(**p),
+    "rff": lambda **p: MMDTest(_rff(), **p),
+}
+
+# sklearn's checks; none is expected to fail (the labels of fit(pooled, labels)
+# are declared binary through the classifier tags, so the checks pass 2 classes).
+CHECKED = [
+    MMDTest(n_resamples=19, random_state=0),
+    MMDTest(_rff(32), calibration="bootstrap", n_resamples=19, random_state=0),
+]
+
+
+@parametrize_with_checks(CHECKED)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("estimator", CHECKED, ids=repr)
+def test_param_validation(estimator):
+    check_param_validation("MMDTest", estimator)
+
+
+def _fitted_attrs(test):
+    return (test.statistic_, test.p_value_, test.threshold_, test.null_distribution_)
+
+
+def _assert_same(a, b):
+    assert a[:3] == b[:3]
+    np.testing.assert_array_equal(a[3], b[3])
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+@pytest.mark.parametrize("calibration", ["permutation", "bootstrap"])
+def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
+    X, Y = rng.normal(size=(40, 2)), rng.normal(size=(55, 2)) + 0.2
+    pooled = np.vstack([X, Y])
+    labels = np.array(["p"] * 40 + ["q"] * 55)
+    make = TESTS[kind]
+    ref = make(calibration=calibration, random_state=0).fit(X, Y)
+    test = make(calibration=calibration, random_state=0).fit(pooled, labels)
+    _assert_same(_fitted_attrs(test), _fitted_attrs(ref))
+    assert list(test.classes_) == ["p", "q"]
+    # Interleaved rows: the samples are the rows of each class in their order.
+    order = rng.permutation(95)
+    test = make(calibration=calibration, random_state=0).fit(pooled[order], labels[order])
+    X2, Y2 = pooled[order][labels[order] == "p"], pooled[order][labels[order] == "q"]
+    ref2 = make(calibration=calibration, random_state=0).fit(X2, Y2)
+    _assert_same(_fitted_attrs(test), _fitted_attrs(ref2))
+    assert ref.classes_ is None
+    assert (ref.n_samples_x_, ref.n_samples_y_) == (40, 55)
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+@pytest.mark.parametrize("calibration", ["permutation", "bootstrap"])
+def test_n_jobs_and_batch_do_not_change_results(rng, kind, calibration):
+    X, Y = rng.normal(size=(30, 2)), rng.normal(size=(33, 2))
+    make = TESTS[kind]
+    ref = _fitted_attrs(make(calibration=calibration, random_state=1).fit(X, Y))
+    for params in [{"n_jobs": 2}, {"batch": 1}, {"batch": 100, "n_jobs": 2}, {"batch": 999}]:
+        test = make(calibration=calibration, random_state=1, **params).fit(X, Y)
+        _assert_same(_fitted_attrs(test), ref)
+
+
+@pytest.mark.parametrize("statistic", ["unbiased", "biased"])
+def test_statistic_matches_mmd_functions(rng, statistic):
+    X, Y = rng.normal(size=(30, 3)), rng.normal(size=(20, 3))
+    exact = MMDTest(statistic=statistic, n_resamples=9).fit(X, Y)
+    assert exact.bandwidth_ == median_bandwidth(np.vstack([X, Y]))
+    assert exact.statistic_ == pytest.approx(
+        mmd2_exact(X, Y, bandwidth=exact.bandwidth_, statistic=statistic), abs=1e-12
+    )
+    sampler = _rff()
+    rff = MMDTest(sampler, statistic=statistic, n_resamples=9).fit(X, Y)
+    assert not hasattr(sampler, "random_weights_")  # the user's object is untouched
+    t = rff.transformer_
+    assert rff.statistic_ == pytest.approx(
+        mmd2_features(t.transform(X), t.transform(Y), statistic=statistic), abs=1e-12
+    )
+    linear = MMDTest(kernel=linear_kernel, statistic=statistic, n_resamples=9).fit(X, Y)
+    identity = MMDTest(FunctionTransformer(), statistic=statistic, n_resamples=9)
+    assert identity.fit(X, Y).statistic_ == pytest.approx(linear.statistic_, abs=1e-10)
+
+
+def test_p_value_threshold_and_decision(rng):
+    X, Y = rng.normal(size=(60, 2)), rng.normal(size=(60, 2)) + [1.5, 0.0]
+    test = MMDTest(_rff(), n_resamples=199, random_state=0).fit(X, Y)
+    assert test.p_value_ == 1 / 200 and test.reject_
+    assert test.statistic_ > test.threshold_
+    null = MMDTest(_rff(), n_resamples=199, random_state=0).fit(X, X[::-1] + 0)
+    counted = (1 + np.sum(null.null_distribution_ >= null.statistic_)) / 200
+    assert null.p_value_ == pytest.approx(counted)
+    assert null.reject_ == (null.statistic_ > null.threshold_)
+    # alpha (B + 1) < 1: no p-value can reach alpha, nothing is rejected.
+    tiny = MMDTest(_rff(), n_resamples=9, alpha=0.05, random_state=0).fit(X, Y)
+    assert tiny.threshold_ == np.inf and not tiny.reject_ and tiny.p_value_ == 0.1
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+@pytest.mark.parametrize("statistic", ["unbiased", "biased"])
+@pytest.mark.parametrize("calibration", ["permutation", "bootstrap"])
+def test_constant_data_never_nan(kind, statistic, calibration):
+    X = np.ones((10, 2))
+    test = TESTS[kind](statistic=statistic, calibration=calibration, n_resamples=49)
+    test.fit(X, X.copy())
+    assert test.p_value_ == 1.0 and not test.reject_
+    assert np.isfinite(test.statistic_) and np.all(np.isfinite(test.null_distribution_))
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+def test_witness_shows_where_samples_differ(rng, kind):
+    X, Y = rng.normal(-2.0, size=(100, 1)), rng.normal(2.0, size=(100, 1))
+    test = TESTS[kind](n_resamples=9).fit(X, Y)
+    left, right = test.witness([[-2.0], [2.0]])
+    assert left > 0.1 > -0.1 > right
+
+
+def test_float32_and_sparse_inputs(rng):
+    X, Y = rng.normal(size=(30, 4)), rng.normal(size=(30, 4))
+    X[X < 0.3] = 0.0
+    Y[Y < 0.3] = 0.0
+    for make in TESTS.values():
+        ref = make(random_state=0, n_resamples=49).fit(X, Y)
+        f32 = make(random_state=0, n_resamples=49).fit(X.astype(np.float32), Y)
+        sparse = make(random_state=0, n_resamples=49).fit(sp.csr_matrix(X), sp.csr_matrix(Y))
+        assert f32.statistic_ == pytest.approx(ref.statistic_, rel=1e-4, abs=1e-6)
+        assert sparse.statistic_ == pytest.approx(ref.statistic_, abs=1e-12)
+        assert sparse.p_value_ == ref.p_value_
+
+
+def test_grid_search_selects_bandwidth_with_score(rng):
+    # Blobs (FastMMD section 4.1): only a bandwidth near the blob scale sees
+    # the difference; a bandwidth of 30 spans the whole grid.
+    X, Y = make_blobs_two_sample(400, random_state=0)
+    pooled, labels = np.vstack([X, Y]), np.repeat([0, 1], 400)
+    order = rng.permutation(800)
+    search = GridSearchCV(
+        MMDTest(_rff(256), n_resamples=19), {"transformer__bandwidth": [1.0, 30.0]}
+    )
+    search.fit(pooled[order], labels[order])
+    assert search.best_params_ == {"transformer__bandwidth": 1.0}
+    assert search.best_estimator_.transformer_.bandwidth_ == 1.0
+
+
+def test_verbose_reports_progress(rng, capsys):
+    X = rng.normal(size=(20, 2))
+    MMDTest(_rff(), n_resamples=99, batch=10, verbose=1).fit(X, X + 1)
+    captured = capsys.readouterr()
+    assert "MMDTest: m=20, n=20, permutation with 99 resamples" in captured.out
+    assert "Done" in captured.err  # joblib's progress of the batches
+
+
+def test_resample_unit(rng):
+    X, Y = rng.normal(size=(1000, 2)), rng.normal(size=(1300, 2))
+    auto = MMDTest(_rff(64), n_resamples=19).fit(X, Y)
+    assert auto.resample_unit_ == 1  # 19 x 2300 x 64 is far below the budget
+    test = MMDTest(_rff(64), n_resamples=19, resample_unit=7).fit(X, Y)
+    assert test.resample_unit_ == 7 and test.null_distribution_.shape == (19,)
+    # Budget of about 3e10 multiply-adds: at N = 1e6 points, D = 1024 and
+    # B = 999 (1e15) units of ceil(1e6 / 32768) = 31 points.
+    big = MMDTest(_rff(1024), n_resamples=999)
+    assert big._resolve_unit(500_000, 500_000, 1024) == 31
+    # ... but never fewer than 100 units per sample.
+    assert big._resolve_unit(1500, 998_500, 1024) == 15
+
+
+def _quadratic_features(X):
+    return np.hstack([X, X**2])
+
+
+def test_type_one_error_with_units_seeded():
+    # Grouped permutations keep the level exact for any feature map: with
+    # B = 19 and alpha = 0.1, P(p <= 0.1) = 2/20 exactly. 400 seeded
+    # replications: sd 0.015; 4 sd. (Cheap features keep the test fast.)
+    rng = np.random.default_rng(0)
+    rejections = 0
+    with threadpool_limits(1):
+        for rep in range(400):
+            X, Y = rng.standard_t(3, size=(40, 2)), rng.standard_t(3, size=(37, 2))
+            test = MMDTest(
+                FunctionTransformer(_quadratic_features),
+                n_resamples=19,
+                alpha=0.1,
+                resample_unit=4,
+                random_state=rep,
+            )
+            rejections += test.fit(X, Y).reject_
+    assert 0.04 <= rejections / 400 <= 0.16
+
+
+def test_power_equals_exact_with_identity_features(rng):
+    # Same kernel, same draws: identical p-values (the feature and exact paths
+    # compute the same null distribution).
+    X, Y = rng.normal(size=(25, 3)), rng.normal(size=(30, 3)) + 0.3
+    for calibration in ("permutation", "bootstrap"):
+        params = {"calibration": calibration, "n_resamples": 199, "random_state": 3}
+        a = MMDTest(FunctionTransformer(), resample_unit=1, **params).fit(X, Y)
+        b = MMDTest(kernel=linear_kernel, **params).fit(X, Y)
+        np.testing.assert_allclose(a.null_distribution_, b.null_distribution_, atol=1e-10)
+        assert a.p_value_ == b.p_value_
+
+
+BAD_INPUTS = [
+    ((np.zeros((5, 2)), None), "requires y to be passed"),
+    ((np.zeros((0, 2)), np.zeros((5, 2))), "0 sample"),
+    ((np.zeros((1, 2)), np.zeros((5, 2))), "at least 2 points; got 1 in X and 5 in Y"),
+    ((np.zeros((5, 2)), np.zeros((1, 2))), "at least 2 points; got 5 in X and 1 in Y"),
+    ((np.zeros((6, 2)), np.array([0, 0, 0, 0, 0, 1])), "got 5 in X and 1 in Y"),
+    ((np.full((5, 2), np.nan), np.zeros((5, 2))), "Input X contains NaN"),
+    ((np.zeros((5, 2)), np.full((5, 2), np.inf)), "Input Y contains infinity"),
+    ((np.zeros((5, 2)), np.zeros((5, 3))), "same number of features; got X with 2"),
+    ((np.zeros((6, 2)), np.array([0, 1, 2, 0, 1, 2])), "exactly two classes .* got 3 classes"),
+    ((np.zeros((6, 2)), np.zeros(6)), "exactly two classes .* got 1 class:"),
+    ((np.zeros((6, 2)), np.array([0, 1, 0])), "inconsistent numbers of samples"),
+]
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+@pytest.mark.parametrize("args, match", BAD_INPUTS)
+def test_bad_input(kind, args, match):
+    with pytest.raises(ValueError, match=match):
+        TESTS[kind](n_resamples=9).fit(*args)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"n_resamples": 0}, "'n_resamples' parameter of MMDTest must be an int"),
+        ({"alpha": 0.0}, "'alpha' parameter of MMDTest must be a float in the range"),
+        ({"alpha": 1.0}, "'alpha' parameter of MMDTest must be a float in the range"),
+        ({"statistic": "linear"}, "'statistic' parameter of MMDTest must be a str"),
+        ({"transformer": "rff"}, "'transformer' parameter of MMDTest must be"),
+        ({"resample_unit": 11}, "resample_unit=11 exceeds the smaller sample size 10"),
+    ],
+)
+def test_bad_parameters(rng, params, match):
+    test = MMDTest(_rff(), n_resamples=9)
+    test.set_params(**params)
+    with pytest.raises(ValueError, match=match):
+        test.fit(rng.normal(size=(10, 2)), rng.normal(size=(12, 2)))
+
+
+def test_score_and_witness_check_features(rng):
+    X = rng.normal(size=(10, 2))
+    test = MMDTest(n_resamples=9).fit(X, X + 1)
+    with pytest.raises(ValueError, match="X has 3 features, but MMDTest is expecting 2"):
+        test.witness(np.zeros((4, 3)))
+    with pytest.raises(ValueError, match="exactly two classes"):
+        test.score(X, np.zeros(10))
+    assert clone(test).get_params() == test.get_params()
