@@ -2,11 +2,12 @@
 
 from ._show_versions import show_versions
 from .kernel_approximation import NormalizedRandomFourierSampler, RandomFourierSampler
-from .two_sample import MMDTest
+from .two_sample import AggregatedMMDTest, MMDTest
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AggregatedMMDTest",
     "MMDTest",
     "NormalizedRandomFourierSampler",
     "RandomFourierSampler",

@@ -18,11 +18,6 @@ def _tie_tolerance(T):
     return _TIE_RTOL * np.maximum(np.abs(T).max(axis=0), np.finfo(np.float64).tiny)
 
 
-def _rank_p_value(values, tolerance):
-    """``#{b : values[b] >= values[0] - tol} / (B + 1)``, row 0 counting itself."""
-    return np.count_nonzero(values >= values[0] - tolerance) / values.shape[0]
-
-
 def per_kernel_p_values(T):
     """p-value of every row against all B + 1 rows, per kernel.
 
@@ -40,21 +35,20 @@ def per_kernel_p_values(T):
     return p
 
 
-def minp_p_value(T, weights=None):
-    """MMDAgg-style aggregation: the smallest (weighted) per-kernel p-value,
-    calibrated on the same resamples (Westfall & Young's min-p).
+def minp_statistic(T, weights=None):
+    """MMDAgg-style aggregation: ``-log`` of the smallest (weighted) per-kernel
+    p-value of every row (Westfall & Young's min-p; larger is more evidence).
 
-    Rejecting when it is <= alpha is rejecting when some kernel's statistic
-    exceeds its own permutation quantile at a common, calibrated level: the
-    per-kernel thresholds with level correction of MMDAgg (Schrab et al. 2023,
-    uniform weights), from one set of resamples.
+    Rejecting when its p-value is <= alpha is rejecting when some kernel's
+    statistic exceeds its own permutation quantile at a common, calibrated
+    level: the per-kernel thresholds with level correction of MMDAgg (Schrab
+    et al. 2023), from one set of resamples.
     """
     p = per_kernel_p_values(T)
     if weights is not None:
-        p = p / (np.asarray(weights, dtype=np.float64) / np.mean(weights))
-    min_p = p.min(axis=1)
-    # Small min-p is evidence: count rows at least as extreme as the observed.
-    return np.count_nonzero(min_p <= min_p[0] * (1 + _TIE_RTOL)) / T.shape[0]
+        w = np.asarray(weights, dtype=np.float64)
+        p = p / (w / w.mean())
+    return -np.log(p.min(axis=1))
 
 
 def standardize(T):
@@ -66,14 +60,39 @@ def standardize(T):
     return (T - T.mean(axis=0)) / scale
 
 
-def fuse_statistic(T):
-    """FUSE-style statistic: log-mean-exp over kernels of the standardized
+def fuse_statistic(T, weights=None):
+    """FUSE-style aggregation: log-mean-exp over kernels of the standardized
     statistics, a smooth maximum (Biggs et al. 2023)."""
     S = standardize(T)
-    return logsumexp(S, axis=1) - np.log(S.shape[1])
+    w = np.ones(S.shape[1]) if weights is None else np.asarray(weights, float)
+    return logsumexp(S, axis=1, b=w / w.sum())
 
 
-def fuse_p_value(T):
-    """Permutation p-value of :func:`fuse_statistic`, calibrated as one statistic."""
-    fused = fuse_statistic(T)
-    return _rank_p_value(fused, _tie_tolerance(fused[:, None])[0])
+AGGREGATORS = {"mmdagg": minp_statistic, "fuse": fuse_statistic}
+
+
+def aggregated_p_value(T, method="mmdagg", weights=None):
+    """Aggregated statistic of every row and the p-value of row 0.
+
+    Min-p values are multiples of ``1 / (B + 1)``: many kernels can share the
+    smallest one, so rows tied on it are ordered by their largest standardized
+    statistic, which keeps the ordering symmetric in the rows (and the p-value
+    valid) while making it far less discrete.
+
+    Returns
+    -------
+    statistic : ndarray of shape (B + 1,)
+        The aggregated statistic, observed first.
+    p_value : float
+        ``#{b : row b at least as extreme as row 0} / (B + 1)``, row 0 included.
+    """
+    statistic = AGGREGATORS[method](T, weights)
+    tolerance = _TIE_RTOL * max(np.abs(statistic).max(), np.finfo(float).tiny)
+    at_least = statistic >= statistic[0] - tolerance
+    if method == "mmdagg":
+        secondary = standardize(T).max(axis=1)
+        tied = np.abs(statistic - statistic[0]) <= tolerance
+        at_least = (statistic > statistic[0] + tolerance) | (
+            tied & (secondary >= secondary[0] - _TIE_RTOL * np.abs(secondary).max())
+        )
+    return statistic, np.count_nonzero(at_least) / statistic.shape[0]

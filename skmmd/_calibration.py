@@ -247,9 +247,10 @@ def resampled_statistics(
 
     Parameters
     ----------
-    sums : _FeatureSums or _KernelSums
+    sums : _FeatureSums or _KernelSums, or a list of them
         The pooled sample's features (unit sums) or Gram matrix; X occupies the
-        first units.
+        first units. A list (one per kernel, same units) evaluates every
+        kernel on the same resamples, as aggregated tests need.
     m, n : int
         Sizes of the two samples.
     statistic : {"unbiased", "biased"}
@@ -270,22 +271,30 @@ def resampled_statistics(
 
     Returns
     -------
-    observed : float
-    null : ndarray of shape (n_resamples,)
-    tolerance : float
+    observed : float, or ndarray of shape (n_kernels,) for a list
+    null : ndarray of shape (n_resamples,), or (n_resamples, n_kernels)
+    tolerance : float, or ndarray of shape (n_kernels,)
         Rounding scale of the observed statistic: null values within it count
         as ties.
     """
+    many = isinstance(sums, list)
+    sums_list = sums if many else [sums]
     unbiased = statistic == "unbiased"
     permutation = method == "permutation"
-    n_units = sums.n_units or (m, n)
+    n_units = sums_list[0].n_units or (m, n)
     G = sum(n_units)
     if batch is None:
         batch = max(_CHUNK, _BATCH_ENTRIES // G // _CHUNK * _CHUNK)
     rng = np.random.default_rng(seed)
 
     def work(start, A, C):
-        return _chunked_statistics(sums, start, A, C, m, n, unbiased, permutation)
+        pairs = [
+            _chunked_statistics(s, start, A, C, m, n, unbiased, permutation)
+            for s in sums_list
+        ]
+        return np.column_stack([p[0] for p in pairs]), np.column_stack(
+            [p[1] for p in pairs]
+        )
 
     observed, scale = work(0, *_observed(n_units))
     batches = (
@@ -296,8 +305,10 @@ def resampled_statistics(
         n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
     )
     null = np.concatenate([stat for stat, _ in parallel(batches)])
-    tolerance = 100 * np.finfo(np.float64).eps * float(scale[0])
-    return float(observed[0]), null, tolerance
+    tolerance = 100 * np.finfo(np.float64).eps * scale[0]
+    if many:
+        return observed[0], null, tolerance
+    return float(observed[0, 0]), null[:, 0], float(tolerance[0])
 
 
 def p_value(observed, null, tolerance):
