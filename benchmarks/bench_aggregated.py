@@ -130,7 +130,8 @@ def level(reps, n_resamples, n_jobs):
 
 def timing(N, n_resamples):
     print(
-        f"\nTime at N = {N} pooled points (d = 2), 10 + 10 bandwidths, B = {n_resamples}"
+        f"\nTime at N = {N} pooled points (d = 2), 10 + 10 bandwidths, "
+        f"B = {n_resamples}"
     )
     X, Y = make_mixture_of_gaussians(N // 2, N // 2, sigma=1.3, random_state=0)
     for method in ("mmdagg", "fuse"):
