@@ -11,7 +11,7 @@ features) is split into a reference window and test windows:
 * **no drift**: another random window of the same data;
 * **label shift**: a window in which malignant tumours are three times as
   frequent;
-* **sensor drift**: a window in which one feature (mean texture) is read 10%
+* **sensor drift**: a window in which one feature (mean texture) is read 30%
   too high.
 
 Each window is tested against the reference with :class:`~skmmd.MMDTest` on
