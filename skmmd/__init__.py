@@ -9,11 +9,12 @@ from .kernel_approximation import (
     NormalizedRandomFourierSampler,
     RandomFourierSampler,
 )
-from .two_sample import MMDTest
+from .two_sample import AggregatedMMDTest, MMDTest
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AggregatedMMDTest",
     "FastfoodSampler",
     "GCWSSampler",
     "HDDSampler",

@@ -274,9 +274,10 @@ def resampled_statistics(
 
     Parameters
     ----------
-    sums : _FeatureSums or _KernelSums
+    sums : _FeatureSums or _KernelSums, or a list of them
         The pooled sample's features (unit sums) or Gram matrix; X occupies the
-        first units.
+        first units. A list (one per kernel, same units) evaluates every
+        kernel on the same resamples, as aggregated tests need.
     m, n : int
         Sizes of the two samples.
     statistic : {"unbiased", "biased"}
@@ -297,15 +298,17 @@ def resampled_statistics(
 
     Returns
     -------
-    observed : float
-    null : ndarray of shape (n_resamples,)
-    tolerance : float
+    observed : float, or ndarray of shape (n_kernels,) for a list
+    null : ndarray of shape (n_resamples,), or (n_resamples, n_kernels)
+    tolerance : float, or ndarray of shape (n_kernels,)
         Rounding scale of the observed statistic: null values within it count
         as ties.
     """
+    many = isinstance(sums, list)
+    sums_list = sums if many else [sums]
     unbiased = statistic == "unbiased"
     permutation = method == "permutation"
-    n_units = sums.n_units or (m, n)
+    n_units = sums_list[0].n_units or (m, n)
     G = sum(n_units)
     # Depends on n_resamples only, never on batch or n_jobs.
     chunk_rows = min(_CHUNK, n_resamples)
@@ -313,13 +316,18 @@ def resampled_statistics(
         batch = max(chunk_rows, _BATCH_ENTRIES // G // chunk_rows * chunk_rows)
     rng = np.random.default_rng(seed)
 
+    def columns(pairs):
+        return tuple(np.column_stack(part) for part in zip(*pairs))
+
     def work(start, A, C):
-        return _chunked_statistics(
-            sums, chunk_rows, start, A, C, m, n, unbiased, permutation
+        return columns(
+            _chunked_statistics(s, chunk_rows, start, A, C, m, n, unbiased, permutation)
+            for s in sums_list
         )
 
-    observed, scale = _statistics(
-        sums, *_observed(n_units), m, n, unbiased, permutation
+    observed, scale = columns(
+        _statistics(s, *_observed(n_units), m, n, unbiased, permutation)
+        for s in sums_list
     )
     batches = (
         delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
@@ -329,8 +337,10 @@ def resampled_statistics(
         n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
     )
     null = np.concatenate([stat for stat, _ in parallel(batches)])
-    tolerance = 100 * np.finfo(np.float64).eps * float(scale[0])
-    return float(observed[0]), null, tolerance
+    tolerance = 100 * np.finfo(np.float64).eps * scale[0]
+    if many:
+        return observed[0], null, tolerance
+    return float(observed[0, 0]), null[:, 0], float(tolerance[0])
 
 
 def p_value(observed, null, tolerance):

@@ -13,6 +13,8 @@ __all__ = [
     "make_blobs_two_sample",
     "make_mixture_bags",
     "make_mixture_components_regression",
+    "make_mixture_of_gaussians",
+    "make_perturbed_uniform",
 ]
 
 # ---------------------------------------------------------------------------
@@ -98,6 +100,157 @@ def make_blobs_two_sample(
     X = rng.standard_normal((n_samples, 2)) + centres(n_samples)
     Y = rng.standard_normal((n_y, 2)) @ chol.T + centres(n_y)
     return X, Y
+
+
+@validate_params(
+    {
+        "n_samples_x": [Interval(Integral, 1, None, closed="left")],
+        "n_samples_y": [Interval(Integral, 1, None, closed="left")],
+        "sigma": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_mixture_of_gaussians(
+    n_samples_x=500, n_samples_y=500, sigma=2.0, random_state=None
+):
+    """Two samples from mixtures of four Gaussians that differ in one component.
+
+    Both mixtures have equal-weight components centred at ``(+-20, +-20)`` with
+    unit standard deviation, except that in Y the component at ``(-20, -20)``
+    has standard deviation ``sigma``. The difference is local and at a scale
+    far below the median distance (about 40), where the median-heuristic MMD
+    test has almost no power (MMD-FUSE, Biggs et al. 2023; MMDAgg).
+
+    Parameters
+    ----------
+    n_samples_x : int, default=500
+        Size of X.
+    n_samples_y : int, default=500
+        Size of Y.
+    sigma : float, default=2.0
+        Standard deviation of Y's component at ``(-20, -20)``; ``sigma=1`` is the
+        null (same distribution).
+    random_state : int, RandomState instance or None, default=None
+        Determines the draws. Pass an int for reproducible output across
+        multiple function calls.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples_x, 2)
+        Sample from the reference mixture.
+    Y : ndarray of shape (n_samples_y, 2)
+        Sample from the perturbed mixture.
+
+    Examples
+    --------
+    >>> from skmmd.datasets import make_mixture_of_gaussians
+    >>> X, Y = make_mixture_of_gaussians(100, 80, sigma=1.5, random_state=0)
+    >>> X.shape, Y.shape
+    ((100, 2), (80, 2))
+    """
+    rng = check_random_state(random_state)
+    centers = np.array([[-20.0, -20.0], [-20.0, 20.0], [20.0, -20.0], [20.0, 20.0]])
+
+    def draw(n, first_sd):
+        component = rng.randint(4, size=n)
+        sd = np.where(component == 0, first_sd, 1.0)[:, None]
+        return centers[component] + sd * rng.standard_normal(size=(n, 2))
+
+    return draw(n_samples_x, 1.0), draw(n_samples_y, float(sigma))
+
+
+def _bump(t):
+    """MMDAgg's G: a smooth positive bump on (-1, -1/2), negative on (-1/2, 0)."""
+    out = np.zeros_like(t)
+    up = (t > -1) & (t < -0.5)
+    down = (t > -0.5) & (t < 0)
+    out[up] = np.exp(-1 / (1 - (4 * t[up] + 3) ** 2))
+    out[down] = -np.exp(-1 / (1 - (4 * t[down] + 1) ** 2))
+    return out
+
+
+@validate_params(
+    {
+        "n_samples_x": [Interval(Integral, 1, None, closed="left")],
+        "n_samples_y": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "n_perturbations": [Interval(Integral, 1, None, closed="left")],
+        "scale": [Interval(Real, 0, 1, closed="both")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_perturbed_uniform(
+    n_samples_x=500,
+    n_samples_y=500,
+    n_features=1,
+    n_perturbations=2,
+    scale=0.5,
+    random_state=None,
+):
+    """A perturbed uniform sample X and a uniform sample Y on ``[0, 1]^d``.
+
+    X has density (MMDAgg, Schrab et al. 2023, eq. 17, smoothness ``s = 1``)
+
+        f(x) = 1 + c_d P^-1 sum_v theta_v prod_r G(P x_r - v_r),
+
+    with ``P = n_perturbations`` bumps per axis, random signs ``theta_v``, and
+    ``c_d = e^d P scale``, so ``scale = 1`` makes the density touch 0 (MMD-FUSE's
+    parametrization). X is drawn by rejection sampling.
+
+    Parameters
+    ----------
+    n_samples_x : int, default=500
+        Size of the perturbed sample X.
+    n_samples_y : int, default=500
+        Size of the uniform sample Y.
+    n_features : int, default=1
+        Dimension d.
+    n_perturbations : int, default=2
+        Bumps per axis, P.
+    scale : float in [0, 1], default=0.5
+        Amplitude of the perturbation; 0 is the null.
+    random_state : int, RandomState instance or None, default=None
+        Determines the signs and the draws. Pass an int for reproducible output
+        across multiple function calls.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples_x, n_features)
+        Sample from the perturbed density.
+    Y : ndarray of shape (n_samples_y, n_features)
+        Uniform sample.
+
+    Examples
+    --------
+    >>> from skmmd.datasets import make_perturbed_uniform
+    >>> X, Y = make_perturbed_uniform(200, 100, n_features=2, random_state=0)
+    >>> X.shape, Y.shape
+    ((200, 2), (100, 2))
+    >>> bool(X.min() >= 0 and X.max() <= 1)
+    True
+    """
+    rng = check_random_state(random_state)
+    d, P = n_features, n_perturbations
+    theta = rng.choice([-1.0, 1.0], size=(P,) * d)
+    amplitude = np.exp(d) * scale  # c_d P^-s with c_d = e^d P^s scale
+    density_max = 1.0 + amplitude * np.exp(-d)  # |G| <= 1/e
+
+    def density(x):
+        # Only the bump whose cell holds x is nonzero: v_r = floor(P x_r) + 1.
+        cell = np.minimum(np.floor(P * x).astype(int), P - 1)
+        bumps = np.prod(_bump(P * x - (cell + 1)), axis=1)
+        return 1.0 + amplitude * theta[tuple(cell.T)] * bumps
+
+    accepted = []
+    n_left = n_samples_x
+    while n_left > 0:
+        x = rng.uniform(size=(2 * n_left + 16, d))
+        keep = x[rng.uniform(0, density_max, size=x.shape[0]) <= density(x)]
+        accepted.append(keep[:n_left])
+        n_left -= accepted[-1].shape[0]
+    return np.vstack(accepted), rng.uniform(size=(n_samples_y, d))
 
 
 # ---------------------------------------------------------------------------

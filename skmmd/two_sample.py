@@ -16,7 +16,7 @@ from sklearn.utils import (
 )
 from sklearn.utils.validation import check_is_fitted
 
-from . import _calibration
+from . import _aggregation, _calibration
 from ._compat import (
     HasMethods,
     Interval,
@@ -25,15 +25,89 @@ from ._compat import (
     _fit_context,
     validate_data,
 )
-from .kernels import median_bandwidth
+from .kernel_approximation import RandomFourierSampler
+from .kernels import bandwidth_grid, median_bandwidth
 from .mmd import _BLOCK_ENTRIES, _kernel_params, _power_criterion_exact, power_criterion
 
-__all__ = ["MMDTest"]
+__all__ = ["AggregatedMMDTest", "MMDTest"]
 
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
-class MMDTest(BaseEstimator):
+def _stack(X, Y):
+    """The pooled sample: X's rows first, then Y's."""
+    return sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])
+
+
+class _BaseMMDTest(BaseEstimator):
+    """What the two-sample tests share: the two input conventions, the
+    resampling unit and the tags (not public)."""
+
+    def _two_samples(self, X, Y, reset):
+        """Validated ``(X, Y, classes)`` from two samples or pooled + labels."""
+        if Y is None:
+            raise ValueError(
+                "MMDTest requires y to be passed, but the target y is None: give "
+                "two samples (X, Y) with Y 2-D, or (pooled, labels) with 1-D "
+                "labels of two classes."
+            )
+        params = {"accept_sparse": "csr", "dtype": _FLOAT_DTYPES}
+        if not sp.issparse(Y) and np.ndim(Y) == 1:
+            X = validate_data(self, X, reset=reset, **params)
+            labels = np.asarray(Y)
+            check_consistent_length(X, labels)
+            classes = np.unique(labels)
+            if classes.size != 2:
+                raise ValueError(
+                    "labels must have exactly two classes (one per sample); got "
+                    f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
+                    f"{classes[:10].tolist()}."
+                )
+            X, Y = X[labels == classes[0]], X[labels == classes[1]]
+        else:
+            X = validate_data(self, X, reset=reset, **params)
+            Y = check_array(Y, input_name="Y", **params)
+            if Y.shape[1] != X.shape[1]:
+                raise ValueError(
+                    f"X and Y must have the same number of features; got X with "
+                    f"{X.shape[1]} and Y with {Y.shape[1]}."
+                )
+            classes = None
+        if min(X.shape[0], Y.shape[0]) < 2:
+            raise ValueError(
+                "Each sample needs at least 2 points; got "
+                f"{X.shape[0]} in X and {Y.shape[0]} in Y."
+            )
+        return X, Y, classes
+
+    def _resolve_unit(self, m, n, n_features_out, n_products=1):
+        if self.resample_unit != "auto":
+            if self.resample_unit > min(m, n):
+                raise ValueError(
+                    f"resample_unit={self.resample_unit} exceeds the smaller sample "
+                    f"size {min(m, n)}."
+                )
+            return self.resample_unit
+        cost = self.n_resamples * n_features_out * n_products
+        max_units = max(
+            1,
+            min(
+                _calibration._GEMM_BUDGET // cost,
+                _calibration._UNIT_ENTRIES // max(n_features_out, 1),
+            ),
+        )
+        unit = ceil((m + n) / max_units)
+        return max(1, min(unit, min(m, n) // 100))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # The labels of fit(pooled, labels) are binary class labels.
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+
+class MMDTest(_BaseMMDTest):
     """Kernel two-sample test: maximum mean discrepancy with a calibrated p-value.
 
     ``MMDTest(transformer).fit(X, Y)`` tests ``H0: P = Q`` from samples
@@ -222,43 +296,6 @@ class MMDTest(BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _two_samples(self, X, Y, reset):
-        """Validated ``(X, Y, classes)`` from two samples or pooled + labels."""
-        if Y is None:
-            raise ValueError(
-                "MMDTest requires y to be passed, but the target y is None: give "
-                "two samples (X, Y) with Y 2-D, or (pooled, labels) with 1-D "
-                "labels of two classes."
-            )
-        params = {"accept_sparse": "csr", "dtype": _FLOAT_DTYPES}
-        if not sp.issparse(Y) and np.ndim(Y) == 1:
-            X = validate_data(self, X, reset=reset, **params)
-            labels = np.asarray(Y)
-            check_consistent_length(X, labels)
-            classes = np.unique(labels)
-            if classes.size != 2:
-                raise ValueError(
-                    "labels must have exactly two classes (one per sample); got "
-                    f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
-                    f"{classes[:10].tolist()}."
-                )
-            X, Y = X[labels == classes[0]], X[labels == classes[1]]
-        else:
-            X = validate_data(self, X, reset=reset, **params)
-            Y = check_array(Y, input_name="Y", **params)
-            if Y.shape[1] != X.shape[1]:
-                raise ValueError(
-                    f"X and Y must have the same number of features; got X with "
-                    f"{X.shape[1]} and Y with {Y.shape[1]}."
-                )
-            classes = None
-        if min(X.shape[0], Y.shape[0]) < 2:
-            raise ValueError(
-                "Each sample needs at least 2 points; got "
-                f"{X.shape[0]} in X and {Y.shape[0]} in Y."
-            )
-        return X, Y, classes
-
     def _kernel_function(self):
         return _kernel_params(self.kernel, self.bandwidth_, self.nu)
 
@@ -266,29 +303,6 @@ class MMDTest(BaseEstimator):
         kfun = self._kernel_function()
         for rows in gen_batches(P.shape[0], max(1, _BLOCK_ENTRIES // P.shape[0])):
             yield rows, np.asarray(kfun(P[rows], P), dtype=np.float64)
-
-    def _resolve_unit(self, m, n, n_features_out):
-        if self.resample_unit != "auto":
-            if self.resample_unit > min(m, n):
-                raise ValueError(
-                    f"resample_unit={self.resample_unit} exceeds the smaller sample "
-                    f"size {min(m, n)}."
-                )
-            return self.resample_unit
-        cost = (
-            self.n_resamples
-            * n_features_out
-            * (2 if self.calibration == "bootstrap" else 1)
-        )
-        max_units = max(
-            1,
-            min(
-                _calibration._GEMM_BUDGET // cost,
-                _calibration._UNIT_ENTRIES // max(n_features_out, 1),
-            ),
-        )
-        unit = ceil((m + n) / max_units)
-        return max(1, min(unit, min(m, n) // 100))
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -312,9 +326,7 @@ class MMDTest(BaseEstimator):
         """
         X, Y, self.classes_ = self._two_samples(X, y, reset=True)
         m, n = X.shape[0], Y.shape[0]
-        pooled = (
-            sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])
-        )
+        pooled = _stack(X, Y)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         self.witness_weights_ = None
@@ -336,7 +348,9 @@ class MMDTest(BaseEstimator):
             self.transformer_ = clone(self.transformer).fit(pooled)
             self.bandwidth_ = None
             n_out = self.transformer_.transform(pooled[:1]).shape[1]
-            self.resample_unit_ = self._resolve_unit(m, n, n_out)
+            self.resample_unit_ = self._resolve_unit(
+                m, n, n_out, 2 if self.calibration == "bootstrap" else 1
+            )
             sums = _calibration._FeatureSums(
                 self.transformer_.transform, pooled, m, n, self.resample_unit_
             )
@@ -431,12 +445,278 @@ class MMDTest(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        # The labels of fit(pooled, labels) are binary class labels.
-        tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.input_tags.sparse = (
             True
             if self.transformer is None
             else get_tags(self.transformer).input_tags.sparse
+        )
+        return tags
+
+
+class AggregatedMMDTest(_BaseMMDTest):
+    """MMD test aggregating many kernels in one valid test, linear in N.
+
+    Every kernel's MMD^2 is computed from its random features on the same
+    permutations; the statistics are combined into one statistic whose
+    permutation p-value is valid in finite samples. With one median-heuristic
+    bandwidth an MMD test can have almost no power when the samples differ at
+    another scale; aggregating a grid of Gaussian and Laplacian bandwidths
+    adapts to it without splitting the data (Schrab et al. 2023; Biggs et al.
+    2023), at ``O(B N D)`` cost for ``D`` features in all.
+
+    Parameters
+    ----------
+    transformers : "auto" or list of objects with ``fit`` and ``transform``, \
+            default="auto"
+        Feature maps, one per kernel; each is cloned and fit on the pooled
+        sample without the labels. ``"auto"``: :class:`RandomFourierSampler`
+        maps for every kernel in ``kernels`` at ``n_bandwidths`` bandwidths
+        from :func:`skmmd.kernels.bandwidth_grid` on the pooled sample.
+    method : {"mmdagg", "fuse"}, default="mmdagg"
+        ``"mmdagg"``: the smallest per-kernel permutation p-value, calibrated on
+        the same permutations (each kernel tested at its own quantile, with the
+        level corrected for the number of kernels, as in MMDAgg).
+        ``"fuse"``: log-mean-exp of the kernels' statistics standardized over
+        the permutations (a smooth maximum, as in MMD-FUSE).
+    kernels : list of {"gaussian", "laplacian", "matern"}, \
+            default=("gaussian", "laplacian")
+        Kernels of ``transformers="auto"``.
+    n_bandwidths : int, default=10
+        Bandwidths per kernel with ``transformers="auto"``.
+    n_components : int, default=512
+        Features per kernel with ``transformers="auto"``.
+    statistic : {"unbiased", "biased"}, default="unbiased"
+        ``MMD2_u`` or ``MMD2_b`` for every kernel.
+    n_resamples : int, default=999
+        Number of permutations ``B``, shared by every kernel.
+    alpha : float, default=0.05
+        Level of the test, in (0, 1).
+    resample_unit : "auto" or int, default="auto"
+        Rows permuted together, as in :class:`MMDTest` (the cost counts the
+        features of all kernels).
+    batch : int, default=None
+        Permutations per matrix product; the results do not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Controls the permutations and, with ``transformers="auto"``, the random
+        features and the bandwidth-grid subsample. Pass an int for reproducible
+        output across multiple function calls.
+    n_jobs : int, default=None
+        Threads computing batches of permutations; the results do not depend
+        on it.
+    verbose : int, default=0
+        Progress messages when positive.
+
+    Attributes
+    ----------
+    statistic_ : float
+        The aggregated statistic (larger is more evidence): ``-log`` of the
+        smallest per-kernel p-value (``"mmdagg"``), or the fused statistic.
+    p_value_ : float
+        ``(1 + #{b : S_b >= S}) / (B + 1)`` for the aggregated statistic.
+    null_distribution_ : ndarray of shape (n_resamples,)
+        The aggregated statistic on each permutation.
+    reject_ : bool
+        Whether H0 is rejected at level ``alpha``.
+    statistics_ : ndarray of shape (n_kernels,)
+        Each kernel's observed MMD^2.
+    p_values_ : ndarray of shape (n_kernels,)
+        Each kernel's own permutation p-value (not corrected for multiplicity:
+        only ``p_value_`` is a valid test of H0 over all kernels).
+    transformers_ : list of fitted transformers
+        The fitted clones, one per kernel.
+    kernels_ : list of str
+        A description of each kernel, e.g. ``"gaussian(bandwidth=1.2)"``.
+    resample_unit_ : int
+        The unit size used.
+    n_samples_x_ : int
+        Size ``m`` of the first sample.
+    n_samples_y_ : int
+        Size ``n`` of the second sample.
+    classes_ : ndarray of shape (2,) or None
+        The two labels, when fit with labels; the first is sample X.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during ``fit``, when X has string column names.
+
+    See Also
+    --------
+    MMDTest : One kernel.
+    skmmd.kernels.bandwidth_grid : The default bandwidths.
+
+    Notes
+    -----
+    With ``T`` the ``(B + 1) x K`` matrix of the kernels' statistics on the
+    observed split and the B permutations, each aggregation is a function of
+    ``T`` that treats its B + 1 rows symmetrically (ranks or standardization
+    over all rows). Under H0 the rows are exchangeable, so the rank of the
+    observed aggregated statistic is uniform and the p-value is valid in finite
+    samples. Unlike MMDAgg's two sets of permutations and bisection, one set
+    suffices.
+
+    References
+    ----------
+    .. [1] A. Schrab, I. Kim, M. Albert, B. Laurent, B. Guedj and A. Gretton.
+       MMD aggregated two-sample test. JMLR, 24(194):1-81, 2023.
+    .. [2] F. Biggs, A. Schrab and A. Gretton. MMD-FUSE: learning and combining
+       kernels for two-sample testing without data splitting. NeurIPS 2023.
+    .. [3] P. H. Westfall and S. S. Young. Resampling-based multiple testing.
+       Wiley, 1993.
+
+    Examples
+    --------
+    >>> from skmmd import AggregatedMMDTest
+    >>> from skmmd.datasets import make_mixture_of_gaussians
+    >>> X, Y = make_mixture_of_gaussians(500, 500, sigma=2.0, random_state=0)
+    >>> test = AggregatedMMDTest(random_state=0).fit(X, Y)
+    >>> bool(test.reject_), len(test.statistics_)
+    (True, 20)
+    """
+
+    _parameter_constraints: dict = {
+        "transformers": [StrOptions({"auto"}), list],
+        "method": [StrOptions(set(_aggregation.AGGREGATORS))],
+        "kernels": [list, tuple],
+        "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "statistic": [StrOptions({"unbiased", "biased"})],
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "resample_unit": [
+            StrOptions({"auto"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "batch": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        transformers="auto",
+        *,
+        method="mmdagg",
+        kernels=("gaussian", "laplacian"),
+        n_bandwidths=10,
+        n_components=512,
+        statistic="unbiased",
+        n_resamples=999,
+        alpha=0.05,
+        resample_unit="auto",
+        batch=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.transformers = transformers
+        self.method = method
+        self.kernels = kernels
+        self.n_bandwidths = n_bandwidths
+        self.n_components = n_components
+        self.statistic = statistic
+        self.n_resamples = n_resamples
+        self.alpha = alpha
+        self.resample_unit = resample_unit
+        self.batch = batch
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _auto_transformers(self, pooled, rng):
+        """Random Fourier maps over each kernel's bandwidth grid (pooled data)."""
+        unknown = set(self.kernels) - {"gaussian", "laplacian", "matern"}
+        if unknown or not len(self.kernels):
+            raise ValueError(
+                "kernels must be a non-empty list of 'gaussian', 'laplacian', "
+                f"'matern'; got {list(self.kernels)!r}."
+            )
+        transformers, names = [], []
+        for kernel in self.kernels:
+            metric = "manhattan" if kernel == "laplacian" else "euclidean"
+            grid = bandwidth_grid(
+                pooled, self.n_bandwidths, random_state=rng, metric=metric
+            )
+            for bandwidth in grid:
+                transformers.append(
+                    RandomFourierSampler(
+                        kernel=kernel,
+                        bandwidth=float(bandwidth),
+                        n_components=self.n_components,
+                        random_state=rng.randint(np.iinfo(np.int32).max),
+                    )
+                )
+                names.append(f"{kernel}(bandwidth={bandwidth:.4g})")
+        return transformers, names
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Compute every kernel's statistic on shared permutations and the
+        aggregated p-value.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is 1-D labels.
+        y : {array-like, sparse matrix} of shape (n, n_features) or \
+                array-like of shape (N,)
+            The second sample Y, or labels of exactly two classes for the rows
+            of ``X``.
+
+        Returns
+        -------
+        self : object
+            Fitted test.
+        """
+        X, Y, self.classes_ = self._two_samples(X, y, reset=True)
+        m, n = X.shape[0], Y.shape[0]
+        pooled = _stack(X, Y)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        if isinstance(self.transformers, str):  # "auto"
+            transformers, self.kernels_ = self._auto_transformers(pooled, rng)
+        else:
+            if not self.transformers:
+                raise ValueError("transformers must be 'auto' or a non-empty list.")
+            transformers = self.transformers
+            self.kernels_ = [repr(t) for t in transformers]
+        self.transformers_ = [clone(t).fit(pooled) for t in transformers]
+        n_out = sum(t.transform(pooled[:1]).shape[1] for t in self.transformers_)
+        self.resample_unit_ = self._resolve_unit(m, n, n_out)
+        sums = [
+            _calibration._FeatureSums(t.transform, pooled, m, n, self.resample_unit_)
+            for t in self.transformers_
+        ]
+        if self.verbose:
+            print(
+                f"AggregatedMMDTest: m={m}, n={n}, {len(sums)} kernels, "
+                f"{self.n_resamples} permutations, unit={self.resample_unit_}"
+            )
+        observed, null, _ = _calibration.resampled_statistics(
+            sums,
+            m,
+            n,
+            statistic=self.statistic,
+            method="permutation",
+            n_resamples=self.n_resamples,
+            batch=self.batch,
+            seed=seed,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+        T = np.vstack([observed, null])
+        self.statistics_ = observed
+        self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
+        aggregated, self.p_value_ = _aggregation.aggregated_p_value(T, self.method)
+        self.statistic_ = float(aggregated[0])
+        self.null_distribution_ = aggregated[1:]
+        self.reject_ = bool(self.p_value_ <= self.alpha)
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = isinstance(self.transformers, str) or all(
+            get_tags(t).input_tags.sparse for t in self.transformers
         )
         return tags

@@ -49,4 +49,3 @@ def test_docstring(name, ignored):
         if code not in ignored
     ]
     assert not errors, "\n".join(errors)
-

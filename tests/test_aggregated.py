@@ -1,0 +1,102 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from skmmd import AggregatedMMDTest, MMDTest, RandomFourierSampler
+from skmmd.datasets import make_mixture_of_gaussians, make_perturbed_uniform
+
+FAST = {"n_bandwidths": 3, "n_components": 64, "n_resamples": 99}
+
+
+@pytest.mark.parametrize("method", ["mmdagg", "fuse"])
+def test_type_one_error_is_controlled(method):
+    # Fast seeded version of benchmarks/bench_aggregated.py: under H0 the
+    # rejection rate must stay within 3 binomial sd of alpha (exact level).
+    reps, alpha = 150, 0.05
+    rejections = 0
+    for r in range(reps):
+        X, Y = make_mixture_of_gaussians(60, 50, sigma=1.0, random_state=r)
+        test = AggregatedMMDTest(method=method, random_state=r, **FAST).fit(X, Y)
+        rejections += test.reject_
+    sd = np.sqrt(alpha * (1 - alpha) / reps)
+    assert rejections / reps <= alpha + 3 * sd
+
+
+def test_p_values_are_uniform_under_the_null():
+    p = [
+        AggregatedMMDTest(random_state=r, **FAST)
+        .fit(*make_perturbed_uniform(40, 40, scale=0.0, random_state=r))
+        .p_value_
+        for r in range(120)
+    ]
+    # Discrete uniform on {1/100, ..., 1}: a KS test must not reject at 1e-3.
+    assert stats.kstest(p, "uniform").pvalue > 1e-3
+
+
+@pytest.mark.parametrize("method", ["mmdagg", "fuse"])
+def test_detects_small_scale_difference_median_misses(method):
+    # Mixture problem at sigma = 2: the median-heuristic test has power ~0.05,
+    # the aggregated one near 1 at n = 500 (benchmark); one seeded instance.
+    X, Y = make_mixture_of_gaussians(400, 400, sigma=2.5, random_state=1)
+    test = AggregatedMMDTest(method=method, random_state=0).fit(X, Y)
+    median = MMDTest(RandomFourierSampler(random_state=0), random_state=0).fit(X, Y)
+    assert test.p_value_ <= 0.01
+    assert median.p_value_ > 0.05
+
+
+def test_fitted_attributes_and_pooled_labels_agree():
+    X, Y = make_mixture_of_gaussians(50, 40, sigma=2.0, random_state=0)
+    a = AggregatedMMDTest(random_state=3, **FAST).fit(X, Y)
+    labels = np.r_[np.zeros(50), np.ones(40)]
+    b = AggregatedMMDTest(random_state=3, **FAST).fit(np.vstack([X, Y]), labels)
+    assert a.p_value_ == b.p_value_
+    np.testing.assert_array_equal(a.null_distribution_, b.null_distribution_)
+    assert len(a.statistics_) == len(a.p_values_) == len(a.kernels_) == 6
+    assert a.kernels_[0].startswith("gaussian(bandwidth=")
+    assert 1 / 100 <= a.p_value_ <= 1
+    assert (a.n_samples_x_, a.n_samples_y_) == (50, 40)
+
+
+def test_results_do_not_depend_on_batch_or_jobs():
+    X, Y = make_mixture_of_gaussians(50, 40, sigma=2.0, random_state=0)
+    ref = AggregatedMMDTest(random_state=3, **FAST).fit(X, Y)
+    for params in ({"batch": 7}, {"n_jobs": 2}):
+        other = AggregatedMMDTest(random_state=3, **FAST, **params).fit(X, Y)
+        np.testing.assert_array_equal(other.null_distribution_, ref.null_distribution_)
+
+
+def test_single_kernel_matches_mmdtest():
+    # One transformer: the min-p p-value is that kernel's permutation p-value,
+    # which is MMDTest's on the same permutations.
+    X, Y = make_mixture_of_gaussians(60, 60, sigma=1.5, random_state=0)
+    sampler = RandomFourierSampler(bandwidth=2.0, n_components=64, random_state=0)
+    agg = AggregatedMMDTest([sampler], n_resamples=99, random_state=5).fit(X, Y)
+    single = MMDTest(sampler, n_resamples=99, random_state=5).fit(X, Y)
+    assert agg.p_values_[0] == pytest.approx(single.p_value_)
+    assert agg.statistics_[0] == pytest.approx(single.statistic_)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"transformers": []}, "non-empty"),
+        ({"kernels": ["cosine"]}, "kernels must be"),
+        ({"method": "max"}, "method"),
+        ({"n_resamples": 0}, "n_resamples"),
+        ({"alpha": 1.0}, "alpha"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, Y = make_mixture_of_gaussians(20, 20, random_state=0)
+    with pytest.raises(ValueError, match=match):
+        AggregatedMMDTest(**params).fit(X, Y)
+
+
+def test_bad_samples():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(ValueError, match="same number of features"):
+        AggregatedMMDTest().fit(X, X[:, :1])
+    with pytest.raises(ValueError, match="at least 2 points"):
+        AggregatedMMDTest().fit(X, X[:1])
+    with pytest.raises(ValueError, match="exactly two classes"):
+        AggregatedMMDTest().fit(X, np.arange(20) % 3)
