@@ -272,7 +272,8 @@ def _subsample_distances(X, max_samples, random_state, metric):
     n = X.shape[0]
     if n < 2:
         raise ValueError(
-            f"Bandwidths from pairwise distances need at least 2 samples; got n_samples = {n}."
+            "Bandwidths from pairwise distances need at least 2 samples; got "
+            f"n_samples = {n}."
         )
     if n > max_samples:
         rng = check_random_state(random_state)
@@ -330,6 +331,69 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
         return med
     positive = d[d > 0]
     return float(np.median(positive)) if positive.size else 1.0
+
+
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
+        "max_samples": [Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+        "metric": [StrOptions({"euclidean", "manhattan"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def bandwidth_grid(
+    X, n_bandwidths=10, max_samples=1000, random_state=None, metric="euclidean"
+):
+    """Geometric grid of bandwidths spanning the scales of the pairwise distances.
+
+    From half the 5% quantile to twice the 95% quantile of the distances over
+    distinct pairs of (a subsample of) X: the grid of aggregated tests such as
+    MMDAgg, which must see scales far from the median.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Data; for a two-sample test, the pooled sample only.
+    n_bandwidths : int, default=10
+        Number of bandwidths.
+    max_samples : int, default=1000
+        At most this many rows, drawn without replacement, enter the distances.
+    random_state : int, RandomState instance or None, default=None
+        Controls the subsample when ``n_samples > max_samples``. Pass an int
+        for reproducible output across multiple function calls.
+    metric : {"euclidean", "manhattan"}, default="euclidean"
+        Distance matching the kernel (Manhattan for the Laplacian kernel).
+
+    Returns
+    -------
+    bandwidths : ndarray of shape (n_bandwidths,)
+        Increasing positive bandwidths (the geometric mean of the two ends
+        when ``n_bandwidths=1``). Quantiles are taken over the positive
+        distances, so ties do not produce a zero bandwidth; all-identical rows
+        give a grid around 1.
+
+    See Also
+    --------
+    median_bandwidth : One bandwidth, the median distance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd.kernels import bandwidth_grid
+    >>> X = np.random.default_rng(0).normal(size=(200, 2))
+    >>> grid = bandwidth_grid(X, n_bandwidths=4)
+    >>> grid.shape, bool(np.all(np.diff(grid) > 0))
+    ((4,), True)
+    """
+    d = _subsample_distances(X, max_samples, random_state, metric)
+    d = d[d > 0]
+    low, high = np.quantile(d, [0.05, 0.95]) if d.size else (1.0, 1.0)
+    low, high = low / 2, high * 2
+    if n_bandwidths == 1:
+        return np.array([np.sqrt(low * high)])
+    return np.geomspace(low, high, n_bandwidths)
 
 
 # ---------------------------------------------------------------------------
@@ -551,50 +615,6 @@ def hdd_kernel(
     See Also
     --------
     skmmd.HDDSampler : Random features approximating this kernel from samples.
-@validate_params(
-    {
-        "X": ["array-like", "sparse matrix"],
-        "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
-        "max_samples": [Interval(Integral, 2, None, closed="left")],
-        "random_state": ["random_state"],
-        "metric": [StrOptions({"euclidean", "manhattan"})],
-    },
-    prefer_skip_nested_validation=True,
-)
-def bandwidth_grid(
-    X, n_bandwidths=10, max_samples=1000, random_state=None, metric="euclidean"
-):
-    """Geometric grid of bandwidths spanning the scales of the pairwise distances.
-
-    From half the 5% quantile to twice the 95% quantile of the distances over
-    distinct pairs of (a subsample of) X: the grid of aggregated tests such as
-    MMDAgg, which must see scales far from the median.
-
-    Parameters
-    ----------
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        Data; for a two-sample test, the pooled sample only.
-    n_bandwidths : int, default=10
-        Number of bandwidths.
-    max_samples : int, default=1000
-        At most this many rows, drawn without replacement, enter the distances.
-    random_state : int, RandomState instance or None, default=None
-        Controls the subsample when ``n_samples > max_samples``. Pass an int
-        for reproducible output across multiple function calls.
-    metric : {"euclidean", "manhattan"}, default="euclidean"
-        Distance matching the kernel (Manhattan for the Laplacian kernel).
-
-    Returns
-    -------
-    bandwidths : ndarray of shape (n_bandwidths,)
-        Increasing positive bandwidths (the geometric mean of the two ends
-        when ``n_bandwidths=1``). Quantiles are taken over the positive
-        distances, so ties do not produce a zero bandwidth; all-identical rows
-        give a grid around 1.
-
-    See Also
-    --------
-    median_bandwidth : One bandwidth, the median distance.
 
     Examples
     --------
@@ -611,6 +631,8 @@ def bandwidth_grid(
     )
     R *= -0.5 / bandwidth**2
     return np.exp(R, out=R)
+
+
 def _l1_norms(X):
     return np.asarray(abs(X).sum(axis=1), dtype=np.float64).ravel()
 
@@ -682,16 +704,3 @@ def gmm_kernel(X, Y=None, *, block_size=None):
         # Round-off can leave tiny negatives where the true value is 0.
         K[rows] = np.clip(block, 0.0, 1.0)
     return K
-    >>> from skmmd.kernels import bandwidth_grid
-    >>> X = np.random.default_rng(0).normal(size=(200, 2))
-    >>> grid = bandwidth_grid(X, n_bandwidths=4)
-    >>> grid.shape, bool(np.all(np.diff(grid) > 0))
-    ((4,), True)
-    """
-    d = _subsample_distances(X, max_samples, random_state, metric)
-    d = d[d > 0]
-    low, high = np.quantile(d, [0.05, 0.95]) if d.size else (1.0, 1.0)
-    low, high = low / 2, high * 2
-    if n_bandwidths == 1:
-        return np.array([np.sqrt(low * high)])
-    return np.geomspace(low, high, n_bandwidths)

@@ -651,8 +651,9 @@ class AggregatedMMDTest(_BaseMMDTest):
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
-        """Compute every kernel's statistic on shared permutations and the
-        aggregated p-value.
+        """Compute every kernel's statistic and the aggregated p-value.
+
+        All kernels are evaluated on the same permutations.
 
         Parameters
         ----------
