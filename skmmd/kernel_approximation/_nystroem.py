@@ -349,6 +349,9 @@ class NystroemSampler(BaseSampler):
         K = self._kernel(S64, S64).astype(np.float64, copy=False)
         w, V = scipy.linalg.eigh((K + K.T) / 2.0)
         w, V = w[::-1], V[:, ::-1]
+        # Deterministic signs (largest entry positive): round-off-level
+        # differences (dense vs sparse input) then give the same features.
+        V *= np.sign(V[np.abs(V).argmax(axis=0), np.arange(V.shape[1])])
         rtol = _default_rtol(_n_items(S), dtype) if self.rtol is None else self.rtol
         keep = w > max(rtol * w[0], 0.0)
         if not keep.any():
