@@ -84,7 +84,9 @@ def clustered(rng, n=2000, d=3, n_clusters=30):
 
 def landmark_strategies(sizes, n_seeds, n=2000):
     strategies = ("uniform", "kmeans", "leverage")
-    print(f"\n(b) relative Frobenius Gram error, clustered data, n={n}, {n_seeds} seeds")
+    print(
+        f"\n(b) relative Frobenius Gram error, clustered data, n={n}, {n_seeds} seeds"
+    )
     print(
         f"{'s':>5s} "
         + " ".join(f"{name:>17s}" for name in strategies)

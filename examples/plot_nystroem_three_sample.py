@@ -86,7 +86,9 @@ def block_mmd2(A, B, bandwidth, block):
 
 
 def rff_mmd2(A, B, bandwidth, s, seed):
-    rff = RandomFourierSampler(bandwidth=bandwidth, n_components=2 * s, random_state=seed)
+    rff = RandomFourierSampler(
+        bandwidth=bandwidth, n_components=2 * s, random_state=seed
+    )
     Z = rff.fit_transform(np.concatenate([A, B]))
     diff = Z[: len(A)].mean(axis=0) - Z[len(A) :].mean(axis=0)
     return diff @ diff

@@ -3,13 +3,12 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from test_nystroem import random_graphs, shortest_path_kernel
 
 from skmmd import NystroemSampler
 from skmmd._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel
 from skmmd.mmd import ThreeSampleResult, nystroem_mmd2, three_sample_test
-
-from test_nystroem import random_graphs, shortest_path_kernel
 
 
 def exact_biased_mmd2(X, Y, bandwidth):
@@ -47,7 +46,9 @@ def test_regularization_merges_duplicates(rng):
     assert nystroem_mmd2(X, X[::-1], sampler=sampler, reg=1.0) == pytest.approx(
         0.0, abs=1e-12
     )
-    graphs = [np.eye(n, k=1, dtype=int) + np.eye(n, k=-1, dtype=int) for n in range(3, 9)]
+    graphs = [
+        np.eye(n, k=1, dtype=int) + np.eye(n, k=-1, dtype=int) for n in range(3, 9)
+    ]
     graph_sampler = NystroemSampler(
         kernel=shortest_path_kernel, n_components=4, random_state=0
     )
@@ -82,11 +83,17 @@ def test_three_sample_callable_distance_and_graphs(rng):
     result = three_sample_test(X, Y, np.full((3, 1), 0.4), distance=mean_gap)
     assert result == ThreeSampleResult("X", pytest.approx(0.4), pytest.approx(0.6))
     # Ties go to Y (the rule is D(Z, X) < D(Z, Y) for X).
-    assert three_sample_test(X, Y, np.full((3, 1), 0.5), distance=mean_gap).closer == "Y"
+    assert (
+        three_sample_test(X, Y, np.full((3, 1), 0.5), distance=mean_gap).closer == "Y"
+    )
     # Graphs: paths vs complete graphs, shortest-path kernel.
-    paths = [np.eye(n, k=1, dtype=int) + np.eye(n, k=-1, dtype=int) for n in range(4, 9)]
+    paths = [
+        np.eye(n, k=1, dtype=int) + np.eye(n, k=-1, dtype=int) for n in range(4, 9)
+    ]
     cliques = [np.ones((n, n), int) - np.eye(n, dtype=int) for n in range(4, 9)]
-    sampler = NystroemSampler(kernel=shortest_path_kernel, n_components=6, random_state=0)
+    sampler = NystroemSampler(
+        kernel=shortest_path_kernel, n_components=6, random_state=0
+    )
     result = three_sample_test(paths, cliques, paths[::2], sampler=sampler, reg=0.1)
     assert result.closer == "X"
 

@@ -117,7 +117,7 @@ def test_float32_accuracy(global_random_seed):
 
 def test_float32_float64_same_map(rng):
     X = rng.normal(size=(200, 3))
-    kw = dict(bandwidth=2.0, n_components=50, random_state=0)
+    kw = {"bandwidth": 2.0, "n_components": 50, "random_state": 0}
     s64 = NystroemSampler(**kw).fit(X)
     s32 = NystroemSampler(**kw).fit(X.astype(np.float32))
     Z64, Z32 = s64.transform(X), s32.transform(X.astype(np.float32))
@@ -133,7 +133,7 @@ def test_sparse_matches_dense(rng):
     X = rng.normal(size=(100, 6))
     X[rng.uniform(size=X.shape) < 0.6] = 0.0
     for kernel in ("gaussian", "laplacian"):
-        kw = dict(kernel=kernel, bandwidth=3.0, n_components=30, random_state=0)
+        kw = {"kernel": kernel, "bandwidth": 3.0, "n_components": 30, "random_state": 0}
         Zd = NystroemSampler(**kw).fit_transform(X)
         Zs = NystroemSampler(**kw).fit_transform(sp.csr_matrix(X))
         np.testing.assert_allclose(Zs, Zd, atol=1e-10)
@@ -147,7 +147,7 @@ def test_kernel_conventions_agree(rng):
     # skmmd's bandwidth vs scikit-learn's gamma, and a callable kernel: the
     # same kernel and landmarks give the same map.
     X = rng.normal(size=(80, 3))
-    kw = dict(n_components=30, random_state=0)
+    kw = {"n_components": 30, "random_state": 0}
     Z = NystroemSampler(bandwidth=2.0, **kw).fit_transform(X)
     Z_rbf = NystroemSampler(kernel="rbf", kernel_params={"gamma": 1 / 8}, **kw)
     Z_call = NystroemSampler(
@@ -216,7 +216,10 @@ def test_leverage_picks_isolated_points(global_random_seed):
     isolated = 100.0 * np.arange(1, 6)[:, None] * np.ones((1, 2))
     X = np.concatenate([cluster, isolated])
     sampler = NystroemSampler(
-        bandwidth=1.0, n_components=12, landmarks="leverage", random_state=global_random_seed
+        bandwidth=1.0,
+        n_components=12,
+        landmarks="leverage",
+        random_state=global_random_seed,
     ).fit(X)
     idx = sampler.component_indices_
     assert len(np.unique(idx)) == 12
@@ -286,7 +289,9 @@ def test_graphs_with_callable_kernel(rng):
     assert sampler.transform(same).shape[0] == 3
     for strategy in ("leverage", graphs[:5]):
         sampler = NystroemSampler(
-            kernel=shortest_path_kernel, n_components=8, landmarks=strategy,
+            kernel=shortest_path_kernel,
+            n_components=8,
+            landmarks=strategy,
             random_state=0,
         ).fit(graphs)
         assert sampler.transform(graphs).shape[0] == 40
@@ -301,16 +306,28 @@ def test_errors(rng):
     cases = [
         (NystroemSampler(kernel_params={"gamma": 1.0}), X, "kernel_params is not used"),
         (NystroemSampler(kernel="rbf", bandwidth=1.0), X, "bandwidth applies to"),
-        (NystroemSampler(kernel="rbf", kernel_params={"degree": 2}), X, "does not take"),
-        (NystroemSampler(kernel=lambda A, B: np.ones((2, 2))), X, "must return the 20 x 20"),
+        (
+            NystroemSampler(kernel="rbf", kernel_params={"degree": 2}),
+            X,
+            "does not take",
+        ),
+        (
+            NystroemSampler(kernel=lambda A, B: np.ones((2, 2))),
+            X,
+            "must return the 20 x 20",
+        ),
         (
             NystroemSampler(kernel=shortest_path_kernel, landmarks="kmeans"),
             graphs,
             "needs vector data",
         ),
         (NystroemSampler(landmarks=np.ones((4, 2))), X, "as many features as X"),
-        (NystroemSampler(kernel=shortest_path_kernel, landmarks=[]), graphs, "at least one"),
-        (NystroemSampler(kernel="linear"), np.zeros((5, 2)), "no positive eigenvalue"),
+        (
+            NystroemSampler(kernel=shortest_path_kernel, landmarks=[]),
+            graphs,
+            "at least one",
+        ),
+        (NystroemSampler(kernel="linear"), np.zeros((5, 2)), "no positive eigen"),
         (NystroemSampler(kernel=shortest_path_kernel), [], "at least one item"),
     ]
     for sampler, data, match in cases:

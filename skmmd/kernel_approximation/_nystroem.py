@@ -23,7 +23,9 @@ from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES, BaseSampler
 # ``bandwidth = 1 / gamma``.
 _BANDWIDTH_KERNELS = {"gaussian": gaussian_kernel, "laplacian": laplacian_kernel}
 _SKLEARN_KERNELS = {
-    name: params for name, params in KERNEL_PARAMS.items() if name not in _BANDWIDTH_KERNELS
+    name: params
+    for name, params in KERNEL_PARAMS.items()
+    if name not in _BANDWIDTH_KERNELS
 }
 
 _STRATEGIES = ("uniform", "kmeans", "leverage")
@@ -180,8 +182,14 @@ class NystroemSampler(BaseSampler):
     """
 
     _parameter_constraints: dict = {
-        "kernel": [StrOptions(set(_BANDWIDTH_KERNELS) | set(_SKLEARN_KERNELS)), callable],
-        "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
+        "kernel": [
+            StrOptions(set(_BANDWIDTH_KERNELS) | set(_SKLEARN_KERNELS)),
+            callable,
+        ],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "landmarks": [StrOptions(set(_STRATEGIES)), "array-like", "sparse matrix"],
         "kernel_params": [dict, None],
@@ -301,7 +309,10 @@ class NystroemSampler(BaseSampler):
                 raise ValueError("landmarks must contain at least one landmark.")
             return S
         S = check_array(
-            self.landmarks, accept_sparse="csr", dtype=FLOAT_DTYPES, input_name="landmarks"
+            self.landmarks,
+            accept_sparse="csr",
+            dtype=FLOAT_DTYPES,
+            input_name="landmarks",
         )
         if S.shape[1] != X.shape[1]:
             raise ValueError(
@@ -335,7 +346,9 @@ class NystroemSampler(BaseSampler):
             dtype = X.dtype
         else:
             if _n_items(X) < 1:
-                raise ValueError("X must contain at least one item; got an empty sequence.")
+                raise ValueError(
+                    "X must contain at least one item; got an empty sequence."
+                )
             dtype = np.dtype(np.float64)
         rng = check_random_state(self.random_state)
         self.bandwidth_ = (
@@ -389,7 +402,11 @@ class NystroemSampler(BaseSampler):
         Z = np.empty((n, normalization.shape[1]), dtype=dtype)
         block = max(1, _BLOCK_ENTRIES // _n_items(S))
         for rows in gen_batches(n, block):
-            X_block = X[rows] if self._vector_input else _take(X, range(rows.start, rows.stop))
+            X_block = (
+                X[rows]
+                if self._vector_input
+                else _take(X, range(rows.start, rows.stop))
+            )
             np.matmul(self._kernel(X_block, S), normalization, out=Z[rows])
         return Z
 
@@ -408,7 +425,11 @@ def _default_rtol(s, dtype):
 def _kmeans_centers(X, s, rng):
     """k-means++ seeding refined by a few Lloyd iterations, in float64."""
     km = KMeans(
-        n_clusters=s, init="k-means++", n_init=1, max_iter=_KMEANS_MAX_ITER, random_state=rng
+        n_clusters=s,
+        init="k-means++",
+        n_init=1,
+        max_iter=_KMEANS_MAX_ITER,
+        random_state=rng,
     )
     with warnings.catch_warnings():
         # Fewer distinct points than s: duplicate centers, whose eigenvalues
@@ -431,7 +452,9 @@ def _leverage_scores(sampler, X, candidates, sampled, weights, lam, diag):
     scores = np.empty(len(candidates))
     block = max(1, _BLOCK_ENTRIES // len(sampled))
     for rows in gen_batches(len(candidates), block):
-        K = sampler._kernel(_take(X, candidates[rows]), S).astype(np.float64, copy=False)
+        K = sampler._kernel(_take(X, candidates[rows]), S).astype(
+            np.float64, copy=False
+        )
         B = scipy.linalg.solve_triangular(chol, K.T, lower=True)
         scores[rows] = diag[candidates[rows]] - np.einsum("ij,ij->j", B, B)
     return np.maximum(scores, 0.0) / lam
@@ -471,7 +494,9 @@ def _recursive_rls(sampler, X, s, rng):
                 subset_by_index=[len(sampled) - k, len(sampled) - 1],
             )
             # The ridge that makes the effective dimension about k.
-            lam = max((np.sum(diag[sampled] * weights**2) - np.sum(np.abs(top))) / k, 1e-10)
+            lam = max(
+                (np.sum(diag[sampled] * weights**2) - np.sum(np.abs(top))) / k, 1e-10
+            )
         scores = _leverage_scores(sampler, Xp, candidates, sampled, weights, lam, diag)
         if level > 0:
             probs = np.minimum(1.0, oversample * scores)
