@@ -53,7 +53,9 @@ def test_all_points_as_landmarks_reproduce_gram(rng, kernel, exact):
     # With s = n the map's Gram matrix is K K^+ K = K minus the dropped
     # eigencomponents, each below s * eps64 * lambda_max ~ 1e-11 here: 1e-6
     # has a wide margin. Duplicated rows make K singular (and the quadratic
-    # kernel has rank 10 < n): a floored or inverted spectrum fails here.
+    # kernel has rank 10 < n). A cutoff far above round-off fails (rtol=1e-6
+    # gives 1e-5); in float64, flooring at 1e-12 would pass (3.7e-10), the
+    # float32 test below is the one that catches flooring.
     X = rng.normal(size=(60, 3))
     X = np.concatenate([X, X[:20], X[:5]])  # duplicates
     if kernel == "poly":
