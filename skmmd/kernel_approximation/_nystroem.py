@@ -108,8 +108,10 @@ class NystroemSampler(BaseSampler):
         ``degree``, ``coef0``) or of a callable kernel.
     rtol : float, default=None
         Eigenvalues of ``K_SS`` at most ``rtol * lambda_max`` are dropped.
-        ``None`` means ``s * eps``, with ``eps`` the machine epsilon of the
-        dtype of the data passed to ``fit`` (as ``scipy.linalg.pinvh``).
+        ``None`` means ``max(s * eps64, eps / s)``, with ``eps`` the machine
+        epsilon of the dtype of the data passed to ``fit``: the float64
+        eigensolver's accuracy (as ``scipy.linalg.pinvh``) for float64 data,
+        the transform's round-off limit for float32 (see Notes).
     random_state : int, RandomState instance or None, default=None
         Pseudo-random number generator to control the choice of landmarks
         and the subsample of the median heuristic. Pass an int for
@@ -146,15 +148,19 @@ class NystroemSampler(BaseSampler):
     -----
     With ``K_SS = V diag(w) V^T`` and ``r`` kept eigenvalues, the map is
     ``z(x) = k(x, S) V_r diag(w_r)^{-1/2}`` and ``z(x)^T z(y) =
-    k(x, S) K_SS^+ k(S, y)`` with the truncated pseudo-inverse. An entry of
-    ``k(x, S)`` rounded with relative error ``eps`` perturbs component i by
-    about ``eps / sqrt(w_i)``, so flooring tiny ``w_i`` (scikit-learn) lets
-    round-off dominate, while dropping them costs at most the dropped
-    eigenvalues in Gram error. With ``s = n`` the map reproduces the Gram
-    matrix of the training set up to that cutoff.
+    k(x, S) K_SS^+ k(S, y)`` with the truncated pseudo-inverse. With ``s =
+    n`` the map reproduces the Gram matrix of the training set up to the
+    dropped eigenvalues.
 
-    ``K_SS`` and its eigendecomposition are always computed in float64;
-    ``k(X, S)`` in the input dtype.
+    ``K_SS`` and its eigendecomposition are always computed in float64,
+    ``k(X, S)`` and its product with the normalization in the input dtype.
+    That product rounds component i with an error about ``eps k / sqrt(w_i)``
+    (``k`` the typical kernel value), whose square adds up over components;
+    flooring tiny ``w_i`` (scikit-learn floors at 1e-12) lets it dominate in
+    float32. Dropping ``w_i <= (eps / s) lambda_max`` keeps the total below
+    about ``eps lambda_max`` while truncating as little as possible: on 2000
+    x 5 uniform data, s = 300, bandwidth 7.07, the float32 Gram error is
+    about 1e-5 (1e-2 when every positive eigenvalue is kept).
 
     References
     ----------
