@@ -39,11 +39,13 @@ def run_demo(copies=1, n_components=1024, random_state=0, out=sys.stdout):
     X = MinMaxScaler().fit_transform(X)
     datasets = [("digits", X, y)]
     if copies > 1:
-        datasets.append((f"digits x{copies}", *_enlarged_digits(X, y, copies, random_state)))
-    print(
-        "skmmd demo: RandomFourierSampler + LinearSVC vs exact RBF SVC\n", file=out
+        datasets.append(
+            (f"digits x{copies}", *_enlarged_digits(X, y, copies, random_state))
+        )
+    print("skmmd demo: RandomFourierSampler + LinearSVC vs exact RBF SVC\n", file=out)
+    header = (
+        f"{'data':<12} {'n_train':>7}  {'model':<28} {'accuracy':>8} {'fit (s)':>8}"
     )
-    header = f"{'data':<12} {'n_train':>7}  {'model':<28} {'accuracy':>8} {'fit (s)':>8}"
     print(header, file=out)
     print("-" * len(header), file=out)
     for name, Xd, yd in datasets:
@@ -64,7 +66,9 @@ def run_demo(copies=1, n_components=1024, random_state=0, out=sys.stdout):
             "exact SVC(rbf)": SVC(kernel="rbf", gamma=0.5 / bandwidth**2, C=1.0),
         }
         for label, model in models.items():
-            accuracy, fit_time = _timed_fit_score(model, X_train, y_train, X_test, y_test)
+            accuracy, fit_time = _timed_fit_score(
+                model, X_train, y_train, X_test, y_test
+            )
             print(
                 f"{name:<12} {len(y_train):>7}  {label:<28} {accuracy:>8.4f} "
                 f"{fit_time:>8.2f}",

@@ -7,6 +7,7 @@ Every function evaluates the kernel matrix in row blocks, so the temporaries sta
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.utils import check_array, check_random_state, gen_batches
 
@@ -41,8 +42,25 @@ def _check_pair(X, Y):
 
 def _check_bandwidth(bandwidth):
     if not isinstance(bandwidth, Real) or not np.isfinite(bandwidth) or bandwidth <= 0:
-        raise ValueError(f"bandwidth must be a positive finite float; got {bandwidth!r}.")
+        raise ValueError(
+            f"bandwidth must be a positive finite float; got {bandwidth!r}."
+        )
     return float(bandwidth)
+
+
+def _int32_indices(A):
+    """A CSR matrix with int32 indices: scikit-learn's sparse Manhattan distance
+    rejects the int64 indices that large scipy sparse matrices use."""
+    if not sp.issparse(A) or A.indices.dtype == np.int32:
+        return A
+    A = sp.csr_matrix(A)
+    A.indices = A.indices.astype(np.int32)
+    A.indptr = A.indptr.astype(np.int32)
+    return A
+
+
+def _manhattan(A, B):
+    return manhattan_distances(_int32_indices(A), _int32_indices(B))
 
 
 def _matern_profile(r, nu):
@@ -59,7 +77,7 @@ def _matern_profile(r, nu):
 def _block_kernel(name, A, B, bandwidth, nu):
     """Kernel between two row blocks, in the dtype of the inputs."""
     if name == "laplacian":
-        K = manhattan_distances(A, B)
+        K = _manhattan(A, B)
         K /= -bandwidth
         np.exp(K, out=K)
     elif name == "gaussian":
@@ -74,7 +92,9 @@ def _block_kernel(name, A, B, bandwidth, nu):
     return K.astype(dtype, copy=False)
 
 
-def kernel_blocks(X, Y=None, *, kernel="gaussian", bandwidth=1.0, nu=1.5, block_size=None):
+def kernel_blocks(
+    X, Y=None, *, kernel="gaussian", bandwidth=1.0, nu=1.5, block_size=None
+):
     """Yield the exact kernel matrix ``k(X, Y)`` one row block at a time.
 
     Parameters
@@ -161,7 +181,9 @@ def gaussian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
     array([[1.    , 0.6065],
            [0.6065, 1.    ]])
     """
-    return _kernel_matrix(X, Y, kernel="gaussian", bandwidth=bandwidth, block_size=block_size)
+    return _kernel_matrix(
+        X, Y, kernel="gaussian", bandwidth=bandwidth, block_size=block_size
+    )
 
 
 def laplacian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
@@ -287,8 +309,8 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
     if n > max_samples:
         rng = check_random_state(random_state)
         X = X[np.sort(rng.choice(n, size=max_samples, replace=False))]
-    distance = euclidean_distances if metric == "euclidean" else manhattan_distances
-    D = distance(X.astype(np.float64))
+    distance = euclidean_distances if metric == "euclidean" else _manhattan
+    D = distance(X.astype(np.float64), X.astype(np.float64))
     d = D[np.triu_indices_from(D, k=1)]
     med = float(np.median(d))
     if med > 0:

@@ -2,7 +2,11 @@
 handling, feature names and the blockwise cos/sin evaluation."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
@@ -38,9 +42,7 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     def _resolve_bandwidth(self, X, rng):
         """``bandwidth_``: the float given, or the median heuristic on X."""
         if isinstance(self.bandwidth, str):  # "median", checked by the constraints
-            return median_bandwidth(
-                X, random_state=rng, metric=self._bandwidth_metric
-            )
+            return median_bandwidth(X, random_state=rng, metric=self._bandwidth_metric)
         return float(self.bandwidth)
 
     def __sklearn_tags__(self):
@@ -58,14 +60,18 @@ def trig_features(X, project, feature, n_components, offset=None):
     X : {ndarray, sparse matrix} of shape (n_samples, n_features)
         Validated input, float32 or float64.
     project : callable
-        ``project(X_block) -> P`` of shape (block, L), in ``X.dtype``.
+        ``project(X_block) -> P`` of shape (block, n_frequencies), in ``X.dtype``.
     feature : {"cos_sin", "cos_phase"}
-        ``cos_sin`` gives ``L^{-1/2} [cos P, sin P]`` (``L = n_components / 2``);
-        ``cos_phase`` gives ``sqrt(2 / n_components) cos(P + offset)``.
+        ``cos_sin`` gives ``sqrt(2 / D) [cos P, sin P]`` with ``D // 2``
+        frequencies; for odd ``D`` one more frequency gives a random-phase
+        column, so every column has scale ``sqrt(2 / D)`` and the kernel estimate
+        stays unbiased (weights ``2 / D`` per pair, ``1 / D`` for the extra one).
+        ``cos_phase`` gives ``sqrt(2 / D) cos(P + offset)``.
     n_components : int
-        Output dimension.
-    offset : ndarray of shape (n_components,), default=None
-        Random phases of ``cos_phase``.
+        Output dimension ``D``.
+    offset : ndarray, default=None
+        Random phases of the ``cos_phase`` columns (all of them for
+        ``cos_phase``, the extra one for ``cos_sin`` with odd ``D``).
 
     Returns
     -------
@@ -76,10 +82,12 @@ def trig_features(X, project, feature, n_components, offset=None):
     scale = np.sqrt(2.0 / n_components)
     if offset is not None:
         offset = offset.astype(X.dtype, copy=False)
+    n_pairs = n_components // 2 if feature == "cos_sin" else 0
     for rows in gen_batches(n, max(1, _BLOCK_ENTRIES // n_components)):
         P = np.ascontiguousarray(project(X[rows]), dtype=X.dtype)
-        if feature == "cos_sin":
-            _trig.cos_sin(P, scale, out[rows])
-        else:
-            _trig.cos_phase(P, offset, scale, out[rows])
+        block = out[rows]
+        if n_pairs:
+            _trig.cos_sin(P[:, :n_pairs], scale, block[:, : 2 * n_pairs])
+        if offset is not None:
+            _trig.cos_phase(P[:, n_pairs:], offset, scale, block[:, 2 * n_pairs :])
     return out

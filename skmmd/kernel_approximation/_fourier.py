@@ -1,4 +1,4 @@
-"""Random Fourier features (Rahimi & Recht 2007) and their normalized variant (Li 2017)."""
+"""Random Fourier features (Rahimi & Recht 2007) and normalized ones (Li 2017)."""
 
 from numbers import Integral, Real
 
@@ -88,8 +88,10 @@ class RandomFourierSampler(BaseSampler):
         subsample of 1000 points of) the data passed to ``fit`` (L1 distance for
         the Laplacian kernel). The value used is stored in ``bandwidth_``.
     n_components : int, default=1024
-        Output dimension. With ``feature="cos_sin"`` it must be even: there are
-        ``n_components / 2`` frequencies, each giving a cosine and a sine.
+        Output dimension. With ``feature="cos_sin"`` there are
+        ``n_components // 2`` frequencies, each giving a cosine and a sine (an
+        odd ``n_components`` adds one random-phase column, keeping the
+        estimate unbiased).
     feature : {"cos_sin", "cos_phase"}, default="cos_sin"
         ``"cos_sin"``: ``z(x) = L^{-1/2} [cos(Wx), sin(Wx)]``, lower variance and
         ``||z(x)|| = 1`` exactly. ``"cos_phase"``:
@@ -115,11 +117,13 @@ class RandomFourierSampler(BaseSampler):
     random_weights_ : ndarray of shape (n_features, n_frequencies)
         Frequencies divided by ``bandwidth_`` (float64; cast to the input dtype
         at transform time, so one seed gives the same map in both dtypes).
-    random_offset_ : ndarray of shape (n_components,) or None
-        Phases ``b`` of ``feature="cos_phase"``; None for ``"cos_sin"``.
+    random_offset_ : ndarray of shape (n_phases,) or None
+        Phases ``b`` of the random-phase columns: all ``n_components`` of them
+        for ``feature="cos_phase"``, the extra one for ``"cos_sin"`` with odd
+        ``n_components``, else None.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
@@ -162,7 +166,10 @@ class RandomFourierSampler(BaseSampler):
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions({"gaussian", "laplacian", "matern"})],
-        "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "feature": [StrOptions({"cos_sin", "cos_phase"})],
         "orthogonal": ["boolean"],
@@ -197,11 +204,6 @@ class RandomFourierSampler(BaseSampler):
         return "manhattan" if self.kernel == "laplacian" else "euclidean"
 
     def _check_options(self):
-        if self.feature == "cos_sin" and self.n_components % 2:
-            raise ValueError(
-                "n_components must be even with feature='cos_sin' (a cosine and a "
-                f"sine per frequency); got n_components={self.n_components}."
-            )
         if self.orthogonal and self.qmc is not None:
             raise ValueError(
                 "orthogonal=True and qmc are alternative ways to draw the "
@@ -243,10 +245,9 @@ class RandomFourierSampler(BaseSampler):
             W = _orthogonal_frequencies(self.kernel, self.nu, d, n_freq, rng)
         else:
             W = _iid_frequencies(self.kernel, self.nu, d, n_freq, rng)
+        n_phases = n_freq if self.feature == "cos_phase" else self.n_components % 2
         self.random_offset_ = (
-            rng.uniform(0.0, 2.0 * np.pi, size=n_freq)
-            if self.feature == "cos_phase"
-            else None
+            rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
         )
         self.bandwidth_ = self._resolve_bandwidth(X, rng)
         self.random_weights_ = W / self.bandwidth_
@@ -255,7 +256,7 @@ class RandomFourierSampler(BaseSampler):
     @property
     def _n_frequencies(self):
         if self.feature == "cos_sin":
-            return self.n_components // 2
+            return -(-self.n_components // 2)
         return self.n_components
 
     def transform(self, X):
@@ -325,7 +326,7 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
         Random phases ``b``.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
@@ -351,7 +352,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
     >>> import numpy as np
     >>> from skmmd import NormalizedRandomFourierSampler
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
-    >>> Z = NormalizedRandomFourierSampler(n_components=256, random_state=0).fit_transform(X)
+    >>> nrff = NormalizedRandomFourierSampler(n_components=256, random_state=0)
+    >>> Z = nrff.fit_transform(X)
     >>> np.allclose((Z**2).sum(axis=1), 1.0)
     True
     """

@@ -1,0 +1,55 @@
+"""scikit-learn's estimator checks over every public estimator."""
+
+import pytest
+from sklearn.utils.estimator_checks import (
+    check_param_validation,
+    check_transformer_get_feature_names_out,
+    check_transformer_get_feature_names_out_pandas,
+    parametrize_with_checks,
+)
+
+from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
+
+# Small n_components keep the checks fast; behaviour does not depend on it.
+ESTIMATORS = [
+    RandomFourierSampler(n_components=64, random_state=0),
+    RandomFourierSampler(
+        kernel="laplacian", feature="cos_phase", n_components=32, random_state=0
+    ),
+    RandomFourierSampler(
+        kernel="matern", orthogonal=True, n_components=64, random_state=0
+    ),
+    RandomFourierSampler(qmc="sobol", n_components=64, random_state=0),
+    NormalizedRandomFourierSampler(n_components=64, random_state=0),
+]
+
+# {class: {check name: reason}}; every entry needs a reason. Empty: no failures.
+EXPECTED_FAILED_CHECKS = {}
+
+
+def _expected_failed_checks(estimator):
+    return EXPECTED_FAILED_CHECKS.get(type(estimator), {})
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+def _ids(estimator):
+    return repr(estimator)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+def test_param_validation(estimator):
+    check_param_validation(type(estimator).__name__, estimator)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+def test_get_feature_names_out(estimator):
+    check_transformer_get_feature_names_out(type(estimator).__name__, estimator)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=_ids)
+def test_get_feature_names_out_pandas(estimator):
+    check_transformer_get_feature_names_out_pandas(type(estimator).__name__, estimator)

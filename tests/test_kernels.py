@@ -1,0 +1,115 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.spatial.distance import pdist
+from sklearn.gaussian_process.kernels import Matern
+from sklearn.metrics.pairwise import laplacian_kernel as sk_laplacian
+from sklearn.metrics.pairwise import rbf_kernel
+
+from skmmd.kernels import (
+    gaussian_kernel,
+    kernel_blocks,
+    laplacian_kernel,
+    matern_kernel,
+    median_bandwidth,
+)
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(23, 4)), rng.normal(size=(17, 4))
+
+
+def test_gaussian_matches_sklearn_rbf(data):
+    X, Y = data
+    expected = rbf_kernel(X, Y, gamma=1 / (2 * 1.7**2))
+    np.testing.assert_allclose(
+        gaussian_kernel(X, Y, bandwidth=1.7), expected, rtol=1e-12
+    )
+
+
+def test_laplacian_matches_sklearn(data):
+    X, Y = data
+    expected = sk_laplacian(X, Y, gamma=1 / 2.5)
+    np.testing.assert_allclose(
+        laplacian_kernel(X, Y, bandwidth=2.5), expected, rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("nu", [0.5, 1.5, 2.5])
+def test_matern_matches_sklearn(data, nu):
+    X, Y = data
+    expected = Matern(length_scale=1.3, nu=nu)(X, Y)
+    np.testing.assert_allclose(
+        matern_kernel(X, Y, bandwidth=1.3, nu=nu), expected, rtol=1e-10
+    )
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "matern"])
+def test_blocks_dense_sparse_agree(data, kernel):
+    X, Y = data
+    X[X < 0] = 0.0
+    full = np.vstack([b for _, b in kernel_blocks(X, Y, kernel=kernel, bandwidth=2.0)])
+    for block_size in (1, 5, 100):
+        blocks = kernel_blocks(
+            X, Y, kernel=kernel, bandwidth=2.0, block_size=block_size
+        )
+        np.testing.assert_allclose(np.vstack([b for _, b in blocks]), full, rtol=1e-12)
+    sparse = kernel_blocks(sp.csr_matrix(X), Y, kernel=kernel, bandwidth=2.0)
+    np.testing.assert_allclose(np.vstack([b for _, b in sparse]), full, rtol=1e-10)
+
+
+def test_float32_preserved(data):
+    X, _ = data
+    assert gaussian_kernel(X.astype(np.float32)).dtype == np.float32
+    assert gaussian_kernel(X.astype(np.float32), X).dtype == np.float64
+
+
+def test_kernel_errors(data):
+    X, Y = data
+    with pytest.raises(ValueError, match="bandwidth must be a positive"):
+        gaussian_kernel(X, bandwidth=-1.0)
+    with pytest.raises(ValueError, match="same number of features"):
+        gaussian_kernel(X, Y[:, :3])
+    with pytest.raises(ValueError, match="kernel must be one of"):
+        next(kernel_blocks(X, kernel="rbf"))
+    with pytest.raises(ValueError, match="nu must be one of"):
+        matern_kernel(X, nu=1.0)
+    with pytest.raises(ValueError, match="NaN"):
+        gaussian_kernel(np.full((2, 2), np.nan))
+
+
+def test_median_bandwidth_exact_and_metric(data):
+    X, _ = data
+    assert median_bandwidth(X) == pytest.approx(np.median(pdist(X)))
+    assert median_bandwidth(X, metric="manhattan") == pytest.approx(
+        np.median(pdist(X, "cityblock"))
+    )
+    assert median_bandwidth(sp.csr_matrix(X)) == pytest.approx(np.median(pdist(X)))
+
+
+def test_median_bandwidth_subsample_is_seeded():
+    X = np.random.default_rng(0).normal(size=(3000, 2))
+    a = median_bandwidth(X, max_samples=500, random_state=1)
+    assert a == median_bandwidth(X, max_samples=500, random_state=1)
+    # A 500-point subsample estimates the full median within a few percent.
+    assert a == pytest.approx(np.median(pdist(X[:2000])), rel=0.05)
+
+
+def test_median_bandwidth_ties_and_constant():
+    # 8 of 10 points identical: 28 of 45 distances are 0, so the median of the
+    # positive ones is used: eight 1s, eight 3s and one 2.
+    X = np.zeros((10, 1))
+    X[-2:] = [[1.0], [3.0]]
+    assert median_bandwidth(X) == 2.0
+    assert median_bandwidth(np.ones((5, 3))) == 1.0
+
+
+def test_median_bandwidth_errors():
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        median_bandwidth(np.ones((1, 2)))
+    with pytest.raises(ValueError, match="max_samples"):
+        median_bandwidth(np.ones((4, 2)), max_samples=1)
+    with pytest.raises(ValueError, match="metric"):
+        median_bandwidth(np.ones((4, 2)), metric="cosine")

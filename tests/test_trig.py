@@ -1,0 +1,56 @@
+"""The compiled cos/sin kernels against numpy's ufuncs (the reference)."""
+
+import numpy as np
+import pytest
+
+from skmmd.kernel_approximation import _trig
+
+ARGUMENTS = {
+    "moderate": np.random.default_rng(0).normal(size=(300, 64)) * 30,
+    # Mixes the fast reduction and the libm fall-back beyond 2**29.
+    "huge": np.random.default_rng(1).uniform(-2e9, 2e9, size=(50, 64)),
+    "special": np.array(
+        [[0.0, -0.0, np.pi / 2, -np.pi, np.pi / 4, 2.0**29, 2.0**29 + 1, 1e300, 5e-320]]
+    ),
+}
+
+
+def _arguments(name, dtype):
+    P = ARGUMENTS[name]
+    representable = np.abs(P).max(axis=0) < np.finfo(dtype).max
+    return P[:, representable].astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name", ARGUMENTS)
+def test_cos_sin_matches_numpy(name, dtype):
+    P = _arguments(name, dtype)
+    L = P.shape[1]
+    out = np.empty((P.shape[0], 2 * L), dtype=dtype)
+    _trig.cos_sin(P, 0.5, out)
+    # A few ulps of the result (values in [-1, 1]).
+    atol = 4 * np.finfo(dtype).eps
+    np.testing.assert_allclose(out[:, :L], 0.5 * np.cos(P), rtol=0, atol=atol)
+    np.testing.assert_allclose(out[:, L:], 0.5 * np.sin(P), rtol=0, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name", ARGUMENTS)
+def test_cos_phase_matches_numpy(name, dtype):
+    P = _arguments(name, dtype)
+    offset = np.random.default_rng(2).uniform(0, 2 * np.pi, P.shape[1]).astype(dtype)
+    out = np.empty_like(P)
+    _trig.cos_phase(P, offset, 2.0, out)
+    expected = 2.0 * np.cos(P + offset)
+    np.testing.assert_allclose(out, expected, rtol=0, atol=8 * np.finfo(dtype).eps)
+
+
+def test_parallel_and_serial_kernels_agree():
+    P = np.random.default_rng(3).normal(size=(600, 256)) * 10  # above the threshold
+    assert P.size >= _trig._PARALLEL_MIN_SIZE
+    serial, parallel = _trig._COS_SIN
+    a = np.empty((600, 512))
+    b = np.empty((600, 512))
+    serial(P, 1.0, a)
+    parallel(P, 1.0, b)
+    np.testing.assert_array_equal(a, b)
