@@ -168,7 +168,7 @@ def nystroem_mmd2(X, Y, *, sampler=None, reg=0.0):
 
     See Also
     --------
-    three_sample_test : Is Z closer to X or to Y?
+    three_sample_test : Attribute a third sample to X or to Y.
     NystroemSampler : The feature map z.
 
     Notes

@@ -8,7 +8,11 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
+from skmmd import (
+    NormalizedRandomFourierSampler,
+    NystroemSampler,
+    RandomFourierSampler,
+)
 
 # Small n_components keep the checks fast; behaviour does not depend on it.
 ESTIMATORS = [
@@ -21,6 +25,11 @@ ESTIMATORS = [
     ),
     RandomFourierSampler(qmc="sobol", n_components=64, random_state=0),
     NormalizedRandomFourierSampler(n_components=64, random_state=0),
+    NystroemSampler(n_components=32, random_state=0),
+    NystroemSampler(landmarks="kmeans", n_components=20, random_state=0),
+    NystroemSampler(landmarks="leverage", n_components=10, random_state=0),
+    NystroemSampler(kernel="laplacian", n_components=10, random_state=0),
+    NystroemSampler(kernel="poly", kernel_params={"degree": 2}, random_state=0),
 ]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.

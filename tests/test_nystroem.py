@@ -3,24 +3,12 @@ import pytest
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import laplacian_kernel as sk_laplacian
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skmmd import NystroemSampler
 from skmmd._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel, laplacian_kernel
 
-
-@parametrize_with_checks(
-    [
-        NystroemSampler(),
-        NystroemSampler(landmarks="kmeans", n_components=20),
-        NystroemSampler(landmarks="leverage", n_components=10),
-        NystroemSampler(kernel="laplacian", n_components=10),
-        NystroemSampler(kernel="poly", kernel_params={"degree": 2}),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# The estimator checks run in tests/test_common.py (ESTIMATORS).
 
 
 def clustered(rng, n=800, d=3, n_clusters=30):
