@@ -11,6 +11,9 @@
     clusters with sizes proportional to 1 / i^2, n = 2000, d = 3, bandwidth 1),
     mean and standard deviation over seeds, and the ratio to "uniform".
 
+(c) float32 max Gram error at 2000 x 5, s = 300, gamma = 0.01 (bandwidth
+    7.07), uniform and normal data, sklearn vs skmmd, median and max over seeds.
+
 On a shared machine absolute times are noisy: read the ratios, and re-run on
 an idle one.
 
@@ -117,6 +120,36 @@ def landmark_strategies(sizes, n_seeds, n=2000):
         )
 
 
+def float32_accuracy(n_seeds):
+    """Max Gram error in float32 at the spec's setting: 2000 x 5, s = 300,
+    gamma = 0.01, same landmarks (same seed) for both samplers."""
+    bandwidth = np.sqrt(1.0 / (2 * 0.01))
+    print(f"\n(c) float32 max Gram error, 2000 x 5, s=300, gamma=0.01, {n_seeds} seeds")
+    print(
+        f"{'data':8s} {'sklearn median':>15s} {'max':>9s} "
+        f"{'skmmd median':>13s} {'max':>9s}"
+    )
+    for data in ("uniform", "normal"):
+        errors = {"sklearn": [], "skmmd": []}
+        for seed in range(n_seeds):
+            rng = np.random.default_rng(seed)
+            shape = (2000, 5)
+            X = rng.uniform(size=shape) if data == "uniform" else rng.normal(size=shape)
+            K = gaussian_kernel(X, bandwidth=bandwidth)
+            X32 = X.astype(np.float32)
+            sk = Nystroem(gamma=0.01, n_components=300, random_state=seed)
+            ours = NystroemSampler(
+                bandwidth=bandwidth, n_components=300, random_state=seed
+            )
+            errors["sklearn"].append(gram_errors(sk.fit_transform(X32), K)[0])
+            errors["skmmd"].append(gram_errors(ours.fit_transform(X32), K)[0])
+        print(
+            f"{data:8s} {np.median(errors['sklearn']):15.2e} "
+            f"{np.max(errors['sklearn']):9.2e} {np.median(errors['skmmd']):13.2e} "
+            f"{np.max(errors['skmmd']):9.2e}"
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes")
@@ -126,9 +159,11 @@ def main():
     if args.quick:
         speed_and_error(args.n_samples or 20000, 100, 256, args.repeats)
         landmark_strategies([25, 50, 100], n_seeds=3, n=1000)
+        float32_accuracy(n_seeds=2)
     else:
         speed_and_error(args.n_samples or 100000, 100, 1024, args.repeats)
         landmark_strategies([25, 50, 100, 200], n_seeds=10)
+        float32_accuracy(n_seeds=10)
 
 
 if __name__ == "__main__":
