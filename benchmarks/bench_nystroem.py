@@ -153,7 +153,7 @@ def float32_accuracy(n_seeds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes")
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--n-samples", type=int, default=None)
     args = parser.parse_args()
     if args.quick:
