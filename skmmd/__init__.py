@@ -7,6 +7,7 @@ from .kernel_approximation import (
     HDDSampler,
     MeanEmbedding,
     NormalizedRandomFourierSampler,
+    NystroemSampler,
     RandomFourierSampler,
 )
 from .two_sample import AggregatedMMDTest, MMDTest
@@ -18,9 +19,10 @@ __all__ = [
     "FastfoodSampler",
     "GCWSSampler",
     "HDDSampler",
-    "MeanEmbedding",
     "MMDTest",
+    "MeanEmbedding",
     "NormalizedRandomFourierSampler",
+    "NystroemSampler",
     "RandomFourierSampler",
     "__version__",
     "show_versions",

@@ -9,10 +9,12 @@ from sklearn.utils.estimator_checks import (
 )
 
 from skmmd import (
+    AggregatedMMDTest,
     FastfoodSampler,
     GCWSSampler,
     MMDTest,
     NormalizedRandomFourierSampler,
+    NystroemSampler,
     RandomFourierSampler,
 )
 
@@ -34,12 +36,18 @@ ESTIMATORS = [
         n_components=16, n_bits=2, include_t=False, max_table_bytes=0, random_state=0
     ),
     MMDTest(n_resamples=19, random_state=0),
+    AggregatedMMDTest(n_bandwidths=2, n_components=16, n_resamples=19, random_state=0),
     MMDTest(
         RandomFourierSampler(n_components=32, random_state=0),
         calibration="bootstrap",
         n_resamples=19,
         random_state=0,
     ),
+    NystroemSampler(n_components=32, random_state=0),
+    NystroemSampler(landmarks="kmeans", n_components=20, random_state=0),
+    NystroemSampler(landmarks="leverage", n_components=10, random_state=0),
+    NystroemSampler(kernel="laplacian", n_components=10, random_state=0),
+    NystroemSampler(kernel="poly", kernel_params={"degree": 2}, random_state=0),
 ]
 # The feature-name checks apply to the transformers only.
 TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]

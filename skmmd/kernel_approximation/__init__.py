@@ -5,6 +5,7 @@ from ._fourier import NormalizedRandomFourierSampler, RandomFourierSampler
 from ._gcws import GCWSSampler
 from ._hdd import HDDSampler
 from ._mean_embedding import MeanEmbedding
+from ._nystroem import NystroemSampler
 
 __all__ = [
     "FastfoodSampler",
@@ -12,5 +13,6 @@ __all__ = [
     "HDDSampler",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",
+    "NystroemSampler",
     "RandomFourierSampler",
 ]
