@@ -263,11 +263,12 @@ _BOX = 8.0  # components live in [-8, 8]^2, mapped to [0, 1]^2 by (x + 8) / 16
 
 
 class TruncatedMixtureDensity:
-    """Density on ``[0,1]^2`` of an equal-weight Gaussian mixture truncated to
-    ``[-8, 8]^2`` and mapped by ``(x + 8) / 16``.
+    """Density on ``[0,1]^2`` of a truncated, rescaled Gaussian mixture.
 
-    Calling it on an ``(m, 2)`` array of points in ``[0,1]^2`` returns the
-    ``m`` density values (the exact density the sets are drawn from).
+    An equal-weight Gaussian mixture truncated to ``[-8, 8]^2`` and mapped by
+    ``(x + 8) / 16``. Calling it on an ``(m, 2)`` array of points in
+    ``[0,1]^2`` returns the ``m`` density values (the exact density the sets
+    are drawn from).
 
     Parameters
     ----------
@@ -275,6 +276,14 @@ class TruncatedMixtureDensity:
         Component means in the original ``[-8, 8]^2`` coordinates.
     covariances : ndarray of shape (n_components, 2, 2)
         Component covariances in the original coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd.datasets import TruncatedMixtureDensity
+    >>> p = TruncatedMixtureDensity(np.zeros((1, 2)), np.eye(2)[None])
+    >>> p(np.array([[0.5, 0.5], [0.0, 0.0]])).shape
+    (2,)
     """
 
     def __init__(self, means, covariances):
@@ -320,7 +329,7 @@ def _draw_mixture_bag(n_components, n_points, rng):
 
 
 def make_mixture_bags(n_bags=30, *, n_points=1000, n_components=5, random_state=None):
-    """Sets of points from random mixtures of truncated Gaussians on ``[0,1]^2``.
+    """Draw sets of points from random mixtures of truncated Gaussians.
 
     The Gram-matrix experiment of the HDD paper: each set comes from its own
     equal-weight mixture of ``n_components`` Gaussians (funcLearn's random

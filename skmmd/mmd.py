@@ -456,6 +456,7 @@ def power_criterion(X, Y, *, eps=1e-10):
     Returns
     -------
     criterion : float
+        ``MMD2_u / sqrt(max(V, eps))``; larger means more test power.
 
     See Also
     --------
@@ -547,12 +548,22 @@ def witness(Z, X, Y):
 ThreeSampleResult = namedtuple(
     "ThreeSampleResult", ["closer", "distance_zx", "distance_zy"]
 )
-ThreeSampleResult.__doc__ = """Decision of :func:`three_sample_test`.
+ThreeSampleResult.__doc__ = """Decision of :func:`three_sample_test` (a named tuple).
 
+Parameters
+----------
 closer : {"X", "Y"}
     The sample Z is attributed to: ``"X"`` if ``D(Z, X) < D(Z, Y)``, else ``"Y"``.
-distance_zx, distance_zy : float
-    ``D(Z, X)`` and ``D(Z, Y)``.
+distance_zx : float
+    ``D(Z, X)``.
+distance_zy : float
+    ``D(Z, Y)``.
+
+Examples
+--------
+>>> from skmmd.mmd import ThreeSampleResult
+>>> ThreeSampleResult("X", 0.1, 0.5).closer
+'X'
 """
 
 
