@@ -34,17 +34,22 @@ _BLOCK_ENTRIES = 2**22
 class _FeatureSums:
     """Unit sums of pooled features, for linear-time resampling.
 
-    The rows of X are cut into ``m // unit`` consecutive units of ``unit``
-    points, those of Y into ``n // unit``; the remaining ``m % unit`` and
-    ``n % unit`` rows are never resampled (they stay in their sample). Units,
-    not points, are permuted: any fixed grouping gives an exact permutation
-    test, since the pooled units are exchangeable under the null.
+    The rows of X are split into ``m // unit`` units of ``unit`` points, those
+    of Y into ``n // unit``; the remaining ``m % unit`` and ``n % unit`` rows
+    are never resampled (they stay in their sample). Units, not points, are
+    permuted. The points of each sample are assigned to units at random
+    (seeded by ``seed``), not by row order: a grouping that depends on the
+    order could depend on the data (a sorted sample groups similar points),
+    and then the units of X and Y would not be exchangeable under the null. A
+    random grouping independent of the data keeps the test exact.
 
     Attributes: ``U`` (G, D) unit sums of features, ``q`` (G,) unit sums of
-    ``||z_i||^2``, ``sizes`` (G,), ``fixed`` the sums of the two remainders.
+    ``||z_i||^2``, ``sizes`` (G,), ``fixed`` the sums of the two remainders,
+    ``unit_ids`` (N,) the unit of every pooled row (G and G + 1: the fixed
+    rows of X and Y).
     """
 
-    def __init__(self, transform, pooled, m, n, unit=1):
+    def __init__(self, transform, pooled, m, n, unit=1, seed=0):
         N = m + n
         g_x, g_y = m // unit, n // unit
         self.n_units = (g_x, g_y)
@@ -55,11 +60,16 @@ class _FeatureSums:
         ids[: g_x * unit] = np.repeat(np.arange(g_x), unit)
         ids[m:] = G + 1
         ids[m : m + g_y * unit] = np.repeat(np.arange(g_x, G), unit)
+        if unit > 1:
+            rng = np.random.default_rng([seed, 1])  # a stream apart from resampling
+            ids[:m] = rng.permutation(ids[:m])
+            ids[m:] = rng.permutation(ids[m:])
+        self.unit_ids = ids
         D = transform(pooled[:1]).shape[1]
         U, q = np.zeros((G + 2, D)), np.zeros(G + 2)
         for rows in gen_batches(N, max(1, _BLOCK_ENTRIES // max(D, 1))):
             Z = transform(pooled[rows])
-            # Rows are consecutive, so a block touches few units: sum into those.
+            # Sum each block into the units it touches.
             touched, local = np.unique(ids[rows], return_inverse=True)
             M = sp.csr_matrix(
                 (np.ones(Z.shape[0]), (local, np.arange(Z.shape[0]))),

@@ -145,14 +145,14 @@ class MMDTest(_BaseMMDTest):
     alpha : float, default=0.05
         Level of the test, in (0, 1): ``reject_`` is ``p_value_ <= alpha``.
     resample_unit : "auto" or int, default="auto"
-        Feature path only: consecutive rows of each sample that are resampled
-        together as one unit (the last ``m % unit`` rows of X and ``n % unit``
-        of Y stay in their sample). ``1`` is the classical test that resamples
-        single points, at cost ``O(B N D)``. Any unit size gives a test of exact
-        level, as the units are fixed before the data are seen and are
-        exchangeable under the null; the power is the same as long as there are
-        thousands of units. ``"auto"`` uses 1 unless ``B N D`` exceeds about
-        ``3 10^10`` multiply-adds (or the unit sums would exceed 256 MB), then
+        Feature path only: points of each sample that are resampled together
+        as one unit, assigned to units at random (``m % unit`` points of X and
+        ``n % unit`` of Y stay in their sample). ``1`` is the classical test
+        that resamples single points, at cost ``O(B N D)``. Any unit size gives
+        a test of exact level: the random grouping does not depend on the data
+        or their order, so the units are exchangeable under the null. The power
+        is the same as long as there are thousands of units. ``"auto"`` uses 1
+        unless ``B N D`` exceeds about ``3 10^10`` multiply-adds (or the unit sums would exceed 256 MB), then
         the smallest size that fits, keeping at least 100 units per sample.
     batch : int, default=None
         Resamples per matrix product (memory ``O(batch x units)``); ``None``
@@ -352,7 +352,7 @@ class MMDTest(_BaseMMDTest):
                 m, n, n_out, 2 if self.calibration == "bootstrap" else 1
             )
             sums = _calibration._FeatureSums(
-                self.transformer_.transform, pooled, m, n, self.resample_unit_
+                self.transformer_.transform, pooled, m, n, self.resample_unit_, seed
             )
             self.witness_weights_ = sums.mean_difference(m, n)
         if self.verbose:
@@ -685,7 +685,9 @@ class AggregatedMMDTest(_BaseMMDTest):
         n_out = sum(t.transform(pooled[:1]).shape[1] for t in self.transformers_)
         self.resample_unit_ = self._resolve_unit(m, n, n_out)
         sums = [
-            _calibration._FeatureSums(t.transform, pooled, m, n, self.resample_unit_)
+            _calibration._FeatureSums(
+                t.transform, pooled, m, n, self.resample_unit_, seed
+            )
             for t in self.transformers_
         ]
         if self.verbose:

@@ -86,10 +86,13 @@ def test_resample_units_match_explicit_resamples(rng, method):
     assert sums.n_units == (3, 4)
     _, null, _ = resampled_statistics(sums, m, n, method=method, n_resamples=B, seed=5)
     A, C = _draw(np.random.default_rng(5), method, B, (3, 4))
-    units = [np.arange(3 * g, 3 * g + 3) for g in range(3)] + [
-        m + np.arange(3 * g, 3 * g + 3) for g in range(4)
-    ]
-    fixed_x, fixed_y = [9], [22, 23]
+    ids = sums.unit_ids
+    units = [np.flatnonzero(ids == g) for g in range(7)]
+    fixed_x, fixed_y = np.flatnonzero(ids == 7), np.flatnonzero(ids == 8)
+    # Units hold 3 points of one sample; X keeps 1 fixed point, Y 2.
+    assert all(len(u) == 3 for u in units) and len(fixed_x) == 1 and len(fixed_y) == 2
+    assert all(u.max() < m for u in units[:3]) and all(u.min() >= m for u in units[3:])
+    assert fixed_x.max() < m <= fixed_y.min()
     for b in range(B):
         counts_y = 1 - A[b] if method == "permutation" else C[b]
         idx_x = np.concatenate(
@@ -104,6 +107,19 @@ def test_resample_units_match_explicit_resamples(rng, method):
         else:
             expected = _bootstrap_mmd2(P, idx_x, idx_y)
         assert null[b] == pytest.approx(expected, abs=1e-12)
+
+
+def test_units_are_random_groups_not_row_order():
+    # Consecutive rows would group similar points of a sorted sample, and the
+    # units of X and Y would then not be exchangeable under H0.
+    P = np.arange(40.0)[:, None]
+    ids = _FeatureSums(_identity, P, 20, 20, unit=4, seed=3).unit_ids
+    assert not np.array_equal(ids[:20], np.repeat(np.arange(5), 4))
+    again = _FeatureSums(_identity, P, 20, 20, unit=4, seed=3).unit_ids
+    np.testing.assert_array_equal(ids, again)  # seeded
+    assert np.array_equal(
+        _FeatureSums(_identity, P, 20, 20).unit_ids[:20], np.arange(20)
+    )
 
 
 @pytest.mark.parametrize("method", METHODS)
