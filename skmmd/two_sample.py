@@ -152,8 +152,9 @@ class MMDTest(_BaseMMDTest):
         a test of exact level: the random grouping does not depend on the data
         or their order, so the units are exchangeable under the null. The power
         is the same as long as there are thousands of units. ``"auto"`` uses 1
-        unless ``B N D`` exceeds about ``3 10^10`` multiply-adds (or the unit sums would exceed 256 MB), then
-        the smallest size that fits, keeping at least 100 units per sample.
+        unless ``B N D`` exceeds about ``3 10^10`` multiply-adds (or the unit
+        sums would exceed 256 MB), then the smallest size that fits, keeping at
+        least 100 units per sample.
     batch : int, default=None
         Resamples per matrix product (memory ``O(batch x units)``); ``None``
         keeps a batch to about ``2**24`` entries. The results do not depend on
