@@ -23,7 +23,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import MMDTest, RandomFourierSampler
+from . import FastfoodSampler, MMDTest, RandomFourierSampler
 from .kernels import median_bandwidth
 
 
@@ -121,6 +121,7 @@ def run_two_sample_demo(random_state=0, out=None):
 # adding entries; every class takes bandwidth, n_components and random_state.
 TRANSFORMERS = {
     "rff": RandomFourierSampler,
+    "fastfood": FastfoodSampler,
     "exact": None,
 }
 
