@@ -85,7 +85,9 @@ def _one_repetition(make, seed, n_resamples, with_split):
     return out
 
 
-def power(label, make, reps, n_resamples, with_split, n_jobs):
+def power(label, make, reps, n_resamples, with_split, n_jobs, only=""):
+    if only and not all(word in label for word in only.split(",")):
+        return
     results = Parallel(n_jobs=n_jobs)(
         delayed(_one_repetition)(make, seed, n_resamples, with_split)
         for seed in range(reps)
@@ -100,7 +102,7 @@ def power(label, make, reps, n_resamples, with_split, n_jobs):
     print("  ".join(row), flush=True)
 
 
-def level(reps, n_resamples, n_jobs):
+def level(reps, n_resamples, n_jobs, only=""):
     print(f"\nType-I error over {reps} null repetitions (alpha = {ALPHA})")
 
     def one(seed, method, problem):
@@ -114,6 +116,8 @@ def level(reps, n_resamples, n_jobs):
         return test.fit(X, Y).p_value_
 
     for problem in ("mixture", "perturbed uniform"):
+        if only and only not in problem:
+            continue
         for method in ("mmdagg", "fuse"):
             p = np.array(
                 Parallel(n_jobs=n_jobs)(
@@ -153,10 +157,16 @@ def main():
     parser.add_argument("--time", action="store_true", help="N = 10^5 timing only")
     parser.add_argument("--n-resamples", type=int, default=999)
     parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument(
+        "--only",
+        default="",
+        help="power rows whose label holds these comma-separated words",
+    )
+    parser.add_argument("--no-split", action="store_true", help="skip the split test")
     args = parser.parse_args()
     reps, B = (20, 199) if args.quick else (args.reps, args.n_resamples)
     if args.level:
-        level(args.level, B, args.n_jobs)
+        level(args.level, B, args.n_jobs, args.only)
         return
     if args.time:
         timing(100_000, args.n_resamples)

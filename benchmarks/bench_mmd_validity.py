@@ -38,6 +38,12 @@ TRANSFORMERS = {
     "rff": lambda n_components, bandwidth, seed: RandomFourierSampler(
         n_components=n_components, bandwidth=bandwidth, random_state=seed
     ),
+    "orf": lambda n_components, bandwidth, seed: RandomFourierSampler(
+        n_components=n_components,
+        bandwidth=bandwidth,
+        orthogonal=True,
+        random_state=seed,
+    ),
 }
 
 NULL_DATA = {
@@ -131,15 +137,17 @@ def bench_type_one(reps, n_jobs, only=""):
     print(f"{n_ok}/{len(cells)} cells within target ({perf_counter() - start:.0f} s)")
 
 
-def _power_rep(seed, n, n_components_list):
-    """Decisions of the exact test and each RFF size on one blobs data set."""
+def _power_rep(seed, n, n_components_list, kinds=("rff",)):
+    """Decisions of the exact test and each feature map on one blobs data set;
+    keys are D for RFF, "orf D" for orthogonal RFF."""
     with _single_thread():
         X, Y = make_blobs_two_sample(n, epsilon=4.0, random_state=seed)
         params = {"n_resamples": 199}
         out = {"exact": _make_test("exact", 1.0, seed, **params).fit(X, Y).reject_}
-        for D in n_components_list:
-            test = _make_test("rff", 1.0, seed, n_components=D, **params)
-            out[D] = test.fit(X, Y).reject_
+        for kind in kinds:
+            for D in n_components_list:
+                test = _make_test(kind, 1.0, seed, n_components=D, **params)
+                out[D if kind == "rff" else f"{kind} {D}"] = test.fit(X, Y).reject_
     return out
 
 
@@ -157,7 +165,7 @@ def _power_table(label, rows):
             )
 
 
-def bench_power(reps, n_jobs, sizes, components):
+def bench_power(reps, n_jobs, sizes, components, kinds=("rff",)):
     print(
         f"\n(2) power on blobs (epsilon=4, bandwidth 1, B=199), {reps} replications; "
         "RFF vs the exact test on the same data and permutations"
@@ -165,9 +173,9 @@ def bench_power(reps, n_jobs, sizes, components):
     start = perf_counter()
     by_n = []
     for n in sizes:
-        comps = components if n == max(sizes) else [1024]
+        comps, kind = (components, kinds) if n == max(sizes) else ([1024], ("rff",))
         decisions = Parallel(n_jobs=n_jobs)(
-            delayed(_power_rep)(seed, n, comps) for seed in range(reps)
+            delayed(_power_rep)(seed, n, comps, kind) for seed in range(reps)
         )
         by_n.append((n, decisions))
     print("vs n per sample (RFF D=1024):")
@@ -179,7 +187,7 @@ def bench_power(reps, n_jobs, sizes, components):
         ],
     )
     print(f"vs n_components at n={max(sizes)}:")
-    _power_table("D", [(lambda D: str(D), by_n[-1][1])])
+    _power_table("D", [(str, by_n[-1][1])])
     print(
         f"target: |RFF(D>=1024) - exact| <= 0.03 at n=1000 "
         f"({perf_counter() - start:.0f} s)"
@@ -194,6 +202,15 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--parts", default="12")
     parser.add_argument(
+        "--sizes", default="250,500,1000", help="n per sample for the power part"
+    )
+    parser.add_argument(
+        "--components", default="64,256,1024,4096", help="D at the largest n"
+    )
+    parser.add_argument(
+        "--orthogonal", action="store_true", help="also orthogonal RFF at each D"
+    )
+    parser.add_argument(
         "--only",
         default="",
         help="type-I cells whose name holds all these comma-separated words",
@@ -204,7 +221,13 @@ def main(argv=None):
     if "1" in args.parts:
         bench_type_one(reps, args.n_jobs, args.only)
     if "2" in args.parts:
-        bench_power(power_reps, args.n_jobs, [250, 500, 1000], [64, 256, 1024, 4096])
+        bench_power(
+            power_reps,
+            args.n_jobs,
+            [int(v) for v in args.sizes.split(",")],
+            [int(v) for v in args.components.split(",")],
+            ("rff", "orf") if args.orthogonal else ("rff",),
+        )
 
 
 if __name__ == "__main__":
