@@ -1,7 +1,7 @@
 """
-=====================================================
+=======================================================
 Selecting the bandwidth of an MMD test without cheating
-=====================================================
+=======================================================
 
 The power of a kernel two-sample test depends on the bandwidth. On the Gaussian
 blobs of FastMMD (section 4.1) the two distributions differ only inside each

@@ -1,7 +1,7 @@
 """
-=======================================
+=================================
 Detecting data drift on real data
-=======================================
+=================================
 
 A deployed model sees a stream of data; has its distribution drifted from the
 reference it was trained on? A two-sample test answers with a calibrated

@@ -1,7 +1,7 @@
 """
-=====================================================
+====================================================
 Fastfood features + linear SVM against the exact SVC
-=====================================================
+====================================================
 
 A linear SVM on :class:`~skmmd.FastfoodSampler` features approximates the
 Gaussian-kernel SVM, with training cost linear in the number of samples

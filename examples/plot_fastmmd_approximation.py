@@ -1,7 +1,7 @@
 """
-=====================================================
+====================================================
 FastMMD: MMD from random features (Zhao & Meng 2015)
-=====================================================
+====================================================
 
 Reproduces two experiments of FastMMD (file 000 of the source papers) with
 :class:`~skmmd.RandomFourierSampler` and :func:`skmmd.mmd.mmd2_features`.

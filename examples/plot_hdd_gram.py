@@ -1,7 +1,7 @@
 """
-==========================================================
+========================================================
 Kernels between sets of samples with HDD random features
-==========================================================
+========================================================
 
 Each input here is a *set* of 2-D points drawn from its own density (a
 mixture of truncated Gaussians). :class:`skmmd.HDDSampler` maps every set to a

@@ -1,7 +1,7 @@
 """
-===================================================
+=================================================
 Normalized random Fourier features: MSE vs k (Li)
-===================================================
+=================================================
 
 Reproduces Figure 2 of Li, "Linearized GMM kernels and normalized random
 Fourier features" (KDD 2017; file 002 of the source papers). Two unit vectors

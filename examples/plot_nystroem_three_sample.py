@@ -1,7 +1,7 @@
 """
-=====================================================
+========================================================
 Three-sample problem with Nystroem MMD: N(0,1) vs N(0,2)
-=====================================================
+========================================================
 
 Reproduces the synthetic experiment of Cherfaoui et al. (2022, section 5,
 Figure 2): samples X ~ N(0, 1), Y ~ N(0, 2) and Z ~ N(0, 1) of n points each;

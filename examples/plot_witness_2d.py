@@ -1,7 +1,7 @@
 """
-=====================================
+====================================
 Where do two samples differ? Witness
-=====================================
+====================================
 
 The witness function ``f(x) = mean_i k(x, x_i) - mean_j k(x, y_j)`` of an MMD
 test is positive where the first sample has more mass than the second. With

@@ -200,7 +200,7 @@ class MMDTest(_BaseMMDTest):
         The two labels, when fit with labels; the first is sample X.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also

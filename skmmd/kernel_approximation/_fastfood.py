@@ -102,7 +102,7 @@ class FastfoodSampler(BaseSampler):
         ``n_components``, else None.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also

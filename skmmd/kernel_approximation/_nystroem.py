@@ -135,7 +135,7 @@ class NystroemSampler(BaseSampler):
         kernels.
     n_features_in_ : int
         Number of features seen during ``fit`` (vector data only).
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``, when X has string column names.
 
     See Also
