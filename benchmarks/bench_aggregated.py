@@ -180,8 +180,9 @@ def main():
             ),
             reps,
             B,
-            True,
+            not args.no_split,
             args.n_jobs,
+            args.only,
         )
     for n in (1000, 2000, 3000):
         power(
@@ -191,6 +192,7 @@ def main():
             B,
             False,
             args.n_jobs,
+            args.only,
         )
     for d, scales in ((1, (0.0, 0.25, 0.5, 0.75)), (2, (0.5, 1.0))):
         for scale in scales:
@@ -201,8 +203,9 @@ def main():
                 ),
                 reps,
                 B,
-                True,
+                not args.no_split,
                 args.n_jobs,
+                args.only,
             )
 
 
