@@ -41,7 +41,21 @@ def _stack(X, Y):
 
 class _BaseMMDTest(BaseEstimator):
     """What the two-sample tests share: the two input conventions, the
-    resampling unit and the tags (not public)."""
+    resampling unit, the calibration parameters and the tags (not public)."""
+
+    _shared_constraints: dict = {
+        "statistic": [StrOptions({"unbiased", "biased"})],
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "resample_unit": [
+            StrOptions({"auto"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "batch": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
 
     def _two_samples(self, X, Y, reset):
         """Validated ``(X, Y, classes)`` from two samples or pooled + labels."""
@@ -252,18 +266,8 @@ class MMDTest(_BaseMMDTest):
             Interval(Real, 0, None, closed="neither"),
         ],
         "nu": [Options(Real, {0.5, 1.5, 2.5})],
-        "statistic": [StrOptions({"unbiased", "biased"})],
         "calibration": [StrOptions({"permutation", "bootstrap"})],
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "resample_unit": [
-            StrOptions({"auto"}),
-            Interval(Integral, 1, None, closed="left"),
-        ],
-        "batch": [None, Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [None, Integral],
-        "verbose": ["verbose"],
+        **_BaseMMDTest._shared_constraints,
     }
 
     def __init__(
@@ -580,17 +584,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "kernels": [list, tuple],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "statistic": [StrOptions({"unbiased", "biased"})],
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "resample_unit": [
-            StrOptions({"auto"}),
-            Interval(Integral, 1, None, closed="left"),
-        ],
-        "batch": [None, Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [None, Integral],
-        "verbose": ["verbose"],
+        **_BaseMMDTest._shared_constraints,
     }
 
     def __init__(
