@@ -44,3 +44,27 @@ sphinx_gallery_conf = {
 
 html_theme = "pydata_sphinx_theme"
 html_title = "skmmd"
+
+
+def _check_every_example_made_a_figure(app, exception):
+    """Fail the build when a gallery example ran but saved no figure."""
+    if exception is not None or str(app.config.plot_gallery).lower() in (
+        "0",
+        "false",
+    ):
+        return
+    from pathlib import Path
+
+    from sphinx.errors import ExtensionError
+
+    images = Path(app.srcdir) / "auto_examples" / "images"
+    examples = sorted((Path(app.srcdir) / ".." / "examples").glob("plot_*.py"))
+    missing = [
+        e.name for e in examples if not (images / f"sphx_glr_{e.stem}_001.png").exists()
+    ]
+    if missing:
+        raise ExtensionError(f"gallery examples without a figure: {missing}")
+
+
+def setup(app):
+    app.connect("build-finished", _check_every_example_made_a_figure)

@@ -14,14 +14,7 @@ number of samples on a larger synthetic problem, with the test accuracy of
 each model trained on all of them.
 """
 
-import os
-import tempfile
 from time import perf_counter
-
-import matplotlib
-
-if os.name != "nt" and not os.environ.get("DISPLAY"):
-    matplotlib.use("Agg")  # no display: render off screen
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -124,9 +117,4 @@ ax2.set_ylabel("fit time (s)")
 ax2.set_title("synthetic, 40 features")
 ax2.legend()
 fig.tight_layout()
-if matplotlib.get_backend().lower() == "agg":
-    path = os.path.join(tempfile.gettempdir(), "plot_fastfood_svm.png")
-    fig.savefig(path)
-    print(f"figure saved to {path}")
-else:
-    plt.show()
+plt.show()

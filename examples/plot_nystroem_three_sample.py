@@ -18,13 +18,7 @@ functions written here.
 """
 
 import math
-import os
 from time import perf_counter
-
-import matplotlib
-
-if os.name != "nt" and not os.environ.get("DISPLAY"):
-    matplotlib.use("Agg")  # no display: render off screen
 
 import matplotlib.pyplot as plt
 import numpy as np

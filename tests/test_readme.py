@@ -6,12 +6,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _quick_start_commands():
+def _readme_commands(start, stop):
     # The same rule as .ci/run: indented `python -m pip install` lines between
-    # the "Quick start" and "What is in it" headings.
+    # two headings of README.rst.
     text = (ROOT / "README.rst").read_text()
-    section = text[text.index("Quick start") : text.index("What is in it")]
+    section = text[text.index(f"\n{start}\n") : text.index(f"\n{stop}\n")]
     return re.findall(r"^   (python -m pip install .*)$", section, flags=re.M)
+
+
+def _quick_start_commands():
+    return _readme_commands("Quick start", "What is in it")
 
 
 def test_readme_has_install_demo_and_test_commands():
@@ -20,9 +24,17 @@ def test_readme_has_install_demo_and_test_commands():
     assert tests.endswith("python -m pytest")
 
 
+def test_readme_documentation_command_builds_the_docs_strictly():
+    (docs,) = _readme_commands("Documentation", "Development")
+    assert docs.startswith('python -m pip install ".[docs]" && python -m sphinx')
+    assert " -W " in docs and docs.split()[-2:] == ["doc", "doc/_build/html"]
+
+
 def test_ci_runs_the_readme_commands():
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "README.rst" in ci and "Quick start" in ci and "What is in it" in ci
+    assert "README.rst" in ci
+    for heading in ("Quick start", "What is in it", "Documentation", "Development"):
+        assert f'"{heading}"' in ci
     assert "python -m venv" in ci or "python3 -m venv" in ci
 
 
