@@ -1,7 +1,7 @@
 """
-=======================================================
+=========================================================
 FastMMD: time of computing MMD (Zhao & Meng 2015, Fig. 7)
-=======================================================
+=========================================================
 
 Reproduces the efficiency experiment of FastMMD (file 000 of the source
 papers, section 4.3): the time to compute one MMD^2 between a sample uniform on
@@ -16,37 +16,45 @@ papers, section 4.3): the time to compute one MMD^2 between a sample uniform on
 * the linear-time statistic :func:`skmmd.mmd.mmd2_linear`.
 
 The FastMMD times include drawing the frequencies and computing the features.
-Absolute times depend on the hardware (the paper used a 800 MHz AMD Athlon and
-Matlab; the numbers below come from a shared 2-core machine, and the printed
-output gives the numbers of the run that built this page), so compare ratios
-and slopes.
+Every method is timed on one thread (BLAS through ``threadpoolctl``, and
+numba's parallel loops), the smallest of a few calls, so that the comparison
+measures the algorithms rather than the number of idle cores. Absolute times
+depend on the hardware (the paper used an 800 MHz AMD Athlon and Matlab), so
+compare ratios and slopes. The numbers below are the range over three runs on
+a shared 2-core machine; the printed output gives the run that built this
+page.
 
 **Figure 7(a)** -- ``d = 16``, ``L = 128``, ``N`` from ``10^3`` to ``10^5``.
 *Paper*: at ``N = 10^5`` FastMMD-Fourier is 2000 times faster than the exact MMD
 and 5 times faster than the B-test, FastMMD-Fastfood 4000 and 10 times; the
 FastMMD times grow more slowly than the exact one. *Here*: the exact statistic
 is timed up to ``N = 10^4`` only and extrapolated quadratically to ``10^5``
-(about 45 s, dotted line). At ``N = 10^5`` Fourier takes about 0.07 s: some 600
-times faster than the (extrapolated) exact MMD and 5 times faster than the
-B-test; Fastfood about 0.09 s, 500 and 4 times. At the largest measured
-``N = 10^4`` the exact MMD is already some 60 times slower than Fourier. The
-ordering, the linear against quadratic growth and the 5x over the B-test agree
-with the paper; the factor over the exact MMD is smaller because the exact
-statistic here is one blocked matrix product (BLAS) rather than Matlab loops,
-and our Fastfood is not faster than the dense Fourier map at ``d = 16`` (its
-Walsh-Hadamard blocks only pay off in high dimension, see (b)).
+(35 to 55 s, dotted line). At ``N = 10^5`` Fourier takes 0.07 to 0.1 s: 450 to
+700 times faster than the extrapolated exact MMD and 4 to 8 times faster than
+the B-test; Fastfood 0.1 to 0.17 s, 300 and 3 times. At ``N = 10^4``, the
+largest size where both are measured, Fourier is 45 to 50 times faster than
+the exact MMD. The linear against quadratic growth and the factor over the
+B-test for Fourier agree with the paper; the factor over the exact MMD is 3 to
+4 times smaller, as our exact statistic is a blocked matrix product (BLAS),
+and our Fastfood is slower than the dense Fourier map at ``d = 16`` (its
+Walsh-Hadamard blocks pay off in high dimension, see (b)), where the paper
+found it twice as fast.
 
 **Figure 7(b)** -- ``N`` fixed and ``L`` large, ``d`` from 8 to 1024. The
 paper uses ``N = 10^4`` and ``L = 8192``; to keep the example under a minute we
 halve both, ``N = 5000`` and ``L = 4096`` (the same ratio ``N / L``). *Paper*:
 as ``d`` grows, FastMMD becomes more efficient than the exact MMD and the
-B-test. *Here*: the Fastfood time hardly changes with ``d`` (``O(N L log d)``)
-and it overtakes the exact MMD at ``d`` of a few hundred (about 4 times faster
-at ``d = 1024``): in agreement. The dense Fourier map costs ``O(N L d)``, like
-the exact MMD's ``O(N^2 d)``, so with ``L`` about ``N`` it stays within a
-factor 2 of the exact MMD at every ``d`` (slower here, by 1.5 to 2 times): we do
-not reproduce the paper's gain of FastMMD-Fourier with ``d`` at this ``N / L``.
-FastMMD-Fourier pays off when ``N`` is much larger than ``L``, as in (a).
+B-test. *Here*: the Fastfood time hardly changes with ``d`` (``O(N L log d)``):
+2.5 to 3 times slower than the exact MMD at ``d = 8``, faster from ``d`` between
+128 and 512 on, 4 times faster at ``d = 1024``: in agreement. The dense Fourier map
+costs ``O(N L d)``, like the exact MMD's ``O(N^2 d)``; with ``L`` close to
+``N`` it is 1.4 to 3 times slower than the exact MMD at every ``d``, so the
+paper's gain of FastMMD-Fourier with ``d`` is not reproduced at this ``N / L``:
+FastMMD-Fourier pays off when ``N`` is much larger than ``L``, as in (a). The
+B-test (blocks of ``sqrt(N / 2)`` points, ``O(N^1.5 d)``) is faster than both
+FastMMD maps at every ``d`` here (0.05 to 0.14 s against 0.2 to 0.35 s for
+Fastfood), which disagrees with the paper: with ``L = 4096`` frequencies the
+features cost more than the blocks' kernel values up to ``d = 1024``.
 """
 
 from contextlib import contextmanager
