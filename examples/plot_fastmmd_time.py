@@ -20,41 +20,43 @@ Every method is timed on one thread (BLAS through ``threadpoolctl``, and
 numba's parallel loops), the smallest of a few calls, so that the comparison
 measures the algorithms rather than the number of idle cores. Absolute times
 depend on the hardware (the paper used an 800 MHz AMD Athlon and Matlab), so
-compare ratios and slopes. The numbers below are the range over three runs on
-a shared 2-core machine; the printed output gives the run that built this
+compare ratios and slopes. The numbers below are the range over six runs on a
+shared 2-core machine; the printed output gives the run that built this
 page.
 
 **Figure 7(a)** -- ``d = 16``, ``L = 128``, ``N`` from ``10^3`` to ``10^5``.
-*Paper*: at ``N = 10^5`` FastMMD-Fourier is 2000 times faster than the exact MMD
-and 5 times faster than the B-test, FastMMD-Fastfood 4000 and 10 times; the
+*Paper*: at ``N = 10^5`` FastMMD-Fourier is 2000 times faster than the exact
+MMD and 5 times faster than the B-test, FastMMD-Fastfood 4000 and 10 times; the
 FastMMD times grow more slowly than the exact one. *Here*: the exact statistic
-is timed up to ``N = 10^4`` only and extrapolated quadratically to ``10^5``
-(35 to 55 s, dotted line). At ``N = 10^5`` Fourier takes 0.07 to 0.1 s: 450 to
-700 times faster than the extrapolated exact MMD and 4 to 8 times faster than
-the B-test; Fastfood 0.1 to 0.17 s, 300 and 3 times. At ``N = 10^4``, the
-largest size where both are measured, Fourier is 45 to 50 times faster than
-the exact MMD. The linear against quadratic growth and the factor over the
-B-test for Fourier agree with the paper; the factor over the exact MMD is 3 to
-4 times smaller, as our exact statistic is a blocked matrix product (BLAS),
-and our Fastfood is slower than the dense Fourier map at ``d = 16`` (its
-Walsh-Hadamard blocks pay off in high dimension, see (b)), where the paper
-found it twice as fast.
+is timed up to ``N = 10^4`` only and extrapolated quadratically to ``10^5`` (35
+to 75 s, dotted line). At ``N = 10^5`` Fourier takes 0.07 to 0.11 s: 450 to 700
+times faster than the extrapolated exact MMD and 4 to 8 times faster than the
+B-test; Fastfood takes 0.11 to 0.18 s: 300 to 430 times and 3 times. At
+``N = 10^4``, the largest size where both are measured, Fourier is 40 to 70 times
+faster than the exact MMD (Fastfood 25 to 45 times). The linear against
+quadratic growth, and Fourier's factor over the B-test, agree with the paper.
+The factors over the exact MMD are 3 to 13 times smaller than the paper's: our
+exact statistic is a blocked matrix product (BLAS). Our Fastfood is slower than
+the dense Fourier map at ``d = 16`` (its Walsh-Hadamard blocks pay off in high
+dimension, see (b)), where the paper found it twice as fast, hence its 3 times
+over the B-test against the paper's 10.
 
-**Figure 7(b)** -- ``N`` fixed and ``L`` large, ``d`` from 8 to 1024. The
-paper uses ``N = 10^4`` and ``L = 8192``; to keep the example under a minute we
-halve both, ``N = 5000`` and ``L = 4096`` (the same ratio ``N / L``). *Paper*:
-as ``d`` grows, FastMMD becomes more efficient than the exact MMD and the
-B-test. *Here*: the Fastfood time hardly changes with ``d`` (``O(N L log d)``):
-2.5 to 3 times slower than the exact MMD at ``d = 8``, faster from ``d`` between
-128 and 512 on, 4 times faster at ``d = 1024``: in agreement. The dense Fourier map
-costs ``O(N L d)``, like the exact MMD's ``O(N^2 d)``; with ``L`` close to
-``N`` it is 1.4 to 3 times slower than the exact MMD at every ``d``, so the
-paper's gain of FastMMD-Fourier with ``d`` is not reproduced at this ``N / L``:
-FastMMD-Fourier pays off when ``N`` is much larger than ``L``, as in (a). The
-B-test (blocks of ``sqrt(N / 2)`` points, ``O(N^1.5 d)``) is faster than both
-FastMMD maps at every ``d`` here (0.05 to 0.14 s against 0.2 to 0.35 s for
-Fastfood), which disagrees with the paper: with ``L = 4096`` frequencies the
-features cost more than the blocks' kernel values up to ``d = 1024``.
+**Figure 7(b)** -- ``N`` fixed and ``L`` large, ``d`` from 8 to 1024. The paper
+uses ``N = 10^4`` and ``L = 8192``; to keep the example under a minute we halve
+both, ``N = 5000`` and ``L = 4096`` (the same ratio ``N / L``). *Paper*: as
+``d`` grows, FastMMD becomes more efficient than the exact MMD and the B-test.
+*Here*: the Fastfood time hardly changes with ``d`` (``O(N L log d)``): about
+2.5 times slower than the exact MMD at ``d = 8``, faster from a ``d`` between
+128 and 512 on, about 4 times faster at ``d = 1024``: in agreement. The dense
+Fourier map costs ``O(N L d)``, like the exact MMD's ``O(N^2 d)``; with ``L``
+close to ``N`` it is as fast as the exact MMD at best and up to 4 times slower
+(mostly 1.5 to 2.5 times), so the paper's gain of FastMMD-Fourier with ``d`` is
+not reproduced at this ``N / L``: FastMMD-Fourier pays off when ``N`` is much
+larger than ``L``, as in (a). The B-test (blocks of ``sqrt(N / 2)`` points,
+``O(N^1.5 d)``) is faster than both FastMMD maps at every ``d`` here (0.05 to
+0.14 s against 0.2 to 0.35 s for Fastfood), which disagrees with the paper:
+with ``L = 4096`` frequencies the features cost more than the blocks' kernel
+values up to ``d = 1024``.
 """
 
 from contextlib import contextmanager
@@ -137,7 +139,7 @@ for N in sizes:
         if name == "exact" and N > EXACT_MAX:
             times_a[name].append(np.nan)
             continue
-        seconds, value = best_time(lambda: compute(X, Y))
+        seconds, value = best_time(lambda: compute(X, Y), budget=1.0)
         times_a[name].append(seconds)
         line.append(f"{name} {seconds:.4f}s")
     print(f"N = {N:6d}: " + ", ".join(line))
