@@ -56,7 +56,8 @@ def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
     X2, Y2 = pooled[order][labels[order] == "p"], pooled[order][labels[order] == "q"]
     ref2 = make(calibration=calibration, random_state=0).fit(X2, Y2)
     _assert_same(_fitted_attrs(test), _fitted_attrs(ref2))
-    assert ref.classes_ is None
+    # fit(X, Y): the labels of predict are 0 (X) and 1 (Y).
+    np.testing.assert_array_equal(ref.classes_, [0, 1])
     assert (ref.n_samples_x_, ref.n_samples_y_) == (40, 55)
 
 
