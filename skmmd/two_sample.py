@@ -165,10 +165,12 @@ class MMDTest(_BaseMMDTest):
 
     It is also a binary classifier in scikit-learn's sense, so that
     ``GridSearchCV`` on ``fit(pooled, labels)`` splits with ``StratifiedKFold``
-    (every fold holds both samples, as ``score`` needs): the mean-embedding
-    classifier ``predict`` assigns a point to the sample whose kernel mean
-    embedding is closer, i.e. to ``classes_[0]`` (sample X) where the witness
-    is positive. ``score`` stays the power criterion, not the accuracy.
+    (every fold holds both samples, as ``score`` needs). ``predict`` is the
+    witness (mean-embedding) classifier: a point goes to the sample with the
+    larger mean kernel value ``mean_i k(x, x_i)`` against ``mean_j k(x, y_j)``,
+    i.e. to ``classes_[0]`` (sample X) where the witness is positive (a Parzen
+    window classifier with equal priors). ``score`` stays the power criterion,
+    not the accuracy.
 
     Parameters
     ----------
@@ -445,8 +447,8 @@ class MMDTest(_BaseMMDTest):
         and a pooled sample with labels of the two samples, the bandwidth is fit
         on training folds and scored on held-out folds (MMDTest is a classifier,
         so an integer or default ``cv`` is stratified: every fold holds both
-        samples). Test on data not used in
-        the selection: a p-value computed on the selection data is invalid.
+        samples). Test on data not used in the selection: a p-value computed on
+        the selection data is invalid.
 
         Parameters
         ----------
@@ -520,7 +522,7 @@ class MMDTest(_BaseMMDTest):
         return -self.witness(X)
 
     def predict(self, X):
-        """Label of the sample whose mean embedding is closer to each point.
+        """Label of the sample with the larger mean kernel value at each point.
 
         Parameters
         ----------
@@ -748,7 +750,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         y : {array-like, sparse matrix} of shape (n, n_features) or \
                 array-like of shape (N,)
             The second sample Y, or labels of exactly two classes for the rows
-            of ``X``; a column vector of labels as in :meth:`MMDTest.fit`.
+            of ``X``; a column vector of labels as in :meth:`skmmd.MMDTest.fit`.
 
         Returns
         -------

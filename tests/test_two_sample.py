@@ -26,9 +26,9 @@ TESTS = {
 }
 
 # sklearn's estimator checks and parameter validation run over MMDTest
-# instances in tests/test_common.py; none is expected to fail (the labels of
-# fit(pooled, labels) are declared binary through the classifier tags, so the
-# checks pass two classes).
+# instances in tests/test_common.py; none is expected to fail. MMDTest is a
+# binary classifier (estimator_type "classifier", multi_class=False), so the
+# classifier checks run too, with two classes.
 
 
 def _fitted_attrs(test):
