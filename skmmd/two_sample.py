@@ -5,7 +5,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, clone, is_classifier
 from sklearn.utils import (
     ClassifierTags,
     check_array,
@@ -61,9 +61,10 @@ class _BaseMMDTest(BaseEstimator):
     def _two_samples(self, X, Y, reset):
         """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
 
-        ``Y`` is labels when it is 1-D, or a column vector ``(N, 1)`` of the
-        rows of ``X`` when ``X`` has more than one feature (with sklearn's
-        ``DataConversionWarning``); otherwise it is the second sample.
+        ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
+        vector ``(N, 1)`` for the rows of ``X`` when ``X`` has more than one
+        feature (with sklearn's ``DataConversionWarning``); otherwise it is the
+        second sample.
         """
         if Y is None:
             raise ValueError(
@@ -82,7 +83,8 @@ class _BaseMMDTest(BaseEstimator):
             if len(Y.shape) == 1:
                 labels = np.asarray(Y)
             elif (
-                len(Y.shape) == 2
+                is_classifier(self)
+                and len(Y.shape) == 2
                 and Y.shape[1] == 1
                 and Y.shape[0] == X.shape[0]
                 and X.shape[1] > 1
@@ -98,8 +100,8 @@ class _BaseMMDTest(BaseEstimator):
             if y_type not in ("binary", "multiclass"):
                 raise ValueError(
                     f"Unknown label type: {y_type}. The labels y of fit(pooled, "
-                    "labels) must be discrete, one class per sample; give a "
-                    "second sample as a 2-D Y."
+                    "labels) must be discrete, one class per sample; a second "
+                    "sample Y must be 2-D, with the features of X."
                 )
             classes = np.unique(labels)
             if classes.size != 2:
@@ -750,7 +752,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         y : {array-like, sparse matrix} of shape (n, n_features) or \
                 array-like of shape (N,)
             The second sample Y, or labels of exactly two classes for the rows
-            of ``X``; a column vector of labels as in :meth:`skmmd.MMDTest.fit`.
+            of ``X``.
 
         Returns
         -------

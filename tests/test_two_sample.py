@@ -230,16 +230,9 @@ def test_predict_is_the_witness_classifier(rng, kind):
     )
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        TESTS["exact"],
-        TESTS["rff"],
-        lambda **p: AggregatedMMDTest(n_bandwidths=2, n_components=16, **p),
-    ],
-    ids=["exact", "rff", "aggregated"],
-)
-def test_column_vector_labels(rng, make):
+@pytest.mark.parametrize("kind", list(TESTS))
+def test_column_vector_labels(rng, kind):
+    make = TESTS[kind]
     X, Y = rng.normal(size=(30, 3)), rng.normal(size=(25, 3)) + 0.5
     pooled, labels = np.vstack([X, Y]), np.repeat(["a", "b"], [30, 25])
     ref = make(n_resamples=19, random_state=0).fit(pooled, labels)
