@@ -5,7 +5,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, clone, is_classifier
 from sklearn.utils import (
     ClassifierTags,
     check_array,
@@ -14,7 +14,8 @@ from sklearn.utils import (
     gen_batches,
     get_tags,
 )
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _aggregation, _calibration
 from ._compat import (
@@ -58,7 +59,13 @@ class _BaseMMDTest(BaseEstimator):
     }
 
     def _two_samples(self, X, Y, reset):
-        """Validated ``(X, Y, classes)`` from two samples or pooled + labels."""
+        """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
+
+        ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
+        vector ``(N, 1)`` for the rows of ``X`` when ``X`` has more than one
+        feature (with sklearn's ``DataConversionWarning``); otherwise it is the
+        second sample.
+        """
         if Y is None:
             raise ValueError(
                 "MMDTest requires y to be passed, but the target y is None: give "
@@ -66,20 +73,48 @@ class _BaseMMDTest(BaseEstimator):
                 "labels of two classes."
             )
         params = {"accept_sparse": "csr", "dtype": _FLOAT_DTYPES}
-        if not sp.issparse(Y) and np.ndim(Y) == 1:
-            X = validate_data(self, X, reset=reset, **params)
-            labels = np.asarray(Y)
+        X = validate_data(self, X, reset=reset, **params)
+        if not sp.issparse(Y) and not hasattr(Y, "shape"):
+            # Lists and other array-likes; np.asarray uses __array__, never
+            # __array_function__ (which np.ndim or np.shape would call).
+            Y = np.asarray(Y)
+        labels = None
+        if not sp.issparse(Y):
+            if len(Y.shape) == 1:
+                labels = np.asarray(Y)
+            elif (
+                is_classifier(self)
+                and len(Y.shape) == 2
+                and Y.shape[1] == 1
+                and Y.shape[0] == X.shape[0]
+                and X.shape[1] > 1
+            ):
+                # A column vector of labels, not a one-feature second sample.
+                labels = column_or_1d(Y, warn=True)
+        if labels is not None:
+            labels = check_array(labels, ensure_2d=False, dtype=None, input_name="y")
             check_consistent_length(X, labels)
+            # check_classification_targets without its warning about many
+            # classes (more than two are an error here anyway).
+            y_type = type_of_target(labels, input_name="y")
+            if y_type not in ("binary", "multiclass"):
+                raise ValueError(
+                    f"Unknown label type: {y_type}. The labels y of fit(pooled, "
+                    "labels) must be discrete, one class per sample; a second "
+                    "sample Y must be 2-D, with the features of X."
+                )
             classes = np.unique(labels)
             if classes.size != 2:
+                # sklearn's wording for a binary-only classifier given more.
+                binary_only = "Only binary classification is supported: "
                 raise ValueError(
-                    "labels must have exactly two classes (one per sample); got "
+                    f"{binary_only if classes.size > 2 else ''}the labels y must "
+                    "have exactly two classes (one per sample); got "
                     f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
                     f"{classes[:10].tolist()}."
                 )
             X, Y = X[labels == classes[0]], X[labels == classes[1]]
         else:
-            X = validate_data(self, X, reset=reset, **params)
             Y = check_array(Y, input_name="Y", **params)
             if Y.shape[1] != X.shape[1]:
                 raise ValueError(
@@ -129,6 +164,15 @@ class MMDTest(_BaseMMDTest):
     :class:`~skmmd.RandomFourierSampler`) the statistic and every resample cost
     ``O(N D)``; with ``transformer=None`` the kernel is exact and the cost is
     quadratic in ``N = m + n``.
+
+    It is also a binary classifier in scikit-learn's sense, so that
+    ``GridSearchCV`` on ``fit(pooled, labels)`` splits with ``StratifiedKFold``
+    (every fold holds both samples, as ``score`` needs). ``predict`` is the
+    witness (mean-embedding) classifier: a point goes to the sample with the
+    larger mean kernel value ``mean_i k(x, x_i)`` against ``mean_j k(x, y_j)``,
+    i.e. to ``classes_[0]`` (sample X) where the witness is positive (a Parzen
+    window classifier with equal priors). ``score`` stays the power criterion,
+    not the accuracy.
 
     Parameters
     ----------
@@ -210,8 +254,9 @@ class MMDTest(_BaseMMDTest):
         Size ``m`` of the first sample.
     n_samples_y_ : int
         Size ``n`` of the second sample.
-    classes_ : ndarray of shape (2,) or None
-        The two labels, when fit with labels; the first is sample X.
+    classes_ : ndarray of shape (2,)
+        The two labels of ``fit(pooled, labels)`` (sorted; the first marks
+        sample X), or ``[0, 1]`` for ``fit(X, Y)``: the labels of ``predict``.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -221,6 +266,7 @@ class MMDTest(_BaseMMDTest):
     --------
     skmmd.mmd.mmd2_features : The statistic from features.
     skmmd.mmd.power_criterion : The criterion returned by ``score``.
+    MMDTest.witness : The witness function behind ``decision_function``.
     scipy.stats.permutation_test : Generic permutation tests.
 
     Notes
@@ -256,6 +302,11 @@ class MMDTest(_BaseMMDTest):
     0.001
     >>> bool(test.reject_)
     True
+
+    The witness classifier: X is denser on the left (class 0), Y on the right.
+
+    >>> test.predict([[-1.0, 0.0], [2.0, 0.0]])
+    array([0, 1])
     """
 
     _parameter_constraints: dict = {
@@ -322,14 +373,19 @@ class MMDTest(_BaseMMDTest):
             ``X`` (the smaller label marks the first sample). ``fit(pooled,
             labels)`` gives results identical to ``fit(pooled[labels == a],
             pooled[labels == b])``: the samples are the rows of each class in
-            their order in ``X``.
+            their order in ``X``. A dense ``y`` of shape ``(N, 1)`` with the
+            rows of ``X`` is a column vector of labels when ``X`` has more than
+            one feature (as a second sample its number of features would not
+            match): it is raveled with a ``DataConversionWarning``. With one
+            feature, a 2-D ``y`` is always the second sample.
 
         Returns
         -------
         self : object
             Fitted test.
         """
-        X, Y, self.classes_ = self._two_samples(X, y, reset=True)
+        X, Y, classes = self._two_samples(X, y, reset=True)
+        self.classes_ = np.array([0, 1]) if classes is None else classes
         m, n = X.shape[0], Y.shape[0]
         pooled = _stack(X, Y)
         rng = check_random_state(self.random_state)
@@ -390,10 +446,11 @@ class MMDTest(_BaseMMDTest):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
 
         With ``GridSearchCV(MMDTest(sampler), {"transformer__bandwidth": [...]})``
-        and a pooled sample with 0/1 labels (shuffled, or with a stratified
-        ``cv``, so that every fold holds both samples), the bandwidth is fit on
-        training folds and scored on held-out folds. Test on data not used in
-        the selection: a p-value computed on the selection data is invalid.
+        and a pooled sample with labels of the two samples, the bandwidth is fit
+        on training folds and scored on held-out folds (MMDTest is a classifier,
+        so an integer or default ``cv`` is stratified: every fold holds both
+        samples). Test on data not used in the selection: a p-value computed on
+        the selection data is invalid.
 
         Parameters
         ----------
@@ -448,8 +505,46 @@ class MMDTest(_BaseMMDTest):
             )
         return out
 
+    def decision_function(self, X):
+        """Compute ``-witness(X)``: positive where the second sample is denser.
+
+        The mean-embedding classifier's score, with scikit-learn's binary
+        convention that positive values mean ``classes_[1]`` (sample Y).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_points, n_features)
+            Points to score.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_points,)
+            ``mean_j k(x, y_j) - mean_i k(x, x_i)``, that is ``-witness(X)``.
+        """
+        return -self.witness(X)
+
+    def predict(self, X):
+        """Label of the sample with the larger mean kernel value at each point.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_points, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_points,)
+            ``classes_[1]`` where ``decision_function`` is positive (Y denser
+            than X), else ``classes_[0]``.
+        """
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        # A binary classifier (predict, decision_function), so that cv splits of
+        # fit(pooled, labels) are stratified; score is still the power criterion.
+        tags.estimator_type = "classifier"
         tags.input_tags.sparse = (
             True
             if self.transformer is None

@@ -1,13 +1,16 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics.pairwise import linear_kernel
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, check_cv
 from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
-from skmmd import MMDTest, RandomFourierSampler
+from skmmd import AggregatedMMDTest, MMDTest, RandomFourierSampler
 from skmmd.datasets import make_blobs_two_sample
 from skmmd.kernels import median_bandwidth
 from skmmd.mmd import mmd2_exact, mmd2_features
@@ -23,9 +26,9 @@ TESTS = {
 }
 
 # sklearn's estimator checks and parameter validation run over MMDTest
-# instances in tests/test_common.py; none is expected to fail (the labels of
-# fit(pooled, labels) are declared binary through the classifier tags, so the
-# checks pass two classes).
+# instances in tests/test_common.py; none is expected to fail. MMDTest is a
+# binary classifier (estimator_type "classifier", multi_class=False), so the
+# classifier checks run too, with two classes.
 
 
 def _fitted_attrs(test):
@@ -56,7 +59,8 @@ def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
     X2, Y2 = pooled[order][labels[order] == "p"], pooled[order][labels[order] == "q"]
     ref2 = make(calibration=calibration, random_state=0).fit(X2, Y2)
     _assert_same(_fitted_attrs(test), _fitted_attrs(ref2))
-    assert ref.classes_ is None
+    # fit(X, Y): the labels of predict are 0 (X) and 1 (Y).
+    np.testing.assert_array_equal(ref.classes_, [0, 1])
     assert (ref.n_samples_x_, ref.n_samples_y_) == (40, 55)
 
 
@@ -163,6 +167,92 @@ def test_grid_search_selects_bandwidth_with_score(rng):
     assert search.best_estimator_.transformer_.bandwidth_ == 1.0
 
 
+@pytest.mark.parametrize("order", ["sorted", "shuffled"])
+def test_grid_search_default_cv_keeps_both_samples_in_every_fold(rng, order):
+    # The natural input np.vstack([X, Y]) with sorted labels: MMDTest is a
+    # classifier, so the default cv=5 is stratified and every held-out fold
+    # holds both samples (plain KFold would hold out X only and score would
+    # fail). Blobs with strongly correlated Y blobs (epsilon=20): bandwidth 1
+    # wins by a margin of at least 0.08 over seeds 0-99 of the shuffle.
+    X, Y = make_blobs_two_sample(1000, epsilon=20.0, random_state=0)
+    pooled, labels = np.vstack([X, Y]), np.repeat([0, 1], 1000)
+    if order == "shuffled":
+        perm = rng.permutation(2000)
+        pooled, labels = pooled[perm], labels[perm]
+    search = GridSearchCV(
+        MMDTest(_rff(256), n_resamples=19), {"transformer__bandwidth": [1.0, 30.0]}
+    )
+    search.fit(pooled, labels)
+    assert search.best_params_ == {"transformer__bandwidth": 1.0}
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    assert search.n_splits_ == 5
+
+
+def test_is_a_binary_classifier():
+    assert is_classifier(MMDTest()) and is_classifier(MMDTest(_rff()))
+    assert isinstance(
+        check_cv(5, np.repeat([0, 1], 10), classifier=True), StratifiedKFold
+    )
+    # The aggregated test has no score, predict or decision_function.
+    assert not is_classifier(AggregatedMMDTest())
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+def test_predict_is_the_witness_classifier(rng, kind):
+    def draw(size):
+        X = rng.normal(size=(size, 2)) + [-1.5, 0.0]
+        return X, rng.normal(size=(size, 2)) + [1.5, 0.0]
+
+    X, Y = draw(150)
+    pooled = np.vstack([Y, X])  # Y first: the labels, not the order, name X
+    labels = np.array(["y"] * 150 + ["x"] * 150)
+    test = TESTS[kind](n_resamples=9, random_state=0).fit(pooled, labels)
+    assert list(test.classes_) == ["x", "y"]
+    # Points drawn near X's mode go to classes_[0], near Y's to classes_[1].
+    X_new, Y_new = draw(200)
+    assert np.all(test.predict([[-1.5, 0.0], [-1.5, 0.5]]) == "x")
+    assert np.all(test.predict([[1.5, 0.0], [1.5, -0.5]]) == "y")
+    accuracy = np.mean(
+        np.concatenate([test.predict(X_new) == "x", test.predict(Y_new) == "y"])
+    )
+    assert accuracy > 0.9  # Bayes accuracy Phi(1.5) = 0.933
+    # sklearn's binary convention: decision_function > 0 means classes_[1].
+    decision = test.decision_function(np.vstack([X_new, Y_new]))
+    np.testing.assert_array_equal(decision, -test.witness(np.vstack([X_new, Y_new])))
+    np.testing.assert_array_equal(
+        test.predict(np.vstack([X_new, Y_new])), test.classes_[(decision > 0) * 1]
+    )
+    # fit(X, Y): the same classifier with labels 0 (X) and 1 (Y).
+    two = TESTS[kind](n_resamples=9, random_state=0).fit(X, Y)
+    np.testing.assert_array_equal(two.classes_, [0, 1])
+    np.testing.assert_array_equal(
+        two.predict(X_new), np.where(test.predict(X_new) == "x", 0, 1)
+    )
+
+
+@pytest.mark.parametrize("kind", list(TESTS))
+def test_column_vector_labels(rng, kind):
+    make = TESTS[kind]
+    X, Y = rng.normal(size=(30, 3)), rng.normal(size=(25, 3)) + 0.5
+    pooled, labels = np.vstack([X, Y]), np.repeat(["a", "b"], [30, 25])
+    ref = make(n_resamples=19, random_state=0).fit(pooled, labels)
+    with pytest.warns(DataConversionWarning, match="A column-vector y was passed"):
+        test = make(n_resamples=19, random_state=0).fit(pooled, labels[:, None])
+    assert (test.statistic_, test.p_value_) == (ref.statistic_, ref.p_value_)
+    np.testing.assert_array_equal(test.null_distribution_, ref.null_distribution_)
+    np.testing.assert_array_equal(test.classes_, ["a", "b"])
+    assert (test.n_samples_x_, test.n_samples_y_) == (30, 25)
+    # With one feature a 2-D y is the second sample, even with X's rows and
+    # values that look like labels.
+    column = (np.arange(30) % 2)[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        two = make(n_resamples=19, random_state=0).fit(X[:, :1], column)
+    assert (two.n_samples_x_, two.n_samples_y_) == (30, 30)
+    ref = make(n_resamples=19, random_state=0).fit(X[:, :1], column.astype(float))
+    assert two.statistic_ == ref.statistic_
+
+
 def test_verbose_reports_progress(rng, capsys):
     X = rng.normal(size=(20, 2))
     MMDTest(_rff(), n_resamples=99, batch=10, verbose=1).fit(X, X + 1)
@@ -259,6 +349,15 @@ BAD_INPUTS = [
         "exactly two classes .* got 3 classes",
     ),
     ((np.zeros((6, 2)), np.zeros(6)), "exactly two classes .* got 1 class:"),
+    (
+        (np.zeros((6, 2)), np.array([0, 1, 2, 0, 1, 2])),
+        "^Only binary classification is supported: the labels y",
+    ),
+    (
+        (np.zeros((6, 2)), np.array([0.5, 1.2, 0.3, 0.5, 1.2, 0.3])),
+        "Unknown label type: continuous",
+    ),
+    ((np.zeros((6, 2)), np.array([0, 1, np.inf] * 2)), "Input y contains infinity"),
     ((np.zeros((6, 2)), np.array([0, 1, 0])), "inconsistent numbers of samples"),
 ]
 
