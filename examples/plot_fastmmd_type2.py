@@ -48,7 +48,6 @@ once and obtains each batch of bootstrap statistics from one matrix product,
 (``N = 2000``): a ratio of 4, which is the speed-up measured.
 """
 
-from contextlib import contextmanager
 from time import perf_counter
 
 import matplotlib.pyplot as plt
@@ -62,22 +61,6 @@ from skmmd.datasets import make_blobs_two_sample
 N_TRIALS = 50
 N_RESAMPLES = 99
 N_SAMPLES = 1000  # per sample, as in the paper
-
-
-@contextmanager
-def one_thread():
-    """BLAS and numba's parallel loops on one thread.
-
-    The matrices here are small: on a busy machine one thread per process is
-    the fastest, and it makes the two tests' times comparable.
-    """
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        with threadpool_limits(limits=1):
-            yield
-    finally:
-        numba.set_num_threads(threads)
 
 
 def fastmmd_test(L, trial):
@@ -105,14 +88,26 @@ def exact_test(trial):
 
 def type2_error(make_test, epsilon):
     """Fraction of non-rejections over the trials, its standard error and the
-    mean time of one test."""
+    mean time of one test.
+
+    BLAS and numba's parallel loops run on one thread: the matrices are small,
+    so on a busy machine one thread is the fastest, and it makes the two tests'
+    times comparable.
+    """
     accepted, seconds = 0, 0.0
-    with one_thread():
-        for trial in range(N_TRIALS):
-            X, Y = make_blobs_two_sample(N_SAMPLES, epsilon=epsilon, random_state=trial)
-            start = perf_counter()
-            accepted += not make_test(trial).fit(X, Y).reject_
-            seconds += perf_counter() - start
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with threadpool_limits(limits=1):
+            for trial in range(N_TRIALS):
+                X, Y = make_blobs_two_sample(
+                    N_SAMPLES, epsilon=epsilon, random_state=trial
+                )
+                start = perf_counter()
+                accepted += not make_test(trial).fit(X, Y).reject_
+                seconds += perf_counter() - start
+    finally:
+        numba.set_num_threads(threads)
     error = accepted / N_TRIALS
     return error, np.sqrt(error * (1 - error) / N_TRIALS), seconds / N_TRIALS
 
