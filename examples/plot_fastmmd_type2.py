@@ -127,18 +127,18 @@ print(
     f"({exact_a[2]:.3f} s/test)"
 )
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+fig, ax = plt.subplots(figsize=(5.5, 4))
 error, se, _ = np.array(results_a).T
-axes[0].errorbar(Ls, error, yerr=se, marker="o", capsize=3, label="FastMMD-Fourier")
-axes[0].axhline(exact_a[0], color="k", linestyle="--", label="exact kernel")
-axes[0].set(
+ax.errorbar(Ls, error, yerr=se, marker="o", capsize=3, label="FastMMD-Fourier")
+ax.axhline(exact_a[0], color="k", linestyle="--", label="exact kernel")
+ax.set(
     xscale="log",
     xlabel="number of frequencies L",
     ylabel="type-II error",
     ylim=(-0.05, 1.05),
     title="Fig. 8(a): epsilon = 4",
 )
-axes[0].legend()
+ax.legend()
 
 # %%
 # Figure 8(b): type-II error against epsilon (L = 256)
@@ -166,15 +166,16 @@ print(
     f"(FastMMD {exact / fast:.1f} times faster)"
 )
 
+fig, ax = plt.subplots(figsize=(5.5, 4))
 for name, values in curves_b.items():
     error, se = np.array(values).T
-    axes[1].errorbar(epsilons, error, yerr=se, marker="o", capsize=3, label=name)
-axes[1].set(
+    ax.errorbar(epsilons, error, yerr=se, marker="o", capsize=3, label=name)
+ax.set(
     xlabel="eigenvalue ratio epsilon",
     ylabel="type-II error",
     ylim=(-0.05, 1.05),
     title="Fig. 8(b): L = 256",
 )
-axes[1].legend()
+ax.legend()
 fig.tight_layout()
 plt.show()
