@@ -154,13 +154,13 @@ def test_cli_bad_options(samples, capsys, extra, match):
 
 def test_two_sample_demo_output():
     out = io.StringIO()
-    run_two_sample_demo(out=out)
+    run_two_sample_demo(copies=2, out=out)
     text = out.getvalue()
     assert "random halves (same law)" in text and "even vs odd digits" in text
-    rows = [
-        line.split()
-        for line in text.splitlines()
-        if "MMDTest" in line and "digits" in line
-    ]
-    # Even vs odd digits differ: both tests give the smallest p-value 1/1000.
-    assert [row[-2] for row in rows] == ["0.001", "0.001"]
+    rows = [line.split() for line in text.splitlines() if "MMDTest" in line]
+    # Even vs odd digits differ: both tests give the smallest p-value 1/1000,
+    # on the digits and on their jittered copies.
+    assert [row[-2] for row in rows if "odd" in row] == ["0.001"] * 4
+    # Random halves come from one law: no rejection at any size.
+    assert all(float(row[-2]) > 0.05 for row in rows if "halves" in row)
+    assert {row[-6] for row in rows} == {"1797", "3594"}  # N: digits and 2 copies
