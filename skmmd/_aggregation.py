@@ -70,6 +70,22 @@ def fuse_statistic(T, weights=None):
 
 AGGREGATORS = {"mmdagg": minp_statistic, "fuse": fuse_statistic}
 
+WEIGHT_SHAPES = ("uniform", "increasing", "decreasing", "centred")
+
+
+def grid_weights(shape, n):
+    """MMDAgg's prior weights over ``n`` bandwidths in increasing order, summing
+    to 1: ``"decreasing"`` favours small bandwidths (``w_i ~ 1 / i``),
+    ``"increasing"`` large ones, ``"centred"`` the middle of the grid."""
+    i = np.arange(1, n + 1)
+    raw = {
+        "uniform": np.ones(n),
+        "decreasing": 1 / i,
+        "increasing": 1 / (n + 1 - i),
+        "centred": 1 / (np.abs((n + 1) / 2 - i) + (1 if n % 2 else 0.5)),
+    }[shape]
+    return raw / raw.sum()
+
 
 def aggregated_p_value(T, method="mmdagg", weights=None):
     """Aggregated statistic of every row and the p-value of row 0.

@@ -585,6 +585,16 @@ class AggregatedMMDTest(_BaseMMDTest):
         Bandwidths per kernel with ``transformers="auto"``.
     n_components : int, default=512
         Features per kernel with ``transformers="auto"``.
+    weights : {"uniform", "increasing", "decreasing", "centred"} or \
+            array-like of shape (n_kernels,), default="uniform"
+        Prior weight of each kernel (as in MMDAgg): with ``"mmdagg"`` a kernel
+        of weight ``w`` (scaled to mean 1) is tested at ``w`` times the common
+        level; with ``"fuse"`` it weighs its term of the log-mean-exp. The
+        names apply MMDAgg's shapes to each kernel's bandwidth grid
+        (``transformers="auto"`` only): ``"decreasing"`` favours small
+        bandwidths (``w_i ~ 1/i``), ``"increasing"`` large ones, ``"centred"``
+        the middle. An array gives one positive weight per kernel, in the order
+        of ``kernels_``. Any fixed weights keep the p-value valid.
     statistic : {"unbiased", "biased"}, default="unbiased"
         ``MMD2_u`` or ``MMD2_b`` for every kernel.
     n_resamples : int, default=999
@@ -626,6 +636,8 @@ class AggregatedMMDTest(_BaseMMDTest):
         The fitted clones, one per kernel.
     kernels_ : list of str
         A description of each kernel, e.g. ``"gaussian(bandwidth=1.2)"``.
+    weights_ : ndarray of shape (n_kernels,)
+        The kernels' weights, summing to 1.
     resample_unit_ : int
         The unit size used.
     n_samples_x_ : int
@@ -679,6 +691,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "kernels": [list, tuple],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
+        "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
         **_BaseMMDTest._shared_constraints,
     }
 
@@ -690,6 +703,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         kernels=("gaussian", "laplacian"),
         n_bandwidths=10,
         n_components=512,
+        weights="uniform",
         statistic="unbiased",
         n_resamples=999,
         alpha=0.05,
@@ -704,6 +718,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.kernels = kernels
         self.n_bandwidths = n_bandwidths
         self.n_components = n_components
+        self.weights = weights
         self.statistic = statistic
         self.n_resamples = n_resamples
         self.alpha = alpha
@@ -712,6 +727,31 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+
+    def _resolve_weights(self, n_kernels):
+        """The kernels' weights, validated and scaled to sum 1."""
+        if isinstance(self.weights, str):
+            if self.weights == "uniform":
+                return np.full(n_kernels, 1 / n_kernels)
+            if not isinstance(self.transformers, str):
+                raise ValueError(
+                    f"weights={self.weights!r} applies to the bandwidth grids of "
+                    "transformers='auto'; with a list of transformers give one "
+                    "weight per transformer."
+                )
+            grid = _aggregation.grid_weights(self.weights, self.n_bandwidths)
+            return np.tile(grid, len(self.kernels)) / len(self.kernels)
+        weights = np.asarray(self.weights, dtype=np.float64)
+        if weights.shape != (n_kernels,):
+            raise ValueError(
+                f"weights must have one entry per kernel ({n_kernels}); got shape "
+                f"{weights.shape}."
+            )
+        if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+            raise ValueError(
+                f"weights must be finite and positive; got {weights.tolist()}."
+            )
+        return weights / weights.sum()
 
     def _auto_transformers(self, pooled, rng):
         """Random Fourier maps over each kernel's bandwidth grid (pooled data)."""
@@ -771,6 +811,7 @@ class AggregatedMMDTest(_BaseMMDTest):
                 raise ValueError("transformers must be 'auto' or a non-empty list.")
             transformers = self.transformers
             self.kernels_ = [repr(t) for t in transformers]
+        self.weights_ = self._resolve_weights(len(transformers))
         self.transformers_ = [clone(t).fit(pooled) for t in transformers]
         n_out = sum(t.transform(pooled[:1]).shape[1] for t in self.transformers_)
         self.resample_unit_ = self._resolve_unit(m, n, n_out)
@@ -800,7 +841,9 @@ class AggregatedMMDTest(_BaseMMDTest):
         T = np.vstack([observed, null])
         self.statistics_ = observed
         self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
-        aggregated, self.p_value_ = _aggregation.aggregated_p_value(T, self.method)
+        aggregated, self.p_value_ = _aggregation.aggregated_p_value(
+            T, self.method, self.weights_
+        )
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
         self.reject_ = bool(self.p_value_ <= self.alpha)

@@ -76,6 +76,58 @@ def test_single_kernel_matches_mmdtest():
     assert agg.statistics_[0] == pytest.approx(single.statistic_)
 
 
+def test_weights_favour_their_kernel():
+    # Mixture at sigma = 2.5: a small bandwidth sees the difference, a large
+    # one does not. Nearly all the weight on a kernel gives about its p-value.
+    X, Y = make_mixture_of_gaussians(400, 400, sigma=2.5, random_state=1)
+    small, large = (
+        RandomFourierSampler(bandwidth=b, n_components=256, random_state=0)
+        for b in (0.5, 50.0)
+    )
+    tests = {
+        name: AggregatedMMDTest(
+            [small, large], weights=w, n_resamples=199, random_state=0
+        ).fit(X, Y)
+        for name, w in {"small": [1, 1e-9], "large": [1e-9, 1]}.items()
+    }
+    own = tests["small"].p_values_
+    assert own[0] <= 0.01 and own[1] > 0.05
+    assert tests["small"].p_value_ <= own[0] + 1e-12
+    assert tests["large"].p_value_ >= own[1] - 2 / 200
+    np.testing.assert_allclose(tests["small"].weights_, [1, 1e-9], rtol=1e-6)
+
+
+def test_weight_shapes_follow_each_bandwidth_grid():
+    X, Y = make_mixture_of_gaussians(50, 40, sigma=2.0, random_state=0)
+    test = AggregatedMMDTest(weights="decreasing", random_state=3, **FAST).fit(X, Y)
+    w = test.weights_
+    assert w.shape == (6,) and np.isclose(w.sum(), 1)
+    # Two kernels, three bandwidths each (increasing): 1/i within each grid.
+    np.testing.assert_allclose(w[:3], w[3:])
+    np.testing.assert_allclose(w[:3] / w[0], [1, 1 / 2, 1 / 3])
+    uniform = AggregatedMMDTest(random_state=3, **FAST).fit(X, Y)
+    np.testing.assert_allclose(uniform.weights_, np.full(6, 1 / 6))
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"weights": [1.0, 2.0]}, r"weights must have one entry per kernel \(6\)"),
+        ({"weights": [1.0] * 5 + [-1.0]}, "weights must be finite and positive"),
+        ({"weights": [1.0] * 5 + [np.nan]}, "weights must be finite and positive"),
+        ({"weights": "linear"}, "weights"),
+        (
+            {"weights": "decreasing", "transformers": [RandomFourierSampler()]},
+            "one weight per transformer",
+        ),
+    ],
+)
+def test_bad_weights(params, match):
+    X, Y = make_mixture_of_gaussians(20, 20, random_state=0)
+    with pytest.raises(ValueError, match=match):
+        AggregatedMMDTest(**{**FAST, **params}).fit(X, Y)
+
+
 @pytest.mark.parametrize(
     "params, match",
     [

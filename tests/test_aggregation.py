@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skmmd._aggregation import aggregated_p_value, per_kernel_p_values, standardize
+from skmmd._aggregation import (
+    aggregated_p_value,
+    grid_weights,
+    per_kernel_p_values,
+    standardize,
+)
 
 
 def _exchangeable(rng, B, K, rho=0.8):
@@ -58,3 +63,52 @@ def test_standardize_constant_column_is_zero():
     S = standardize(T)
     assert np.all(S[:, 0] == 0)
     np.testing.assert_allclose(S[:, 1], stats.zscore(np.arange(10.0)))
+
+
+@pytest.mark.parametrize("method", ["mmdagg", "fuse"])
+def test_weighted_p_values_are_valid_under_exchangeability(method):
+    # Any fixed weights keep the rows' symmetry, hence the level.
+    rng = np.random.default_rng(4)
+    alpha, reps = 0.05, 2000
+    weights = grid_weights("decreasing", 6)
+    p = np.array(
+        [
+            aggregated_p_value(_exchangeable(rng, 99, 6), method, weights)[1]
+            for _ in range(reps)
+        ]
+    )
+    assert abs(np.mean(p <= alpha) - alpha) <= 3 * np.sqrt(alpha * (1 - alpha) / reps)
+
+
+def test_weights_move_the_level_to_the_favoured_kernel():
+    # A moderate effect in the first kernel only: favouring it lowers the
+    # aggregated p-value, favouring the others raises it, and nearly all the
+    # weight on it gives (about) its own p-value.
+    rng = np.random.default_rng(5)
+    T = _exchangeable(rng, 999, 5, rho=0.0)
+    T[0, 0] = np.quantile(T[1:, 0], 0.995)
+    own = per_kernel_p_values(T)[0, 0]
+    p = {
+        name: aggregated_p_value(T, "mmdagg", w)[1]
+        for name, w in {
+            "uniform": None,
+            "first": grid_weights("decreasing", 5),
+            "last": grid_weights("increasing", 5),
+            "only": np.r_[1.0, np.full(4, 1e-9)],
+        }.items()
+    }
+    assert p["first"] < p["uniform"] < p["last"]
+    assert own - 1e-3 <= p["only"] <= own + 1e-3
+
+
+def test_grid_weights_shapes():
+    n = 5
+    for shape in ("uniform", "increasing", "decreasing", "centred"):
+        w = grid_weights(shape, n)
+        assert w.shape == (n,) and np.isclose(w.sum(), 1) and np.all(w > 0)
+    assert np.all(np.diff(grid_weights("decreasing", n)) < 0)
+    assert np.all(np.diff(grid_weights("increasing", n)) > 0)
+    centred = grid_weights("centred", n)
+    assert centred.argmax() == 2 and np.allclose(centred, centred[::-1])
+    even = grid_weights("centred", 4)
+    assert np.allclose(even, even[::-1]) and even[1] == even.max()
