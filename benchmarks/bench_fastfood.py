@@ -91,6 +91,17 @@ def _samplers(bandwidth, n_components):
     }
 
 
+def _best_transform_times(samplers, X, repeats):
+    """Minimum ``transform`` time of each fitted sampler, the samplers interleaved."""
+    best = dict.fromkeys(samplers, np.inf)
+    for _ in range(repeats):
+        for name, sampler in samplers.items():
+            start = perf_counter()
+            sampler.transform(X)
+            best[name] = min(best[name], perf_counter() - start)
+    return best
+
+
 def speed_table(n, n_components, dimensions, repeats):
     print(
         f"\ntransform time, N={n}, n_components={n_components} (min of {repeats}, "
@@ -109,12 +120,7 @@ def speed_table(n, n_components, dimensions, repeats):
             for sampler in samplers.values():
                 sampler.fit(X[:10])
                 sampler.transform(X[:100])  # compile and warm up
-            best = dict.fromkeys(samplers, np.inf)
-            for _ in range(repeats):
-                for name, sampler in samplers.items():
-                    start = perf_counter()
-                    sampler.transform(X)
-                    best[name] = min(best[name], perf_counter() - start)
+            best = _best_transform_times(samplers, X, repeats)
             ratios[d] = best["rff"] / best["fastfood"]
             print(
                 f"{np.dtype(dtype).name:<8} {d:>6} {best['fastfood']:>13.3f} "
@@ -170,12 +176,7 @@ def extra_table(n, n_components, dimensions, repeats):
         for name, sampler in samplers.items():
             Z = sampler.transform(X[:300])  # also compiles
             mae[name] = np.abs(Z @ Z.T - K).mean()
-        best = dict.fromkeys(samplers, np.inf)
-        for _ in range(repeats):
-            for name, sampler in samplers.items():
-                start = perf_counter()
-                sampler.transform(X)
-                best[name] = min(best[name], perf_counter() - start)
+        best = _best_transform_times(samplers, X, repeats)
         print(
             f"{d:>6} {best['skmmd']:>10.3f} {best['extra']:>18.3f} "
             f"{best['extra'] / best['skmmd']:>6.2f}x {mae['skmmd']:>10.4f} "
