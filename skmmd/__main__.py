@@ -5,26 +5,35 @@ RBF-kernel SVM on the digits data (``--copies N`` adds an enlarged, jittered
 copy of it), then MMD two-sample tests on digits.
 
 ``python -m skmmd test A.csv B.csv``: MMD two-sample test of two data files
-(CSV with an optional header row, or NPY), printing the statistic, the p-value
-and the decision (``--json`` for machine-readable output).
+(CSV with an optional header row, NPY or Parquet), printing the statistic, the
+p-value and the decision (``--json`` for machine-readable output). Parquet files
+(and any file with ``--batch-rows``) are read in batches, memory bounded
+whatever their size.
 """
 
 import argparse
 import csv
 import json
 import sys
+from itertools import zip_longest
 from pathlib import Path
 from time import perf_counter
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import FastfoodSampler, MMDTest, RandomFourierSampler
+from . import FastfoodSampler, MMDTest, RandomFourierSampler, _files
 from .kernels import median_bandwidth
+
+# Rows per batch when a file is read in batches, and rows of each file held
+# out to fit a median bandwidth.
+_BATCH_ROWS = 65536
+_HELD_OUT = 1000
 
 
 def _timed_fit_score(model, X_train, y_train, X_test, y_test):
@@ -212,15 +221,8 @@ def _bandwidth(text):
     return value
 
 
-def run_test(args, out=None):
-    """The ``test`` command: returns the exit status."""
-    out = sys.stdout if out is None else out
-    X, Y = load_sample(args.sample_a), load_sample(args.sample_b)
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(
-            f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
-            f"{Y.shape[1]}: both samples need the same features."
-        )
+def _make_test(args):
+    """The MMDTest the command's options describe."""
     cls = TRANSFORMERS[args.transformer]
     common = {
         "statistic": args.statistic,
@@ -230,18 +232,88 @@ def run_test(args, out=None):
         "random_state": args.seed,
     }
     if cls is None:
-        test = MMDTest(bandwidth=args.bandwidth, **common)
+        return MMDTest(bandwidth=args.bandwidth, **common)
+    sampler = cls(
+        bandwidth=args.bandwidth,
+        n_components=args.n_components,
+        random_state=args.seed,
+    )
+    return MMDTest(sampler, **common)
+
+
+def _streams(args):
+    """Whether the files are read in batches (bounded memory)."""
+    if args.transformer == "exact":
+        return False
+    suffixes = {Path(p).suffix.lower() for p in (args.sample_a, args.sample_b)}
+    return args.batch_rows > 0 or bool(suffixes & {".parquet", ".pq"})
+
+
+def _progress(args, total):
+    """A tqdm bar on standard error when asked (or on a terminal), else None."""
+    if not args.progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit=" rows", unit_scale=True, file=sys.stderr)
+
+
+def _fit_streamed(test, args):
+    """partial_fit on the two files' batches in lockstep.
+
+    A fixed bandwidth gives a map that depends on no data: it is fit on one row
+    and every row counts. With ``median`` the map is fit on the first
+    ``_HELD_OUT`` rows of each file, which are held out of the statistic
+    (``n_held_out_``), so the test stays exact.
+    """
+    batch_rows = args.batch_rows or _BATCH_ROWS
+    columns = getattr(args, "columns", None)
+    readers = [
+        _files.iter_batches(path, batch_rows, columns)
+        for path in (args.sample_a, args.sample_b)
+    ]
+    counts = [_files.count_rows(p) for p in (args.sample_a, args.sample_b)]
+    bar = _progress(args, None if None in counts else sum(counts))
+    for x, y in zip_longest(*readers):
+        width = (x if x is not None else y).shape[1]
+        x = np.empty((0, width)) if x is None else x
+        y = np.empty((0, width)) if y is None else y
+        if not hasattr(test, "_stream"):
+            if args.bandwidth != "median":
+                test.set_params(transformer=clone(test.transformer).fit(x[:1]))
+            else:
+                test.partial_fit(x[:_HELD_OUT], y[:_HELD_OUT])
+                x, y = x[_HELD_OUT:], y[_HELD_OUT:]
+        test.partial_fit(x, y)
+        if bar is not None:
+            bar.update(x.shape[0] + y.shape[0])
+    if bar is not None:
+        bar.close()
+    if not hasattr(test, "_stream"):
+        raise ValueError(f"{args.sample_a} and {args.sample_b} hold no rows.")
+    return test
+
+
+def run_test(args, out=None):
+    """The ``test`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    test = _make_test(args)
+    if _streams(args):
+        _fit_streamed(test, args)
     else:
-        sampler = cls(
-            bandwidth=args.bandwidth,
-            n_components=args.n_components,
-            random_state=args.seed,
-        )
-        test = MMDTest(sampler, **common)
-    test.fit(X, Y)
+        X, Y = load_sample(args.sample_a), load_sample(args.sample_b)
+        if X.shape[1] != Y.shape[1]:
+            raise ValueError(
+                f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
+                f"{Y.shape[1]}: both samples need the same features."
+            )
+        test.fit(X, Y)
     bandwidth = (
         test.bandwidth_ if test.transformer_ is None else test.transformer_.bandwidth_
     )
+    held_out = getattr(test, "n_held_out_", 0)
     result = {
         "statistic": test.statistic_,
         "p_value": test.p_value_,
@@ -249,12 +321,14 @@ def run_test(args, out=None):
         "alpha": args.alpha,
         "n_samples_x": test.n_samples_x_,
         "n_samples_y": test.n_samples_y_,
+        "n_held_out": held_out,
         "n_features": test.n_features_in_,
         "transformer": args.transformer,
         "bandwidth": bandwidth,
         "statistic_type": args.statistic,
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
+        "resample_unit": test.resample_unit_,
         "seed": args.seed,
     }
     if args.json:
@@ -265,9 +339,15 @@ def run_test(args, out=None):
         if test.reject_
         else "do not reject H0 (no evidence of a difference)"
     )
+    held = (
+        f" ({held_out} first rows held out to fit the bandwidth)"
+        if held_out
+        else ""
+    )
     print(
         f"MMD two-sample test: {args.sample_a} (m={test.n_samples_x_}) vs "
-        f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features\n"
+        f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features"
+        f"{held}\n"
         f"kernel: {args.transformer}, bandwidth {bandwidth:.6g}; {args.statistic} "
         f"statistic, {args.calibration} with {args.n_resamples} resamples, "
         f"seed {args.seed}\n"
@@ -312,6 +392,20 @@ def _test_parser():
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--batch-rows",
+        type=int,
+        default=0,
+        help="read the files in batches of this many rows, with memory bounded "
+        f"whatever their size (default: Parquet files in batches of {_BATCH_ROWS}, "
+        "CSV and NPY files at once)",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=sys.stderr.isatty(),
+        help="progress bar of the batches read (needs tqdm; default: on a terminal)",
+    )
     return parser
 
 
@@ -327,6 +421,8 @@ def main(argv=None):
             parser.error(f"--alpha must be in (0, 1); got {args.alpha}")
         if args.n_components < 1:
             parser.error(f"--n-components must be >= 1; got {args.n_components}")
+        if args.batch_rows < 0:
+            parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")
         try:
             return run_test(args)
         except ValueError as exc:
