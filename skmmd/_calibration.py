@@ -32,32 +32,52 @@ class _FeatureSums:
     """Unit sums of pooled features, for linear-time resampling.
 
     Built by the streaming pipeline (:meth:`skmmd._streaming.UnitSums.finalize`):
-    ``U`` (G, D) holds the feature sums of the ``G = g_x + g_y`` resampling
-    units (X's first), each of ``unit`` points of one sample; ``q`` (G,) the
-    sums of ``||z_i||^2``; ``fixed`` the sums of each sample's remainder (rows
-    of no complete unit), which are never resampled. Units, not points, are
-    permuted; the pipeline groups the points at random (seeded), never by row
-    order, so that the units of X and Y are exchangeable under the null.
+    the ``G = g_x + g_y`` resampling units (X's first), each of ``unit`` points
+    of one sample, have feature sums ``U`` (G, D), stored as row blocks
+    (``blocks``, often views of the pipeline's state, so the unit sums are not
+    copied), and sums of ``||z_i||^2`` ``q`` (G,); ``fixed`` holds the sums of
+    each sample's remainder (rows of no complete unit), which are never
+    resampled. Units, not points, are permuted; the pipeline groups the points
+    at random (seeded), never by row order, so that the units of X and Y are
+    exchangeable under the null.
     """
 
     def __init__(self, U, q, n_units, unit, fixed):
-        self.U, self.q = U, q
+        self.blocks = U if isinstance(U, list) else [U]
+        self.q = q
         self.n_units = tuple(n_units)
-        self.sizes = np.full(U.shape[0], float(unit))
+        self.sizes = np.full(q.size, float(unit))
         self.fixed = fixed
-        self.total = U.sum(axis=0) + fixed["s_x"] + fixed["s_y"]
+        self.total = (
+            sum(block.sum(axis=0) for block in self.blocks)
+            + fixed["s_x"]
+            + fixed["s_y"]
+        )
+
+    @property
+    def U(self):
+        """The unit sums as one (G, D) array (a copy when stored in blocks)."""
+        return self.blocks[0] if len(self.blocks) == 1 else np.vstack(self.blocks)
+
+    def _times(self, A):
+        """``A @ U``, one product per block (no copy of the blocks)."""
+        out, start = 0.0, 0
+        for block in self.blocks:
+            out = out + A[:, start : start + block.shape[0]] @ block
+            start += block.shape[0]
+        return out
 
     def mean_difference(self, m, n):
         """``s_x / m - s_y / n`` of the observed samples (witness weights)."""
-        g_x = self.n_units[0]
-        s_x = self.U[:g_x].sum(axis=0) + self.fixed["s_x"]
-        s_y = self.U[g_x:].sum(axis=0) + self.fixed["s_y"]
+        a, _ = _observed(self.n_units)
+        s_x = self._times(a)[0] + self.fixed["s_x"]
+        s_y = self.total - s_x
         return s_x / m - s_y / n
 
     def products(self, A, C, permutation):
         """``(a^T K a, c^T K c, a^T K c)`` for every row of ``A`` and ``C``."""
-        S_x = A @ self.U + self.fixed["s_x"]
-        S_y = self.total - S_x if permutation else C @ self.U + self.fixed["s_y"]
+        S_x = self._times(A) + self.fixed["s_x"]
+        S_y = self.total - S_x if permutation else self._times(C) + self.fixed["s_y"]
         return (
             np.einsum("ij,ij->i", S_x, S_x),
             np.einsum("ij,ij->i", S_y, S_y),

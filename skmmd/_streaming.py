@@ -220,16 +220,17 @@ class UnitSums:
         self.unit = unit
         return self
 
-    def _gather(self, k, s, ids):
-        """Rows ``ids`` (global unit ids) of map ``k``'s sums of sample ``s``,
-        zero where this state holds no such unit."""
+    def _add_rows(self, k, s, ids, sums, sq):
+        """Add this state's rows of units ``ids`` (map ``k``, sample ``s``) into
+        ``sums`` and ``sq``; units it does not hold add nothing."""
         off, size = self.offset[s], self.counts[s].size
         inside = (ids >= off) & (ids < off + size)
-        sums = np.zeros((ids.size, self.n_features[k]))
-        sq = np.zeros(ids.size)
-        sums[inside] = self.sums[k][s][ids[inside] - off]
-        sq[inside] = self.sq[k][s][ids[inside] - off]
-        return sums, sq
+        if inside.all():
+            sums += self.sums[k][s][ids - off]
+            sq += self.sq[k][s][ids - off]
+        elif inside.any():
+            sums[inside] += self.sums[k][s][ids[inside] - off]
+            sq[inside] += self.sq[k][s][ids[inside] - off]
 
     def finalize(self, tail=None):
         """The calibration loop's input: one ``_FeatureSums`` per map.
@@ -245,42 +246,56 @@ class UnitSums:
         n_rows = [sum(t.n_rows[s] for t in states) for s in range(2)]
         complete, rest = [], []
         for s in range(2):
-            lo = (
-                min(t.offset[s] for t in states if t.counts[s].size) if n_rows[s] else 0
-            )
-            hi = max(
-                (t.offset[s] + t.counts[s].size for t in states if t.counts[s].size),
-                default=lo,
-            )
+            held = [t for t in states if t.counts[s].size]
+            lo = min((t.offset[s] for t in held), default=0)
+            hi = max((t.offset[s] + t.counts[s].size for t in held), default=0)
             counts = np.zeros(hi - lo, dtype=np.int64)
-            for t in states:
-                counts[t.offset[s] - lo : t.offset[s] - lo + t.counts[s].size] += (
-                    t.counts[s]
-                )
+            for t in held:
+                at = t.offset[s] - lo
+                counts[at : at + t.counts[s].size] += t.counts[s]
             ids = lo + np.arange(hi - lo)
             full = counts == self.unit
             if self.unit == 1:  # single points in row order, as the exact test
-                full_ids = virtual_positions(self.seed, s, 0, n_rows[s], n_rows[s])
+                complete.append(
+                    virtual_positions(self.seed, s, 0, n_rows[s], n_rows[s])
+                )
             else:
-                full_ids = ids[full]
-            complete.append(full_ids)
+                complete.append(ids[full])
             rest.append(ids[~full & (counts > 0)])
         n_units = tuple(c.size for c in complete)
         out = []
-        for k in range(len(self.n_features)):
-            parts = [[t._gather(k, s, complete[s]) for t in states] for s in range(2)]
-            U = np.vstack([sum(p[0] for p in parts[s]) for s in range(2)])
-            q = np.concatenate([sum(p[1] for p in parts[s]) for s in range(2)])
-            left = [[t._gather(k, s, rest[s]) for t in states] for s in range(2)]
-            fixed = {
-                "s_x": sum(p[0] for p in left[0]).sum(axis=0),
-                "s_y": sum(p[0] for p in left[1]).sum(axis=0),
-                "q_x": float(sum(p[1] for p in left[0]).sum()),
-                "q_y": float(sum(p[1] for p in left[1]).sum()),
-                "r_x": int(n_rows[0] - n_units[0] * self.unit),
-                "r_y": int(n_rows[1] - n_units[1] * self.unit),
-            }
-            out.append(_FeatureSums(U, q, n_units, self.unit, fixed))
+        for k, D in enumerate(self.n_features):
+            blocks, q, fixed = [], [], {}
+            for s in range(2):
+                # Units this state alone holds, contiguous: a view, no copy.
+                ids, view = complete[s], None
+                off, size = self.offset[s], self.counts[s].size
+                other = tail.counts[s].size if tail is not None else 0
+                stop = tail.offset[s] if other else off + size
+                if self.unit > 1 and ids.size and ids[0] >= off:
+                    n = int(np.searchsorted(ids, min(stop, off + size)))
+                    if n and ids[n - 1] - ids[0] == n - 1:
+                        view = slice(ids[0] - off, ids[0] - off + n)
+                        blocks.append(self.sums[k][s][view])
+                        q.append(self.sq[k][s][view])
+                        ids = ids[n:]
+                for wanted, into in ((ids, True), (rest[s], False)):
+                    sums, sq = np.zeros((wanted.size, D)), np.zeros(wanted.size)
+                    for t in states:
+                        t._add_rows(k, s, wanted, sums, sq)
+                    if into:
+                        blocks.append(sums)
+                        q.append(sq)
+                    else:
+                        fixed["s_" + "xy"[s]] = sums.sum(axis=0)
+                        fixed["q_" + "xy"[s]] = float(sq.sum())
+                fixed["r_" + "xy"[s]] = int(n_rows[s] - n_units[s] * self.unit)
+            blocks = [b for b in blocks if b.shape[0]]
+            if not blocks:
+                blocks = [np.zeros((0, D))]
+            out.append(
+                _FeatureSums(blocks, np.concatenate(q), n_units, self.unit, fixed)
+            )
         return out
 
 
@@ -399,6 +414,10 @@ class Stream:
                     tail.add(chunk)
             buffers.append([kept] if kept is not None else [])
         self.state.coarsen(unit)
+        for s in range(2):  # allocate the units these rows reach at once
+            end = self.state.n_rows[s] + sum(c.n_rows[s] for c in done)
+            if end > self.state.n_rows[s]:
+                self.state._grow(s, self.state.offset[s], -(-end // unit))
         for chunk in done:
             self.state.add(chunk)
         self.buffers, self.tail = buffers, tail
