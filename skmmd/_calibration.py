@@ -15,7 +15,7 @@ from sklearn.utils import gen_batches
 from .mmd import _mmd2_from_parts
 
 # A batch of resamples holds at most this many count entries (spec section 2).
-_BATCH_ENTRIES = 2**24
+_BATCH_ENTRIES = 2**23
 # Rows of every matrix product over resamples (see _chunked_statistics): at
 # most this many, so each product is large enough to run near peak speed.
 _CHUNK = 256
@@ -270,7 +270,7 @@ def resampled_statistics(
         Number of resamples B.
     batch : int or None
         Resamples per matrix product; ``None`` bounds a batch to about
-        ``2**24`` count entries.
+        ``2**23`` count entries.
     seed : int or numpy.random.Generator
         Seed of the one generator every resample is drawn from.
     n_jobs : int or None

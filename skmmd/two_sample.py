@@ -395,7 +395,7 @@ class MMDTest(_BaseMMDTest):
         least 100 units per sample.
     batch : int, default=None
         Resamples per matrix product (memory ``O(batch x units)``); ``None``
-        keeps a batch to about ``2**24`` entries. The results do not depend on
+        keeps a batch to about ``2**23`` entries. The results do not depend on
         it.
     random_state : int, RandomState instance or None, default=None
         Controls the resamples (and the subsample of the exact test's median
