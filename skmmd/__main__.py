@@ -339,11 +339,7 @@ def run_test(args, out=None):
         if test.reject_
         else "do not reject H0 (no evidence of a difference)"
     )
-    held = (
-        f" ({held_out} first rows held out to fit the bandwidth)"
-        if held_out
-        else ""
-    )
+    held = f" ({held_out} first rows held out to fit the bandwidth)" if held_out else ""
     print(
         f"MMD two-sample test: {args.sample_a} (m={test.n_samples_x_}) vs "
         f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features"

@@ -20,7 +20,7 @@ import functools
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._streaming import _SUPERBLOCK, UnitSums, array_chunks
+from ._streaming import _SUPERBLOCK, UnitSums, array_chunks, take_rows
 
 # Rows a sampler's fit on a dask array reads: a seeded uniform subsample
 # (what the data-dependent parts need: the median bandwidth, landmarks).
@@ -35,13 +35,16 @@ def is_dask(X):
 
 
 def _known_rows(X, name):
-    """A 2-D dask array with known row chunks and one column chunk."""
+    """A dask array with known row chunks and one column chunk, or a dask
+    DataFrame (its partitions go to the transformers as pandas DataFrames)."""
     import dask.array as da
+    import dask.dataframe as dd
 
+    if isinstance(X, dd.DataFrame):
+        return X
     if not isinstance(X, da.Array):
         raise TypeError(
-            f"{name} must be a dask array (for a dask DataFrame use "
-            f"df.to_dask_array(lengths=True)); got {type(X).__name__}."
+            f"{name} must be a dask array or DataFrame; got {type(X).__name__}."
         )
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D dask array; got {X.ndim} dimensions.")
@@ -54,6 +57,18 @@ def _known_rows(X, name):
     return X.rechunk({1: -1})
 
 
+def _blocks(A):
+    """``(delayed block, first row, rows)`` of each block or partition."""
+    if hasattr(A, "columns"):
+        sizes = A.map_partitions(len).compute().tolist()
+        blocks = A.to_delayed()
+    else:
+        sizes = [int(c) for c in A.chunks[0]]
+        blocks = A.to_delayed().ravel()
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+    return list(zip(blocks, starts.tolist(), sizes))
+
+
 def two_samples(estimator, X, Y):
     """Validated dask samples ``(X, Y)`` of a test's ``fit``."""
     if not is_dask(Y):
@@ -62,35 +77,69 @@ def two_samples(estimator, X, Y):
             "(fit(pooled, labels) takes in-memory arrays)."
         )
     X, Y = _known_rows(X, "X"), _known_rows(Y, "Y")
-    if X.shape[1] != Y.shape[1]:
+    if hasattr(X, "columns") != hasattr(Y, "columns"):
+        raise TypeError("X and Y must both be dask arrays or both dask DataFrames.")
+    if hasattr(X, "columns"):
+        if list(X.columns) != list(Y.columns):
+            differ = sorted(set(X.columns) ^ set(Y.columns), key=str)
+            raise ValueError(
+                "X and Y must have the same columns in the same order; "
+                f"they differ in {differ or 'order'}."
+            )
+        estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        n_features = len(X.columns)
+    else:
+        if X.shape[1] != Y.shape[1]:
+            raise ValueError(
+                f"X and Y must have the same number of features; got X with "
+                f"{X.shape[1]} and Y with {Y.shape[1]}."
+            )
+        estimator.__dict__.pop("feature_names_in_", None)
+        n_features = X.shape[1]
+    sizes = [_n_rows(X), _n_rows(Y)]
+    if min(sizes) < 2:
         raise ValueError(
-            f"X and Y must have the same number of features; got X with "
-            f"{X.shape[1]} and Y with {Y.shape[1]}."
+            f"Each sample needs at least 2 points; got {sizes[0]} in X and "
+            f"{sizes[1]} in Y."
         )
-    if min(X.shape[0], Y.shape[0]) < 2:
-        raise ValueError(
-            f"Each sample needs at least 2 points; got {X.shape[0]} in X and "
-            f"{Y.shape[0]} in Y."
-        )
-    estimator.n_features_in_ = X.shape[1]
-    estimator.__dict__.pop("feature_names_in_", None)
+    estimator.n_features_in_ = n_features
     return X, Y
 
 
+def _n_rows(A):
+    return len(A) if hasattr(A, "columns") else int(A.shape[0])
+
+
 def take_pooled(X, Y, idx):
-    """Rows ``idx`` (sorted) of the pooled sample, as one numpy array."""
+    """Rows ``idx`` (sorted) of the pooled sample, in memory."""
     import dask
 
-    m = X.shape[0]
-    x, y = dask.compute(X[idx[idx < m]], Y[idx[idx >= m] - m])
-    return np.vstack([x, y])
+    from ._streaming import _concat
+
+    parts = []
+    for A, wanted, shift in ((X, idx[idx < _n_rows(X)], 0), (Y, None, _n_rows(X))):
+        wanted = idx[idx >= shift] - shift if wanted is None else wanted
+        for block, start, size in _blocks(A):
+            inside = wanted[(wanted >= start) & (wanted < start + size)] - start
+            if inside.size:
+                parts.append(dask.delayed(take_rows)(block, inside))
+    return _concat(list(dask.compute(*parts)))
 
 
-def _block_sums(transformers, widths, block, sample, start, total, unit, seed):
-    """The state of one dask block, chunk by chunk (bounded memory)."""
+def _block_sums(transformers, widths, block, sample, start, total, unit, seed, rows):
+    """The state of the first ``rows`` rows of one block, chunk by chunk
+    (bounded memory)."""
     state = UnitSums(widths, unit, seed)
+    block = block if hasattr(block, "iloc") else np.asarray(block)
     for chunk in array_chunks(
-        transformers, widths, np.asarray(block), sample, start, total, unit, seed
+        transformers,
+        widths,
+        take_rows(block, slice(0, rows)),
+        sample,
+        start,
+        total,
+        unit,
+        seed,
     ):
         state.add(chunk)
     return state
@@ -109,37 +158,40 @@ def add_to_stream(stream, X, Y, unit):
     than ``_SUPERBLOCK`` per sample) are added on the client."""
     import dask
 
+    from ._streaming import _concat
+
     maps = dask.delayed(stream.transformers, pure=True, traverse=False)
-    parts, tails = [], []
+    parts, tails = [], [[], []]
     for sample, A in enumerate((X, Y)):
-        flush = A.shape[0] // _SUPERBLOCK * _SUPERBLOCK
-        tails.append(A[flush:])
-        if not flush:
-            continue
-        A = A[:flush]
-        starts = np.concatenate([[0], np.cumsum(A.chunks[0])[:-1]]).astype(int)
-        for block, start in zip(A.to_delayed().ravel(), starts):
-            parts.append(
-                dask.delayed(_block_sums, pure=True)(
-                    maps,
-                    stream.widths,
-                    block,
-                    sample,
-                    int(start),
-                    flush,
-                    unit,
-                    stream.seed,
+        flush = _n_rows(A) // _SUPERBLOCK * _SUPERBLOCK
+        for block, start, size in _blocks(A):
+            head = min(size, max(flush - start, 0))
+            if head:
+                parts.append(
+                    dask.delayed(_block_sums, pure=True)(
+                        maps,
+                        stream.widths,
+                        block,
+                        sample,
+                        start,
+                        flush,
+                        unit,
+                        stream.seed,
+                        head,
+                    )
                 )
-            )
+            if head < size:
+                tails[sample].append(dask.delayed(take_rows)(block, slice(head, size)))
     while len(parts) > 1:
         parts = [
             dask.delayed(_merge, pure=True)(*parts[i : i + _FAN_IN])
             for i in range(0, len(parts), _FAN_IN)
         ]
-    state, *tails = dask.compute(parts[0] if parts else None, *tails)
+    state, x_tail, y_tail = dask.compute(parts[0] if parts else None, *tails)
     if state is not None:
         stream.state = state
-    return stream.add(tails, unit)
+    rows = [_concat(list(t)) if len(t) else np.empty((0, 0)) for t in (x_tail, y_tail)]
+    return stream.add(rows, unit)
 
 
 def fit_sample(X, random_state):

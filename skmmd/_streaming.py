@@ -80,6 +80,8 @@ def take_rows(X, rows):
 
 
 def n_rows(X):
+    if hasattr(X, "npartitions") and hasattr(X, "columns"):
+        return len(X)  # a dask DataFrame: its shape is lazy
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
@@ -301,7 +303,9 @@ class UnitSums:
 
 def transformer_width(transformer, X):
     """Output dimension of a fitted transformer, from one row of ``X``."""
-    return int(transformer.transform(take_rows(X, slice(0, 1))).shape[1])
+    lazy_frame = hasattr(X, "npartitions") and hasattr(X, "columns")
+    first = X.head(1) if lazy_frame else take_rows(X, slice(0, 1))
+    return int(transformer.transform(first).shape[1])
 
 
 def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):

@@ -195,6 +195,8 @@ class _BaseMMDTest(BaseEstimator):
         keeps the units exchangeable, so the test stays exact."""
         m, n = _streaming.n_rows(X), _streaming.n_rows(Y)
         if m + n <= _FIT_ROWS:
+            if _dask.is_dask(X):
+                return _dask.take_pooled(X, Y, np.arange(m + n))
             return _stack(X, Y)
         idx = np.sort(
             np.random.default_rng([seed, 2]).choice(m + n, _FIT_ROWS, replace=False)

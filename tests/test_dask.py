@@ -161,8 +161,28 @@ def test_bad_dask_input(monkeypatch):
 
 
 def test_importing_skmmd_does_not_import_dask():
-    code = "import sys, skmmd; print('dask' in sys.modules, 'distributed' in sys.modules)"
+    code = (
+        "import sys, skmmd; print('dask' in sys.modules, 'distributed' in sys.modules)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_dask_dataframes_pass_partitions_to_the_transformer():
+    dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is optional")
+    pd = pytest.importorskip("pandas")
+    X, Y = _data(6, m=5000, n=4500)
+    fx = pd.DataFrame(X, columns=["a", "b", "c"])
+    fy = pd.DataFrame(Y, columns=["a", "b", "c"])
+    test = _tests()["rff"].fit(
+        dd.from_pandas(fx, npartitions=3), dd.from_pandas(fy, npartitions=4)
+    )
+    _same(test, _tests()["rff"].fit(X, Y))
+    assert list(test.feature_names_in_) == ["a", "b", "c"]
+    with pytest.raises(ValueError, match=r"same columns .* differ in \['c', 'd'\]"):
+        _tests()["rff"].fit(
+            dd.from_pandas(fx, npartitions=2),
+            dd.from_pandas(fy.rename(columns={"c": "d"}), npartitions=2),
+        )
