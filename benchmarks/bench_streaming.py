@@ -64,7 +64,7 @@ else:
     import dask.array as da
     from distributed import Client, LocalCluster
     from skmmd import MMDTest, RandomFourierSampler
-    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None,
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0",
                       env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster):
         state = da.random.RandomState(0)
         X = state.standard_normal((n // 2, 10), chunks=(250_000, 10))
