@@ -9,6 +9,7 @@ from .kernel_approximation import (
     NormalizedRandomFourierSampler,
     NystroemSampler,
     RandomFourierSampler,
+    TabularSampler,
 )
 from .two_sample import AggregatedMMDTest, MMDTest
 
@@ -24,6 +25,7 @@ __all__ = [
     "NormalizedRandomFourierSampler",
     "NystroemSampler",
     "RandomFourierSampler",
+    "TabularSampler",
     "__version__",
     "show_versions",
 ]
