@@ -9,7 +9,6 @@ the batch size or on the number of threads.
 """
 
 import numpy as np
-import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.utils import gen_batches
 
@@ -27,73 +26,26 @@ _GEMM_BUDGET = 2**35
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).
 _GRAM_ENTRIES = 2**26
-# Row block of the streaming transform and of the kernel rows.
-_BLOCK_ENTRIES = 2**22
 
 
 class _FeatureSums:
     """Unit sums of pooled features, for linear-time resampling.
 
-    The rows of X are split into ``m // unit`` units of ``unit`` points, those
-    of Y into ``n // unit``; the remaining ``m % unit`` and ``n % unit`` rows
-    are never resampled (they stay in their sample). Units, not points, are
-    permuted. The points of each sample are assigned to units at random
-    (seeded by ``seed``), not by row order: a grouping that depends on the
-    order could depend on the data (a sorted sample groups similar points),
-    and then the units of X and Y would not be exchangeable under the null. A
-    random grouping independent of the data keeps the test exact.
-
-    Attributes: ``U`` (G, D) unit sums of features, ``q`` (G,) unit sums of
-    ``||z_i||^2``, ``sizes`` (G,), ``fixed`` the sums of the two remainders,
-    ``unit_ids`` (N,) the unit of every pooled row (G and G + 1: the fixed
-    rows of X and Y).
+    Built by the streaming pipeline (:meth:`skmmd._streaming.UnitSums.finalize`):
+    ``U`` (G, D) holds the feature sums of the ``G = g_x + g_y`` resampling
+    units (X's first), each of ``unit`` points of one sample; ``q`` (G,) the
+    sums of ``||z_i||^2``; ``fixed`` the sums of each sample's remainder (rows
+    of no complete unit), which are never resampled. Units, not points, are
+    permuted; the pipeline groups the points at random (seeded), never by row
+    order, so that the units of X and Y are exchangeable under the null.
     """
 
-    def __init__(self, transform, pooled, m, n, unit=1, seed=0):
-        N = m + n
-        g_x, g_y = m // unit, n // unit
-        self.n_units = (g_x, g_y)
-        G = g_x + g_y
-        # Unit id of every pooled row; G and G + 1 collect the two remainders.
-        ids = np.empty(N, dtype=np.intp)
-        ids[:m] = G
-        ids[: g_x * unit] = np.repeat(np.arange(g_x), unit)
-        ids[m:] = G + 1
-        ids[m : m + g_y * unit] = np.repeat(np.arange(g_x, G), unit)
-        if unit > 1:
-            rng = np.random.default_rng([seed, 1])  # a stream apart from resampling
-            ids[:m] = rng.permutation(ids[:m])
-            ids[m:] = rng.permutation(ids[m:])
-        self.unit_ids = ids
-        D = transform(pooled[:1]).shape[1]
-        U, q = np.zeros((G + 2, D)), np.zeros(G + 2)
-        for rows in gen_batches(N, max(1, _BLOCK_ENTRIES // max(D, 1))):
-            Z = transform(pooled[rows])
-            # Sum each block into the units it touches.
-            touched, local = np.unique(ids[rows], return_inverse=True)
-            M = sp.csr_matrix(
-                (np.ones(Z.shape[0]), (local, np.arange(Z.shape[0]))),
-                shape=(touched.size, Z.shape[0]),
-            )
-            if sp.issparse(Z):
-                Z = Z.tocsr().astype(np.float64)
-                U[touched] += (M @ Z).toarray()
-                q[touched] += M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
-            else:
-                Z = np.asarray(Z, dtype=np.float64)
-                U[touched] += M @ Z
-                q[touched] += M @ np.einsum("ij,ij->i", Z, Z)
-        self.U, self.q = U[:G], q[:G]
-        self.sizes = np.full(G, float(unit))
-        self.fixed = {
-            "s_x": U[G],
-            "s_y": U[G + 1],
-            "q_x": q[G],
-            "q_y": q[G + 1],
-            "r_x": m - g_x * unit,
-            "r_y": n - g_y * unit,
-        }
-        self.total = U.sum(axis=0)
+    def __init__(self, U, q, n_units, unit, fixed):
+        self.U, self.q = U, q
+        self.n_units = tuple(n_units)
+        self.sizes = np.full(U.shape[0], float(unit))
+        self.fixed = fixed
+        self.total = U.sum(axis=0) + fixed["s_x"] + fixed["s_y"]
 
     def mean_difference(self, m, n):
         """``s_x / m - s_y / n`` of the observed samples (witness weights)."""

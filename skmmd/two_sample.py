@@ -1,11 +1,12 @@
 """Kernel two-sample tests as scikit-learn estimators."""
 
-from math import ceil
+from copy import deepcopy
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone, is_classifier
+from sklearn.exceptions import NotFittedError
 from sklearn.utils import (
     ClassifierTags,
     check_array,
@@ -14,10 +15,11 @@ from sklearn.utils import (
     gen_batches,
     get_tags,
 )
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from . import _aggregation, _calibration
+from . import _aggregation, _calibration, _dask, _streaming
 from ._compat import (
     HasMethods,
     Interval,
@@ -33,11 +35,25 @@ from .mmd import _BLOCK_ENTRIES, _kernel_params, _power_criterion_exact, power_c
 __all__ = ["AggregatedMMDTest", "MMDTest"]
 
 _FLOAT_DTYPES = [np.float64, np.float32]
+# Above this many pooled points the transformers are fit on a seeded uniform
+# subsample of this size (what their data-dependent parts need: a median
+# bandwidth, landmarks), the same rows in memory and on Dask.
+_FIT_ROWS = 100_000
 
 
 def _stack(X, Y):
     """The pooled sample: X's rows first, then Y's."""
     return sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])
+
+
+def _prefit(transformers):
+    """Copies of the transformers if all are fitted already, else None."""
+    try:
+        for transformer in transformers:
+            check_is_fitted(transformer)
+    except NotFittedError:
+        return None
+    return [deepcopy(t) for t in transformers]
 
 
 class _BaseMMDTest(BaseEstimator):
@@ -58,7 +74,7 @@ class _BaseMMDTest(BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def _two_samples(self, X, Y, reset):
+    def _two_samples(self, X, Y, reset, min_rows=2):
         """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
 
         ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
@@ -122,14 +138,14 @@ class _BaseMMDTest(BaseEstimator):
                     f"{X.shape[1]} and Y with {Y.shape[1]}."
                 )
             classes = None
-        if min(X.shape[0], Y.shape[0]) < 2:
+        if min(X.shape[0], Y.shape[0]) < min_rows:
             raise ValueError(
-                "Each sample needs at least 2 points; got "
+                f"Each sample needs at least {min_rows} points; got "
                 f"{X.shape[0]} in X and {Y.shape[0]} in Y."
             )
         return X, Y, classes
 
-    def _resolve_unit(self, m, n, n_features_out, n_products=1):
+    def _resolve_unit(self, m, n, n_features_out):
         if self.resample_unit != "auto":
             if self.resample_unit > min(m, n):
                 raise ValueError(
@@ -137,16 +153,165 @@ class _BaseMMDTest(BaseEstimator):
                     f"size {min(m, n)}."
                 )
             return self.resample_unit
-        cost = self.n_resamples * n_features_out * n_products
-        max_units = max(
-            1,
-            min(
-                _calibration._GEMM_BUDGET // cost,
-                _calibration._UNIT_ENTRIES // max(n_features_out, 1),
-            ),
+        return _streaming.auto_unit(
+            m, n, n_features_out, self.n_resamples, self._n_products
         )
-        unit = ceil((m + n) / max_units)
-        return max(1, min(unit, min(m, n) // 100))
+
+    _n_products = 1  # matrix products per resample (two for the bootstrap)
+
+    # Attributes computed from the unit sums; after partial_fit they are
+    # computed when first read (the calibration costs O(B G D), the update
+    # O(chunk D)), so a stream of many chunks calibrates once.
+    _RESULTS = (
+        "statistic_",
+        "p_value_",
+        "null_distribution_",
+        "reject_",
+        "threshold_",
+        "witness_weights_",
+        "statistics_",
+        "p_values_",
+    )
+
+    def __getattr__(self, name):
+        if name in _BaseMMDTest._RESULTS and self.__dict__.get("_stale"):
+            self._calibrate()
+            return self.__dict__[name]
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}"
+        )
+
+    def _fit_rows(self, X, Y, seed):
+        """Rows the transformers are fit on: the pooled sample, or above
+        ``_FIT_ROWS`` points a seeded uniform subsample of it (the same rows
+        whatever the engine). A uniform subsample drawn without the labels
+        keeps the units exchangeable, so the test stays exact."""
+        m, n = _streaming.n_rows(X), _streaming.n_rows(Y)
+        if m + n <= _FIT_ROWS:
+            return _stack(X, Y)
+        idx = np.sort(
+            np.random.default_rng([seed, 2]).choice(m + n, _FIT_ROWS, replace=False)
+        )
+        if _dask.is_dask(X):
+            return _dask.take_pooled(X, Y, idx)
+        return _stack(
+            _streaming.take_rows(X, idx[idx < m]),
+            _streaming.take_rows(Y, idx[idx >= m] - m),
+        )
+
+    def _start_stream(self, transformers, X, seed):
+        widths = [_streaming.transformer_width(t, X) for t in transformers]
+        unit = 1 if self.resample_unit == "auto" else self.resample_unit
+        self._stream = _streaming.Stream(transformers, widths, unit, seed)
+        return widths
+
+    def _fit_stream(self, X, Y, transformers, seed):
+        """Unit sums of the whole samples (in memory or dask), then the results."""
+        m, n = _streaming.n_rows(X), _streaming.n_rows(Y)
+        widths = self._start_stream(transformers, X, seed)
+        unit = self._resolve_unit(m, n, sum(widths))
+        if _dask.is_dask(X):
+            _dask.add_to_stream(self._stream, X, Y, unit)
+        else:
+            self._stream.add((X, Y), unit)
+        self.n_held_out_ = 0
+        self._calibrate()
+        return self
+
+    @available_if(lambda self: self._streams())
+    @_fit_context(prefer_skip_nested_validation=False)
+    def partial_fit(self, X, y=None, classes=None):
+        """Add a chunk of each sample to the test (out-of-core or streamed data).
+
+        The first call starts the stream. With a transformer that is not
+        fitted yet, it is fit on the first call's rows (both samples pooled,
+        labels unseen), and those rows are held out of the statistic
+        (``n_held_out_``): a map that depends on the rows it tests would make
+        them special and the units not exchangeable. A fitted transformer is
+        used as given and every row counts. Later calls add their rows; the
+        results (``statistic_``, ``p_value_``, ...) are computed from all rows
+        so far when first read. For the same seed, a transformer that does not
+        depend on the data (e.g. a fixed bandwidth) and the same rows in the
+        same order, the results equal those of :meth:`fit`, whatever the chunk
+        sizes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m_chunk, n_features)
+            Rows of the first sample (or pooled rows when ``y`` is labels);
+            a chunk may have no rows of one sample.
+        y : {array-like, sparse matrix} of shape (n_chunk, n_features) or \
+                array-like of shape (N_chunk,)
+            Rows of the second sample, or labels of the rows of ``X``.
+        classes : array-like of shape (2,), default=None
+            The two labels, for the label convention (scikit-learn's
+            ``partial_fit`` signature); checked against those of the chunk.
+
+        Returns
+        -------
+        self : object
+            The test, updated.
+        """
+        first = getattr(self, "_stream", None) is None
+        expected = None if classes is None else np.sort(np.asarray(classes))
+        X, Y, classes = self._two_samples(X, y, reset=first, min_rows=0)
+        if expected is not None and classes is not None:
+            if not np.all(np.isin(classes, expected)) or expected.size != 2:
+                raise ValueError(
+                    f"classes={expected.tolist()} must be the two labels of y; "
+                    f"got labels {classes.tolist()}."
+                )
+        if first:
+            self.classes_ = np.array([0, 1]) if classes is None else classes
+            rng = check_random_state(self.random_state)
+            seed = rng.randint(np.iinfo(np.int32).max)
+            transformers = self._prefit_transformers()
+            held_out = transformers is None
+            if held_out:
+                transformers = self._fit_transformers(_stack(X, Y), rng)
+            self._start_stream(transformers, X, seed)
+            self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
+            self._mark_stale()
+            if held_out:
+                return self
+        elif classes is not None and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"The labels of partial_fit must be the classes of the first call, "
+                f"{self.classes_.tolist()}; got {classes.tolist()}."
+            )
+        stream = self._stream
+        m, n = stream.n_rows[0] + X.shape[0], stream.n_rows[1] + Y.shape[0]
+        unit = stream.state.unit
+        if self.resample_unit == "auto":
+            unit = max(unit, self._resolve_unit(m, n, sum(stream.widths)))
+        stream.add((X, Y), unit)
+        self._mark_stale()
+        return self
+
+    def _mark_stale(self):
+        for name in _BaseMMDTest._RESULTS:
+            self.__dict__.pop(name, None)
+        self._stale = True
+
+    def _calibrate(self):
+        """Results from the unit sums (subclasses set their attributes)."""
+        self._stale = False
+        stream = self._stream
+        m, n = stream.n_rows
+        if min(m, n) < 2:
+            raise ValueError(
+                "Each sample needs at least 2 points in the statistic; got "
+                f"{m} in X and {n} in Y so far."
+            )
+        sums = stream.sums()
+        if min(sums[0].n_units) < 1:
+            raise ValueError(
+                f"resample_unit={stream.state.unit} leaves a sample with no complete "
+                f"unit to resample ({m} points in X, {n} in Y)."
+            )
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        self.resample_unit_ = stream.state.unit
+        self._set_results(sums, m, n, stream.seed)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -384,45 +549,65 @@ class MMDTest(_BaseMMDTest):
         self : object
             Fitted test.
         """
-        X, Y, classes = self._two_samples(X, y, reset=True)
+        if _dask.is_dask(X):
+            if self.transformer is None:
+                raise TypeError(
+                    "The exact test (transformer=None) is quadratic and takes "
+                    "in-memory arrays; give a transformer to test dask arrays."
+                )
+            X, Y = _dask.two_samples(self, X, y)
+            classes = None
+        else:
+            X, Y, classes = self._two_samples(X, y, reset=True)
         self.classes_ = np.array([0, 1]) if classes is None else classes
-        m, n = X.shape[0], Y.shape[0]
-        pooled = _stack(X, Y)
+        m, n = _streaming.n_rows(X), _streaming.n_rows(Y)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
-        self.witness_weights_ = None
-        if self.transformer is None:
-            self.transformer_ = None
-            self.bandwidth_ = (
-                median_bandwidth(
-                    pooled,
-                    random_state=rng,
-                    metric="manhattan" if self.kernel == "laplacian" else "euclidean",
-                )
-                if isinstance(self.bandwidth, str)
-                else float(self.bandwidth)
-            )
-            self.resample_unit_ = 1
-            sums = _calibration._KernelSums(pooled, self._kernel_rows)
-            self._samples = (X, Y)
-        else:
-            self.transformer_ = clone(self.transformer).fit(pooled)
+        self._stream = None
+        if self.transformer is not None:
             self.bandwidth_ = None
-            n_out = self.transformer_.transform(pooled[:1]).shape[1]
-            self.resample_unit_ = self._resolve_unit(
-                m, n, n_out, 2 if self.calibration == "bootstrap" else 1
+            self.transformer_ = clone(self.transformer).fit(self._fit_rows(X, Y, seed))
+            return self._fit_stream(X, Y, [self.transformer_], seed)
+        pooled = _stack(X, Y)
+        self.transformer_ = None
+        self.bandwidth_ = (
+            median_bandwidth(
+                pooled,
+                random_state=rng,
+                metric="manhattan" if self.kernel == "laplacian" else "euclidean",
             )
-            sums = _calibration._FeatureSums(
-                self.transformer_.transform, pooled, m, n, self.resample_unit_, seed
-            )
-            self.witness_weights_ = sums.mean_difference(m, n)
+            if isinstance(self.bandwidth, str)
+            else float(self.bandwidth)
+        )
+        self.resample_unit_ = 1
+        self._samples = (X, Y)
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        self._set_results(
+            [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
+        )
+        self.witness_weights_ = None
+        return self
+
+    def _streams(self):
+        # The exact test is quadratic: it needs every point at once.
+        return self.transformer is not None
+
+    def _prefit_transformers(self):
+        return _prefit([self.transformer])
+
+    def _fit_transformers(self, pooled, rng):
+        self.transformer_ = clone(self.transformer).fit(pooled)
+        self.bandwidth_ = None
+        return [self.transformer_]
+
+    def _set_results(self, sums, m, n, seed):
         if self.verbose:
             print(
                 f"MMDTest: m={m}, n={n}, {self.calibration} with "
                 f"{self.n_resamples} resamples, unit={self.resample_unit_}"
             )
         observed, null, tolerance = _calibration.resampled_statistics(
-            sums,
+            sums[0],
             m,
             n,
             statistic=self.statistic,
@@ -433,14 +618,14 @@ class MMDTest(_BaseMMDTest):
             n_jobs=self.n_jobs,
             verbose=self.verbose,
         )
+        if isinstance(sums[0], _calibration._FeatureSums):
+            self.witness_weights_ = sums[0].mean_difference(m, n)
         self.statistic_ = observed
         self.null_distribution_ = null
         self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
         self.reject_ = bool(self.p_value_ <= self.alpha)
         k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
         self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
-        self.n_samples_x_, self.n_samples_y_ = m, n
-        return self
 
     def score(self, X, y=None):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
@@ -799,11 +984,26 @@ class AggregatedMMDTest(_BaseMMDTest):
         self : object
             Fitted test.
         """
-        X, Y, self.classes_ = self._two_samples(X, y, reset=True)
-        m, n = X.shape[0], Y.shape[0]
-        pooled = _stack(X, Y)
+        if _dask.is_dask(X):
+            X, Y = _dask.two_samples(self, X, y)
+            self.classes_ = None
+        else:
+            X, Y, self.classes_ = self._two_samples(X, y, reset=True)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
+        self._stream = None
+        transformers = self._fit_transformers(self._fit_rows(X, Y, seed), rng)
+        return self._fit_stream(X, Y, transformers, seed)
+
+    def _streams(self):
+        return True
+
+    def _prefit_transformers(self):
+        if isinstance(self.transformers, str):
+            return None
+        return _prefit(self.transformers)
+
+    def _fit_transformers(self, pooled, rng):
         if isinstance(self.transformers, str):  # "auto"
             transformers, self.kernels_ = self._auto_transformers(pooled, rng)
         else:
@@ -813,14 +1013,9 @@ class AggregatedMMDTest(_BaseMMDTest):
             self.kernels_ = [repr(t) for t in transformers]
         self.weights_ = self._resolve_weights(len(transformers))
         self.transformers_ = [clone(t).fit(pooled) for t in transformers]
-        n_out = sum(t.transform(pooled[:1]).shape[1] for t in self.transformers_)
-        self.resample_unit_ = self._resolve_unit(m, n, n_out)
-        sums = [
-            _calibration._FeatureSums(
-                t.transform, pooled, m, n, self.resample_unit_, seed
-            )
-            for t in self.transformers_
-        ]
+        return self.transformers_
+
+    def _set_results(self, sums, m, n, seed):
         if self.verbose:
             print(
                 f"AggregatedMMDTest: m={m}, n={n}, {len(sums)} kernels, "
@@ -847,8 +1042,6 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
         self.reject_ = bool(self.p_value_ <= self.alpha)
-        self.n_samples_x_, self.n_samples_y_ = m, n
-        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -1,24 +1,40 @@
 import numpy as np
 import pytest
 from sklearn.metrics.pairwise import linear_kernel
+from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
 from skmmd._calibration import (
     _draw,
-    _FeatureSums,
     _KernelSums,
     p_value,
     resampled_statistics,
 )
+from skmmd._streaming import Stream, virtual_positions
 from skmmd.mmd import mmd2_features
 
 METHODS = ["permutation", "bootstrap"]
 STATISTICS = ["unbiased", "biased"]
 
 
-def _identity(Z):
-    return Z
+def _feature_sums(P, m, n, unit=1, seed=0):
+    """Unit sums of the identity map through the streaming pipeline."""
+    identity = FunctionTransformer().fit(P)
+    stream = Stream([identity], [P.shape[1]], unit, seed)
+    return stream.add((P[:m], P[m:]), unit).sums()[0]
+
+
+def _unit_members(m, n, unit, seed=0):
+    """Pooled rows of each resampled unit (in the pipeline's order: complete
+    units of X by unit id, then Y's) and the fixed rows of X and of Y."""
+    units, fixed = [], []
+    for sample, (size, shift) in enumerate(((m, 0), (n, m))):
+        ids = virtual_positions(seed, sample, 0, size, size) // unit
+        complete = [g for g in np.unique(ids) if np.sum(ids == g) == unit]
+        units += [np.flatnonzero(ids == g) + shift for g in complete]
+        fixed.append(np.flatnonzero(~np.isin(ids, complete)) + shift)
+    return units, fixed
 
 
 def _linear_rows(P):
@@ -27,7 +43,7 @@ def _linear_rows(P):
 
 def _sources(P, m, n, unit=1):
     return {
-        "features": _FeatureSums(_identity, P, m, n, unit),
+        "features": _feature_sums(P, m, n, unit),
         "kernel": _KernelSums(P, _linear_rows),
     }
 
@@ -82,13 +98,11 @@ def test_resample_units_match_explicit_resamples(rng, method):
     # Units of 3 rows: X has 3 units + 1 fixed row, Y 4 units + 2 fixed rows.
     m, n, u, B = 10, 14, 3, 20
     P = rng.normal(size=(m + n, 2))
-    sums = _FeatureSums(_identity, P, m, n, unit=u)
+    sums = _feature_sums(P, m, n, unit=u)
     assert sums.n_units == (3, 4)
     _, null, _ = resampled_statistics(sums, m, n, method=method, n_resamples=B, seed=5)
     A, C = _draw(np.random.default_rng(5), method, B, (3, 4))
-    ids = sums.unit_ids
-    units = [np.flatnonzero(ids == g) for g in range(7)]
-    fixed_x, fixed_y = np.flatnonzero(ids == 7), np.flatnonzero(ids == 8)
+    units, (fixed_x, fixed_y) = _unit_members(m, n, u)
     # Units hold 3 points of one sample; X keeps 1 fixed point, Y 2.
     assert all(len(u) == 3 for u in units) and len(fixed_x) == 1 and len(fixed_y) == 2
     assert all(u.max() < m for u in units[:3]) and all(u.min() >= m for u in units[3:])
@@ -110,16 +124,30 @@ def test_resample_units_match_explicit_resamples(rng, method):
 
 
 def test_units_are_random_groups_not_row_order():
-    # Consecutive rows would group similar points of a sorted sample, and the
-    # units of X and Y would then not be exchangeable under H0.
-    P = np.arange(40.0)[:, None]
-    ids = _FeatureSums(_identity, P, 20, 20, unit=4, seed=3).unit_ids
-    assert not np.array_equal(ids[:20], np.repeat(np.arange(5), 4))
-    again = _FeatureSums(_identity, P, 20, 20, unit=4, seed=3).unit_ids
-    np.testing.assert_array_equal(ids, again)  # seeded
-    assert np.array_equal(
-        _FeatureSums(_identity, P, 20, 20).unit_ids[:20], np.arange(20)
+    # Consecutive rows would group similar points of a sorted sample (or of a
+    # time-ordered file), and the units of X and Y would then not be
+    # exchangeable under H0.
+    units, _ = _unit_members(20, 20, 4, seed=3)
+    assert not all(np.array_equal(np.diff(g), [1, 1, 1]) for g in units)
+    again, _ = _unit_members(20, 20, 4, seed=3)
+    assert all(np.array_equal(a, b) for a, b in zip(units, again))  # seeded
+    # A unit is a function of the seed and the row's position only.
+    head = virtual_positions(3, 0, 0, 9000, 9000)
+    np.testing.assert_array_equal(
+        virtual_positions(3, 0, 5000, 9000, 9000), head[5000:]
     )
+    assert sorted(head) == list(range(9000))  # a bijection of the positions
+    # Rows of complete superblocks do not depend on the total.
+    np.testing.assert_array_equal(virtual_positions(3, 0, 0, 4096, 5000), head[:4096])
+
+
+def test_remainder_is_less_than_a_unit():
+    # The last, partial superblock is shuffled at its own size, so all its
+    # units are complete but one.
+    for m in (10, 4095, 4097, 9001):
+        units, (fixed_x, _) = _unit_members(m, 7, 3)
+        assert len(fixed_x) == m % 3
+        assert sum(len(g) for g in units if g.max() < m) == m - m % 3
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -255,11 +255,11 @@ def test_resample_unit(rng):
     test = MMDTest(_rff(64), n_resamples=19, resample_unit=7).fit(X, Y)
     assert test.resample_unit_ == 7 and test.null_distribution_.shape == (19,)
     # Budget of about 3e10 multiply-adds: at N = 1e6 points, D = 1024 and
-    # B = 999 (1e15) units of ceil(1e6 / 32768) = 31 points.
+    # B = 999 (1e15) at most 32768 units: the smallest power of two >= 31.
     big = MMDTest(_rff(1024), n_resamples=999)
-    assert big._resolve_unit(500_000, 500_000, 1024) == 31
-    # ... but never fewer than 100 units per sample.
-    assert big._resolve_unit(1500, 998_500, 1024) == 15
+    assert big._resolve_unit(500_000, 500_000, 1024) == 32
+    # ... but never fewer than 100 units per sample (a power of two <= 15).
+    assert big._resolve_unit(1500, 998_500, 1024) == 8
 
 
 def _quadratic_features(X):

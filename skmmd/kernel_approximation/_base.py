@@ -10,6 +10,7 @@ from sklearn.base import (
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._compat import validate_data
 from ..kernels import median_bandwidth
 from . import _trig
@@ -29,6 +30,14 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     """
 
     _bandwidth_metric = "euclidean"
+
+    def __init_subclass__(cls, **kwargs):
+        # fit and transform take dask arrays too (see skmmd._dask): transform
+        # maps the blocks lazily, fit reads a seeded bounded subsample.
+        super().__init_subclass__(**kwargs)
+        for name in ("fit", "transform"):
+            if name in cls.__dict__:
+                setattr(cls, name, _dask.dispatching(cls.__dict__[name]))
 
     def _validate_fit_data(self, X):
         return validate_data(self, X, accept_sparse="csr", dtype=FLOAT_DTYPES)

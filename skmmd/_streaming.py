@@ -1,0 +1,384 @@
+"""The linear-time test's one pipeline: row chunks -> features -> per-unit sums.
+
+Every engine (in memory, ``partial_fit``, files, Dask) drives the same three
+steps: a chunk of rows of one sample is mapped by the feature maps, its
+features are summed into resampling units, and the :class:`UnitSums` of all
+chunks are added up. Only the unit sums (units x features) reach the
+calibration loop of :mod:`skmmd._calibration`, which never sees the rows.
+
+The unit of a row is a deterministic function of the seed and the row's
+position in its sample (counter-based): positions are shuffled within
+superblocks of ``_SUPERBLOCK`` rows by a permutation seeded with ``(seed,
+sample, superblock)``, and unit ``j`` of size ``u`` collects the rows whose
+shuffled position ``v`` has ``v // u == j``. So the result does not depend on
+chunk sizes, on the order in which chunks are reduced, or on the engine; and
+units are random groups, never chunks or partitions (which are often
+time-ordered). A unit that does not receive all its ``u`` rows (at the end of a
+sample) joins the sample's fixed remainder, which stays in its sample in every
+resample; which units are complete depends on the sample sizes and the seed
+only, never on the data, so the units are exchangeable under H0 and the
+permutation test is exact.
+"""
+
+from copy import deepcopy
+
+import numpy as np
+import scipy.sparse as sp
+
+# Rows whose positions are shuffled together (a power of two, so that units of
+# any power-of-two size up to it nest inside one superblock).
+_SUPERBLOCK = 4096
+# Rows per chunk of an in-memory array: bounds the feature block to about this
+# many entries.
+_CHUNK_ENTRIES = 2**22
+
+
+def virtual_positions(seed, sample, start, stop, total):
+    """Shuffled positions of the rows ``start .. stop - 1`` of one sample.
+
+    A bijection of the positions ``0 .. total - 1`` that permutes each
+    superblock of ``_SUPERBLOCK`` rows by its own seeded permutation; the last,
+    partial superblock of ``r`` rows by a permutation of size ``r``, so that
+    its units are complete but the last (at most ``unit - 1`` rows remain).
+    """
+    out = np.empty(max(stop - start, 0), dtype=np.int64)
+    if stop <= start:
+        return out
+    for block in range(start // _SUPERBLOCK, (stop - 1) // _SUPERBLOCK + 1):
+        base = block * _SUPERBLOCK
+        lo, hi = max(start, base), min(stop, base + _SUPERBLOCK)
+        size = min(_SUPERBLOCK, total - base)
+        perm = np.random.default_rng([seed, 1, sample, block]).permutation(size)
+        out[lo - start : hi - start] = base + perm[lo - base : hi - base]
+    return out
+
+
+def grouped_sums(transformer, X, groups, n_groups):
+    """Features of ``X`` summed per group: ``(S, q)``, float64.
+
+    ``S[g]`` is the sum of the feature rows of group ``g`` and ``q[g]`` the sum
+    of their squared norms. A transformer may provide a fused
+    ``_grouped_sums(X, groups, n_groups)`` that never stores the feature
+    matrix; otherwise its ``transform`` is summed through a sparse 0/1 matrix.
+    """
+    fused = getattr(transformer, "_grouped_sums", None)
+    if fused is not None:
+        return fused(X, groups, n_groups)
+    Z = transformer.transform(X)
+    n_rows = Z.shape[0]
+    M = sp.csr_matrix(
+        (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
+    )
+    if sp.issparse(Z):
+        Z = Z.tocsr().astype(np.float64)
+        return (M @ Z).toarray(), M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
+    Z = np.asarray(Z, dtype=np.float64)
+    return M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+
+
+def take_rows(X, rows):
+    """Rows of an array, sparse matrix or DataFrame (by position)."""
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+
+
+def n_rows(X):
+    return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+class UnitSums:
+    """Per-unit feature sums of the two samples: the pipeline's mergeable state.
+
+    For each feature map ``k`` and sample ``s`` (0 for X, 1 for Y) it holds the
+    sums of the feature rows of units ``offset[s], offset[s] + 1, ...``
+    (``sums[k][s]``, float64, units x features), the sums of their squared
+    norms (``sq[k][s]``) and the number of rows each unit has received
+    (``counts[s]``, shared by the maps). Two states of the same ``unit`` and
+    ``seed`` add up (:meth:`add`) whatever rows they cover, which is all a
+    distributed reduction (or a Spark / Ray adapter) needs.
+
+    Parameters
+    ----------
+    n_features : list of int
+        Output dimension of each feature map.
+    unit : int
+        Rows per resampling unit.
+    seed : int
+        Seed of the unit assignment.
+    """
+
+    def __init__(self, n_features, unit, seed):
+        self.n_features = list(n_features)
+        self.unit = int(unit)
+        self.seed = int(seed)
+        self.n_rows = [0, 0]
+        self.offset = [0, 0]
+        self.counts = [np.zeros(0, dtype=np.int64) for _ in range(2)]
+        self.sums = [[np.zeros((0, D)) for _ in range(2)] for D in self.n_features]
+        self.sq = [[np.zeros(0) for _ in range(2)] for _ in self.n_features]
+
+    @classmethod
+    def from_chunk(cls, transformers, widths, X, sample, start, total, unit, seed):
+        """The state of one chunk: rows ``start ..`` of sample ``sample`` (of
+        ``total`` rows, or more when the stream goes on).
+
+        ``widths`` are the maps' output dimensions. Raises a ValueError naming
+        the rows when a feature map rejects the chunk or returns non-finite
+        features.
+        """
+        state = cls(widths, unit, seed)
+        size = n_rows(X)
+        if size == 0:
+            return state
+        units = virtual_positions(seed, sample, start, start + size, total) // unit
+        lo = int(units.min())
+        local = units - lo
+        n_local = int(local.max()) + 1
+        where = f"rows {start}-{start + size - 1} of {'XY'[sample]}"
+        for k, transformer in enumerate(transformers):
+            try:
+                S, q = grouped_sums(transformer, X, local, n_local)
+            except (ValueError, TypeError) as error:
+                raise type(error)(f"{where}: {error}") from error
+            if not (np.all(np.isfinite(S)) and np.all(np.isfinite(q))):
+                raise ValueError(
+                    f"{where}: the feature map returned non-finite values "
+                    "(NaN or infinity in the input?)."
+                )
+            state.sums[k][sample], state.sq[k][sample] = S, q
+        state.counts[sample] = np.bincount(local, minlength=n_local)
+        state.offset[sample] = lo
+        state.n_rows[sample] = size
+        return state
+
+    def _grow(self, sample, lo, hi):
+        """Extend the stored unit range of ``sample`` to cover ``[lo, hi)``."""
+        off, size = self.offset[sample], self.counts[sample].size
+        if size and lo >= off and hi <= off + size:
+            return
+        new_lo = min(lo, off) if size else lo
+        new_hi = max(hi, off + size) if size else hi
+        # Grow geometrically so that appending chunk by chunk stays linear.
+        if size and new_lo == off:
+            new_hi = max(new_hi, off + 2 * size)
+        shift = off - new_lo
+        counts = np.zeros(new_hi - new_lo, dtype=np.int64)
+        counts[shift : shift + size] = self.counts[sample]
+        self.counts[sample] = counts
+        for k, D in enumerate(self.n_features):
+            sums = np.zeros((new_hi - new_lo, D))
+            sums[shift : shift + size] = self.sums[k][sample]
+            sq = np.zeros(new_hi - new_lo)
+            sq[shift : shift + size] = self.sq[k][sample]
+            self.sums[k][sample], self.sq[k][sample] = sums, sq
+        self.offset[sample] = new_lo
+
+    def add(self, other):
+        """Add the sums of ``other`` (same unit, seed and maps) in place."""
+        if (other.unit, other.seed, other.n_features) != (
+            self.unit,
+            self.seed,
+            self.n_features,
+        ):
+            raise ValueError("Unit sums of different units or maps cannot be added.")
+        for s in range(2):
+            size = other.counts[s].size
+            if not size:
+                continue
+            lo = other.offset[s]
+            self._grow(s, lo, lo + size)
+            at = slice(lo - self.offset[s], lo - self.offset[s] + size)
+            self.counts[s][at] += other.counts[s]
+            for k in range(len(self.n_features)):
+                self.sums[k][s][at] += other.sums[k][s]
+                self.sq[k][s][at] += other.sq[k][s]
+            self.n_rows[s] += other.n_rows[s]
+        return self
+
+    def coarsen(self, unit):
+        """Merge units into units of ``unit`` rows, a multiple of the current."""
+        factor, rest = divmod(unit, self.unit)
+        if rest or factor < 1:
+            raise ValueError(f"unit {unit} is not a multiple of {self.unit}.")
+        if factor == 1:
+            return self
+        for s in range(2):
+            size = self.counts[s].size
+            if not size:
+                continue
+            lo = self.offset[s] // factor
+            hi = -(-(self.offset[s] + size) // factor)
+            ids = np.arange(self.offset[s], self.offset[s] + size) // factor - lo
+
+            def merge(a, ids=ids, n=hi - lo):
+                out = np.zeros((n,) + a.shape[1:], dtype=a.dtype)
+                np.add.at(out, ids, a)
+                return out
+
+            self.counts[s] = merge(self.counts[s])
+            for k in range(len(self.n_features)):
+                self.sums[k][s] = merge(self.sums[k][s])
+                self.sq[k][s] = merge(self.sq[k][s])
+            self.offset[s] = lo
+        self.unit = unit
+        return self
+
+    def finalize(self):
+        """The calibration loop's input: one ``_FeatureSums`` per map.
+
+        Complete units (exactly ``unit`` rows) are resampled, X's first; the
+        rows of incomplete units form each sample's fixed remainder.
+        """
+        from ._calibration import _FeatureSums
+
+        complete = [self.counts[s] == self.unit for s in range(2)]
+        if self.unit == 1:  # single points: in row order, as the exact test has them
+            complete = [
+                virtual_positions(self.seed, s, 0, self.n_rows[s], self.n_rows[s])
+                - self.offset[s]
+                for s in range(2)
+            ]
+        n_units = tuple(int((self.counts[s] == self.unit).sum()) for s in range(2))
+        out = []
+        for k in range(len(self.n_features)):
+            U = [self.sums[k][s][complete[s]] for s in range(2)]
+            q = [self.sq[k][s][complete[s]] for s in range(2)]
+            rest = [self.counts[s] != self.unit for s in range(2)]
+            fixed = {
+                "s_x": self.sums[k][0][rest[0]].sum(axis=0),
+                "s_y": self.sums[k][1][rest[1]].sum(axis=0),
+                "q_x": float(self.sq[k][0][rest[0]].sum()),
+                "q_y": float(self.sq[k][1][rest[1]].sum()),
+                "r_x": int(self.n_rows[0] - n_units[0] * self.unit),
+                "r_y": int(self.n_rows[1] - n_units[1] * self.unit),
+            }
+            out.append(
+                _FeatureSums(np.vstack(U), np.concatenate(q), n_units, self.unit, fixed)
+            )
+        return out
+
+
+def transformer_width(transformer, X):
+    """Output dimension of a fitted transformer, from one row of ``X``."""
+    return int(transformer.transform(take_rows(X, slice(0, 1))).shape[1])
+
+
+def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
+    """Resampling unit of ``resample_unit="auto"`` for samples of these sizes.
+
+    The smallest power of two keeping the resampling cost ``B x units x D``
+    within ``_calibration._GEMM_BUDGET`` multiply-adds and the unit sums within
+    ``_calibration._UNIT_ENTRIES`` entries, but no larger than a hundredth of
+    the smaller sample (so each keeps about 100 units or more). It is
+    nondecreasing in both sizes, so a stream can double its unit as rows come
+    (merging pairs of units) and end where a single pass over all rows would.
+    """
+    from ._calibration import _GEMM_BUDGET, _UNIT_ENTRIES
+
+    cost = max(n_resamples * n_features_out * n_products, 1)
+    max_units = max(
+        2, min(_GEMM_BUDGET // cost, _UNIT_ENTRIES // max(n_features_out, 1))
+    )
+    unit = 1
+    while -(-n_x // unit) - (-n_y // unit) > max_units:
+        unit *= 2
+    cap = 1
+    while 2 * cap <= min(n_x, n_y) // 100:
+        cap *= 2
+    return max(1, min(unit, cap))
+
+
+def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
+    """States of the row chunks of an in-memory array, one after the other."""
+    size = n_rows(X)
+    step = max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+    for lo in range(0, size, step):
+        rows = slice(lo, min(lo + step, size))
+        yield UnitSums.from_chunk(
+            transformers,
+            widths,
+            take_rows(X, rows),
+            sample,
+            start + lo,
+            total,
+            unit,
+            seed,
+        )
+
+
+def _concat(parts):
+    if hasattr(parts[0], "iloc"):
+        import pandas as pd
+
+        return pd.concat(parts)
+    return sp.vstack(parts, format="csr") if sp.issparse(parts[0]) else np.vstack(parts)
+
+
+class Stream:
+    """A test's stream: its fitted maps and the unit sums of all rows so far.
+
+    Rows of complete superblocks are summed into ``state`` as they come; the
+    rows of each sample's last, incomplete superblock (fewer than
+    ``_SUPERBLOCK``) are kept, copied, in ``buffers`` with their sums in
+    ``tail``, since their units depend on how many rows the superblock ends
+    with. :meth:`sums` combines both for the calibration loop, so the results
+    after any sequence of :meth:`add` equal those of one call on all rows.
+    """
+
+    def __init__(self, transformers, widths, unit, seed):
+        self.transformers, self.widths, self.seed = transformers, widths, seed
+        self.state = UnitSums(widths, unit, seed)
+        self.buffers = [[], []]
+        self.tail = UnitSums(widths, unit, seed)
+
+    @property
+    def n_rows(self):
+        return [self.state.n_rows[s] + self.tail.n_rows[s] for s in range(2)]
+
+    def add(self, samples, unit):
+        """Add rows of each sample (``samples = (X, Y)``) at unit size ``unit``
+        (a multiple of the current one). Every chunk is mapped before anything
+        changes, so a chunk that fails leaves the stream as it was."""
+        done, buffers, tail = [], [], UnitSums(self.widths, unit, self.seed)
+        for s, X in enumerate(samples):
+            rows = self.buffers[s] + ([X] if n_rows(X) else [])
+            rows = _concat(rows) if rows else None
+            start = self.state.n_rows[s]
+            size = n_rows(rows) if rows is not None else 0
+            flush = size // _SUPERBLOCK * _SUPERBLOCK
+            if flush:
+                done += array_chunks(
+                    self.transformers,
+                    self.widths,
+                    take_rows(rows, slice(0, flush)),
+                    s,
+                    start,
+                    start + flush,
+                    unit,
+                    self.seed,
+                )
+            kept = take_rows(rows, slice(flush, size)) if size > flush else None
+            if kept is not None:
+                kept = kept.copy()  # not a view keeping the caller's array alive
+                for chunk in array_chunks(
+                    self.transformers,
+                    self.widths,
+                    kept,
+                    s,
+                    start + flush,
+                    start + size,
+                    unit,
+                    self.seed,
+                ):
+                    tail.add(chunk)
+            buffers.append([kept] if kept is not None else [])
+        self.state.coarsen(unit)
+        for chunk in done:
+            self.state.add(chunk)
+        self.buffers, self.tail = buffers, tail
+        return self
+
+    def sums(self):
+        """The ``_FeatureSums`` of every map, all rows so far."""
+        if not any(self.tail.n_rows):
+            return self.state.finalize()
+        return deepcopy(self.state).add(self.tail).finalize()
