@@ -117,14 +117,14 @@ def check_same_columns(X, Y):
         )
 
 
-def _check_sizes(m, n):
-    if min(m, n) < 2:
+def _check_sizes(m, n, min_rows):
+    if min(m, n) < min_rows:
         raise ValueError(
-            f"Each sample needs at least 2 points; got {m} in X and {n} in Y."
+            f"Each sample needs at least {min_rows} points; got {m} in X and {n} in Y."
         )
 
 
-def _frames(estimator, X, Y, reset):
+def _frames(estimator, X, Y, reset, min_rows):
     if X.shape[1] == 0:
         raise ValueError("X has no columns: the samples need at least one.")
     if _is_dataframe(Y):
@@ -135,21 +135,23 @@ def _frames(estimator, X, Y, reset):
         X, Y = (X.iloc[np.flatnonzero(labels == c)] for c in classes)
     # Records (reset) or checks n_features_in_ and feature_names_in_.
     validate_data(estimator, X, reset=reset, skip_check_array=True)
-    _check_sizes(X.shape[0], Y.shape[0])
+    _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
 
 
-def _objects(X, Y):
+def _objects(X, Y, min_rows):
     if isinstance(Y, (list, tuple)):
         X, Y, classes = list(X), list(Y), None
     else:
         labels, classes = _classes(np.asarray(Y), len(X))
         X, Y = ([x for x, lab in zip(X, labels) if lab == c] for c in classes)
-    _check_sizes(len(X), len(Y))
+    _check_sizes(len(X), len(Y), min_rows)
     return X, Y, classes
 
 
-def two_samples(estimator, X, Y, *, reset, pass_through=False, allow_nan=False):
+def two_samples(
+    estimator, X, Y, *, reset, min_rows=2, pass_through=False, allow_nan=False
+):
     """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
 
     ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
@@ -167,9 +169,9 @@ def two_samples(estimator, X, Y, *, reset, pass_through=False, allow_nan=False):
         )
     mode = _mode(X, pass_through)
     if mode == "frame":
-        return _frames(estimator, X, Y, reset)
+        return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
-        return _objects(X, Y)
+        return _objects(X, Y, min_rows)
     params = _array_params(X, mode, allow_nan)
     X = validate_data(estimator, X, reset=reset, **params)
     if not sp.issparse(Y) and not hasattr(Y, "shape"):
@@ -200,7 +202,7 @@ def two_samples(estimator, X, Y, *, reset, pass_through=False, allow_nan=False):
                 f"{X.shape[1]} and Y with {Y.shape[1]}."
             )
         classes = None
-    _check_sizes(X.shape[0], Y.shape[0])
+    _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
 
 

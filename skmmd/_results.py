@@ -253,7 +253,9 @@ class MMDTestResult:
         with np.errstate(divide="ignore", invalid="ignore"):
             z = (np.asarray(self.mmd2) - delta) / se
         # A zero standard error (identical units) decides by the sign alone.
-        z = np.where(se > 0, z, np.where(np.asarray(self.mmd2) > delta, np.inf, -np.inf))
+        z = np.where(
+            se > 0, z, np.where(np.asarray(self.mmd2) > delta, np.inf, -np.inf)
+        )
         pvalue = norm.sf(z)
         if np.ndim(z) == 0:
             z, pvalue = float(z), float(pvalue)
@@ -299,3 +301,21 @@ class MMDTestResult:
                 "pvalue": plain(relevance.pvalue),
             }
         return out
+
+
+def result(test, sums, m, n):
+    """The :class:`MMDTestResult` of a fitted test: its attributes, and each
+    kernel's MMD^2 with its jackknife standard error (one kernel: floats)."""
+    mmd2, se = np.array([effect_size(s, m, n) for s in sums]).T
+    if len(sums) == 1:
+        mmd2, se = float(mmd2[0]), float(se[0])
+    return MMDTestResult(
+        statistic=test.statistic_,
+        pvalue=float(test.p_value_),
+        null_distribution=test.null_distribution_,
+        alpha=test.alpha,
+        mmd2=mmd2,
+        standard_error=se,
+        n_samples_x=m,
+        n_samples_y=n,
+    )

@@ -135,7 +135,10 @@ class TabularSampler(TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "categorical": [StrOptions({"auto"}), list],
-        "bandwidth": [StrOptions({"median"}), Interval(Real, 0, None, closed="neither")],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
         "max_categories": [None, Interval(Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
     }
