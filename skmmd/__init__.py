@@ -11,6 +11,7 @@ from .kernel_approximation import (
     RandomFourierSampler,
     TabularSampler,
 )
+from ._results import MMDTestResult, mmd_test
 from .two_sample import AggregatedMMDTest, MMDTest
 
 __version__ = "0.1.0.dev0"
@@ -21,11 +22,13 @@ __all__ = [
     "GCWSSampler",
     "HDDSampler",
     "MMDTest",
+    "MMDTestResult",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",
     "NystroemSampler",
     "RandomFourierSampler",
     "TabularSampler",
     "__version__",
+    "mmd_test",
     "show_versions",
 ]

@@ -15,7 +15,15 @@ from sklearn.utils import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from . import _aggregation, _calibration, _dask, _inputs, _results, _streaming
+from . import (
+    _aggregation,
+    _calibration,
+    _dask,
+    _explain,
+    _inputs,
+    _results,
+    _streaming,
+)
 from ._compat import (
     HasMethods,
     Interval,
@@ -84,6 +92,46 @@ class _BaseMMDTest(BaseEstimator):
             "allow_nan": transformers is not None
             and all(get_tags(t).input_tags.allow_nan for t in transformers),
         }
+
+    def explain(self, X, y=None, *, columns=None):
+        """Which columns moved: a test per column, adjusted for testing them all.
+
+        Each column (or group of columns) gets its own kernel: the test's
+        sampler fit on that column alone when the test has a sampler of this
+        package (e.g. :class:`TabularSampler`, :class:`RandomFourierSampler`),
+        else a :class:`TabularSampler`. All columns' statistics are computed on
+        the same permutations (as :class:`AggregatedMMDTest` does with
+        kernels), and their p-values are adjusted by Westfall and Young's
+        single-step min-p rule, so that rejecting every column with
+        ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
+        probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
+        all columns.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels, with
+            the columns seen in ``fit``.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        columns : None, list or dict, default=None
+            ``None``: every column alone. A list of columns and lists of
+            columns (groups tested together), or a dict ``{label: columns}``.
+
+        Returns
+        -------
+        report : pandas.DataFrame
+            One row per column (group), most evidence first: ``column``,
+            ``statistic`` (its MMD^2), ``p_value`` (its own permutation
+            p-value), ``adjusted_p_value`` (family-wise), ``z`` (the statistic
+            standardized over the permutations, which breaks ties), and
+            ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its MMD^2).
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        return _explain.column_report(self, X, Y, columns, rng, seed)
 
     def _resolve_unit(self, m, n, n_features_out):
         if self.resample_unit != "auto":
@@ -639,6 +687,30 @@ class MMDTest(_BaseMMDTest):
                 axis=1
             )
         return out
+
+    def witness_points(self, X, y=None, *, n_points=5):
+        """The rows of each sample where the witness function is most extreme.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        n_points : int, default=5
+            Rows per sample.
+
+        Returns
+        -------
+        points : pandas.DataFrame
+            ``sample`` ("X" or "Y"), ``row`` (position in its sample),
+            ``witness``, then the row's columns: the rows of X where the
+            witness is largest (X much denser there than Y), then those of Y
+            where it is smallest.
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        return _explain.witness_points(self, X, Y, n_points)
 
     def decision_function(self, X):
         """Compute ``-witness(X)``: positive where the second sample is denser.
