@@ -305,6 +305,8 @@ class _BaseMMDTest(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        # Missing values pass through to transformers that accept them.
+        tags.input_tags.allow_nan = self._input_options()["allow_nan"]
         # The labels of fit(pooled, labels) are binary class labels.
         tags.classifier_tags = ClassifierTags(multi_class=False)
         return tags
