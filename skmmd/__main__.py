@@ -5,28 +5,38 @@ RBF-kernel SVM on the digits data (``--copies N`` adds an enlarged, jittered
 copy of it), then MMD two-sample tests on digits.
 
 ``python -m skmmd test A.csv B.csv``: MMD two-sample test of two data files
-(Parquet, CSV with a header row and columns of any type, or numeric CSV / NPY),
-printing the statistic, the p-value, the decision and the MMD^2 with its
-confidence interval; ``--delta`` adds the relevance test, ``--explain`` the
-per-column report, ``--json`` machine-readable output of all of it.
+(CSV with an optional header row, NPY or Parquet), printing the statistic, the
+p-value, the decision and the MMD^2 with its confidence interval; ``--delta``
+adds the relevance test, ``--explain`` the per-column report, ``--json``
+machine-readable output of all of it. Tables with columns of any type (Parquet,
+or CSV with a header and non-numeric values) are tested in memory with the
+tabular feature map; numeric Parquet files (and any file with
+``--batch-rows``) are read in batches, memory bounded whatever their size.
 """
 
 import argparse
 import csv
 import json
 import sys
+from itertools import zip_longest
 from pathlib import Path
 from time import perf_counter
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler
+from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler, _files
 from .kernels import median_bandwidth
+
+# Rows per batch when a file is read in batches, and rows of each file held
+# out to fit a median bandwidth.
+_BATCH_ROWS = 65536
+_HELD_OUT = 1000
 
 
 def _timed_fit_score(model, X_train, y_train, X_test, y_test):
@@ -140,8 +150,6 @@ TRANSFORMERS = {
     "tabular": TabularSampler,
     "exact": None,
 }
-# Above this many rows in all, the test shows a progress bar (tqdm, if installed).
-_PROGRESS_ROWS = 100_000
 
 
 def _read_csv(path):
@@ -252,12 +260,19 @@ def read_table(path, tabular, columns=None):
 
 
 def _is_table(path):
-    """Whether ``--transformer auto`` reads the file as a table: Parquet, or a
-    CSV with a non-numeric value (strings, categories, booleans)."""
+    """Whether ``--transformer auto`` reads the file as a table: Parquet with a
+    non-numeric column, or a
+    CSV with a non-numeric column (strings, categories, booleans)."""
     path = Path(path)
-    if path.suffix.lower() in (".parquet", ".pq"):
-        return True
-    if path.suffix.lower() == ".npy" or not path.is_file():
+    if path.suffix.lower() in (".parquet", ".pq") and path.is_file():
+        import pyarrow.parquet as pq
+        from pyarrow import types
+
+        def numeric(t):
+            return types.is_integer(t) or types.is_floating(t)
+
+        return not all(numeric(field.type) for field in pq.read_schema(path))
+    if path.suffix.lower() != ".csv" or not path.is_file():
         return False
     try:
         load_sample(path)
@@ -280,50 +295,9 @@ def _bandwidth(text):
     return value
 
 
-def _progress(total, enabled):
-    """A tqdm bar over the test's stages when enabled and tqdm is installed."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        enabled = False
-    if not enabled:
-
-        class _Silent:
-            def update(self, n=1):
-                pass
-
-            def set_description(self, text):
-                pass
-
-            def close(self):
-                pass
-
-        return _Silent()
-    return tqdm(total=total, file=sys.stderr)
-
-
-def run_test(args, out=None):
-    """The ``test`` command: returns the exit status."""
-    out = sys.stdout if out is None else out
-    name = args.transformer
-    if name == "auto":
-        tabular = _is_table(args.sample_a) or _is_table(args.sample_b)
-        name = "tabular" if tabular else "rff"
-    columns = args.columns.split(",") if args.columns else None
-    X = read_table(args.sample_a, name == "tabular", columns)
-    Y = read_table(args.sample_b, name == "tabular", columns)
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(
-            f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
-            f"{Y.shape[1]}: both samples need the same features."
-        )
-    if name == "tabular":  # an .npy sample takes the other file's column names
-        unnamed = list(range(X.shape[1]))
-        if list(Y.columns) == unnamed:
-            Y.columns = X.columns
-        elif list(X.columns) == unnamed:
-            X.columns = Y.columns
-    cls = TRANSFORMERS[name]
+def _make_test(args):
+    """The MMDTest the command's options describe."""
+    cls = TRANSFORMERS[args.transformer]
     common = {
         "statistic": args.statistic,
         "calibration": args.calibration,
@@ -332,34 +306,119 @@ def run_test(args, out=None):
         "random_state": args.seed,
     }
     if cls is None:
-        test = MMDTest(bandwidth=args.bandwidth, **common)
-    else:
-        sampler = cls(
-            bandwidth=args.bandwidth,
-            n_components=args.n_components,
-            random_state=args.seed,
+        return MMDTest(bandwidth=args.bandwidth, **common)
+    sampler = cls(
+        bandwidth=args.bandwidth,
+        n_components=args.n_components,
+        random_state=args.seed,
+    )
+    return MMDTest(sampler, **common)
+
+
+def _streams(args):
+    """Whether the files are read in batches (bounded memory)."""
+    if args.transformer in ("exact", "tabular") or args.explain:
+        return False
+    suffixes = {Path(p).suffix.lower() for p in (args.sample_a, args.sample_b)}
+    return args.batch_rows > 0 or bool(suffixes & {".parquet", ".pq"})
+
+
+def _progress(args, total):
+    """A tqdm bar on standard error when asked (or on a terminal), else None."""
+    if not args.progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit=" rows", unit_scale=True, file=sys.stderr)
+
+
+def _fit_streamed(test, args):
+    """partial_fit on the two files' batches in lockstep.
+
+    A fixed bandwidth gives a map that depends on no data: it is fit on one row
+    and every row counts. With ``median`` the map is fit on the first
+    ``_HELD_OUT`` rows of each file, which are held out of the statistic
+    (``n_held_out_``), so the test stays exact.
+    """
+    batch_rows = args.batch_rows or _BATCH_ROWS
+    columns = getattr(args, "columns", None)
+    readers = [
+        _files.iter_batches(path, batch_rows, columns)
+        for path in (args.sample_a, args.sample_b)
+    ]
+    counts = [_files.count_rows(p) for p in (args.sample_a, args.sample_b)]
+    bar = _progress(args, None if None in counts else sum(counts))
+    for x, y in zip_longest(*readers):
+        width = (x if x is not None else y).shape[1]
+        x = np.empty((0, width)) if x is None else x
+        y = np.empty((0, width)) if y is None else y
+        if not hasattr(test, "_stream"):
+            if args.bandwidth != "median":
+                test.set_params(transformer=clone(test.transformer).fit(x[:1]))
+            else:
+                test.partial_fit(x[:_HELD_OUT], y[:_HELD_OUT])
+                x, y = x[_HELD_OUT:], y[_HELD_OUT:]
+        test.partial_fit(x, y)
+        if bar is not None:
+            bar.update(x.shape[0] + y.shape[0])
+    if bar is not None:
+        bar.close()
+    if not hasattr(test, "_stream"):
+        raise ValueError(f"{args.sample_a} and {args.sample_b} hold no rows.")
+    return test
+
+
+def _tables(args):
+    """The two samples in memory, read as the transformer needs them."""
+    tabular = args.transformer == "tabular"
+    X = read_table(args.sample_a, tabular, args.columns)
+    Y = read_table(args.sample_b, tabular, args.columns)
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
+            f"{Y.shape[1]}: both samples need the same features."
         )
-        test = MMDTest(sampler, **common)
-    stages = 2 if args.explain else 1
-    bar = _progress(stages, args.progress and X.shape[0] + Y.shape[0] >= _PROGRESS_ROWS)
-    bar.set_description("MMD test")
-    test.fit(X, Y)
-    bar.update()
+    if tabular:  # an .npy sample takes the other file's column names
+        unnamed = list(range(X.shape[1]))
+        if list(Y.columns) == unnamed:
+            Y.columns = X.columns
+        elif list(X.columns) == unnamed:
+            X.columns = Y.columns
+    return X, Y
+
+
+def run_test(args, out=None):
+    """The ``test`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    if args.transformer == "auto":
+        tabular = _is_table(args.sample_a) or _is_table(args.sample_b)
+        args.transformer = "tabular" if tabular else "rff"
+    args.columns = args.columns.split(",") if args.columns else None
+    test = _make_test(args)
     report = points = None
-    if args.explain:
-        bar.set_description("per-column report")
-        report = test.explain(X, Y)
-        points = test.witness_points(X, Y, n_points=3)
-        bar.update()
-    bar.close()
+    if _streams(args):
+        _fit_streamed(test, args)
+    else:
+        X, Y = _tables(args)
+        bar = _progress(args, X.shape[0] + Y.shape[0])
+        test.fit(X, Y)
+        if args.explain:
+            report = test.explain(X, Y)
+            points = test.witness_points(X, Y, n_points=3)
+        if bar is not None:
+            bar.update(X.shape[0] + Y.shape[0])
+            bar.close()
     fitted = test.transformer_
     if fitted is None:
         bandwidth = test.bandwidth_
-    elif name == "tabular":
+    elif args.transformer == "tabular":
         numeric = fitted.column_transformer_.named_transformers_.get("numeric")
         bandwidth = None if numeric is None else numeric[-1].bandwidth_
     else:
         bandwidth = fitted.bandwidth_
+    held_out = getattr(test, "n_held_out_", 0)
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
     result = {
@@ -369,12 +428,14 @@ def run_test(args, out=None):
         "alpha": args.alpha,
         "n_samples_x": test.n_samples_x_,
         "n_samples_y": test.n_samples_y_,
+        "n_held_out": held_out,
         "n_features": test.n_features_in_,
-        "transformer": name,
+        "transformer": args.transformer,
         "bandwidth": bandwidth,
         "statistic_type": args.statistic,
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
+        "resample_unit": test.resample_unit_,
         "seed": args.seed,
         "result": effect.to_dict(args.confidence_level, args.delta),
     }
@@ -389,12 +450,14 @@ def run_test(args, out=None):
         if test.reject_
         else "do not reject H0 (no evidence of a difference)"
     )
-    kernel = f"kernel: {name}" + (
+    held = f" ({held_out} first rows held out to fit the bandwidth)" if held_out else ""
+    kernel = f"kernel: {args.transformer}" + (
         "" if bandwidth is None else f", bandwidth {bandwidth:.6g}"
     )
     lines = [
         f"MMD two-sample test: {args.sample_a} (m={test.n_samples_x_}) vs "
-        f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features",
+        f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features"
+        f"{held}",
         f"{kernel}; {args.statistic} statistic, {args.calibration} with "
         f"{args.n_resamples} resamples, seed {args.seed}",
         f"MMD^2    = {test.statistic_:.6g}",
@@ -431,7 +494,7 @@ def _test_parser():
         choices=["auto", *TRANSFORMERS],
         default="auto",
         help="feature map of the linear-time test, or 'exact'; default auto: "
-        "tabular for Parquet files and CSV with non-numeric values, else rff",
+        "tabular for files with non-numeric columns, else rff",
     )
     parser.add_argument(
         "--columns", help="comma-separated columns to test (default: all)"
@@ -439,7 +502,7 @@ def _test_parser():
     parser.add_argument(
         "--explain",
         action="store_true",
-        help="per-column report with family-wise adjusted p-values",
+        help="per-column report with family-wise adjusted p-values (in memory)",
     )
     parser.add_argument(
         "--delta",
@@ -452,12 +515,6 @@ def _test_parser():
         type=float,
         default=0.95,
         help="level of the MMD^2 interval (default 0.95)",
-    )
-    parser.add_argument(
-        "--no-progress",
-        dest="progress",
-        action="store_false",
-        help="no progress bar (shown from 10^5 rows when tqdm is installed)",
     )
     parser.add_argument(
         "--bandwidth",
@@ -478,6 +535,20 @@ def _test_parser():
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--batch-rows",
+        type=int,
+        default=0,
+        help="read the files in batches of this many rows, with memory bounded "
+        f"whatever their size (default: Parquet files in batches of {_BATCH_ROWS}, "
+        "CSV and NPY files at once)",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=sys.stderr.isatty(),
+        help="progress bar of the batches read (needs tqdm; default: on a terminal)",
+    )
     return parser
 
 
@@ -493,6 +564,8 @@ def main(argv=None):
             parser.error(f"--alpha must be in (0, 1); got {args.alpha}")
         if args.n_components < 1:
             parser.error(f"--n-components must be >= 1; got {args.n_components}")
+        if args.batch_rows < 0:
+            parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")
         if args.delta is not None and not args.delta > 0:
             parser.error(f"--delta must be > 0; got {args.delta}")
         if not 0 < args.confidence_level < 1:

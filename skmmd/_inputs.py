@@ -172,7 +172,11 @@ def two_samples(
         return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
         return _objects(X, Y, min_rows)
-    params = _array_params(X, mode, allow_nan)
+    # A partial_fit chunk (min_rows=0) may hold no rows of a sample.
+    params = {
+        **_array_params(X, mode, allow_nan),
+        "ensure_min_samples": min(min_rows, 1),
+    }
     X = validate_data(estimator, X, reset=reset, **params)
     if not sp.issparse(Y) and not hasattr(Y, "shape"):
         # Lists and other array-likes; np.asarray uses __array__, never

@@ -160,6 +160,9 @@ class _BaseMMDTest(BaseEstimator):
         "statistics_",
         "p_values_",
         "result_",
+        "resample_unit_",
+        "n_samples_x_",
+        "n_samples_y_",
     )
 
     def __getattr__(self, name):
@@ -243,7 +246,16 @@ class _BaseMMDTest(BaseEstimator):
         """
         first = getattr(self, "_stream", None) is None
         expected = None if classes is None else np.sort(np.asarray(classes))
-        X, Y, classes = self._two_samples(X, y, reset=first, min_rows=0)
+        try:
+            X, Y, classes = self._two_samples(X, y, reset=first, min_rows=0)
+        except ValueError as error:
+            if first:
+                raise
+            rows = self._stream.n_rows
+            raise ValueError(
+                f"partial_fit chunk after rows 0-{rows[0] - 1} of X and 0-"
+                f"{rows[1] - 1} of Y (nothing was added): {error}"
+            ) from error
         if expected is not None and classes is not None:
             if not np.all(np.isin(classes, expected)) or expected.size != 2:
                 raise ValueError(
@@ -254,10 +266,9 @@ class _BaseMMDTest(BaseEstimator):
             self.classes_ = np.array([0, 1]) if classes is None else classes
             rng = check_random_state(self.random_state)
             seed = rng.randint(np.iinfo(np.int32).max)
-            transformers = self._prefit_transformers()
-            held_out = transformers is None
-            if held_out:
-                transformers = self._fit_transformers(_stack(X, Y), rng)
+            prefit = self._prefit_transformers()
+            held_out = prefit is None
+            transformers = self._fit_transformers(_stack(X, Y), rng, prefit)
             self._start_stream(transformers, X, seed)
             self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
             self._mark_stale()
@@ -596,8 +607,9 @@ class MMDTest(_BaseMMDTest):
     def _prefit_transformers(self):
         return _prefit([self.transformer])
 
-    def _fit_transformers(self, pooled, rng):
-        self.transformer_ = clone(self.transformer).fit(pooled)
+    def _fit_transformers(self, pooled, rng, prefit=None):
+        """The fitted maps (``prefit``: fitted copies to use as they are)."""
+        self.transformer_ = prefit[0] if prefit else clone(self.transformer).fit(pooled)
         self.bandwidth_ = None
         return [self.transformer_]
 
@@ -1030,7 +1042,8 @@ class AggregatedMMDTest(_BaseMMDTest):
             return None
         return _prefit(self.transformers)
 
-    def _fit_transformers(self, pooled, rng):
+    def _fit_transformers(self, pooled, rng, prefit=None):
+        """The fitted maps (``prefit``: fitted copies to use as they are)."""
         if isinstance(self.transformers, str):  # "auto"
             transformers, self.kernels_ = self._auto_transformers(pooled, rng)
         else:
@@ -1039,7 +1052,7 @@ class AggregatedMMDTest(_BaseMMDTest):
             transformers = self.transformers
             self.kernels_ = [repr(t) for t in transformers]
         self.weights_ = self._resolve_weights(len(transformers))
-        self.transformers_ = [clone(t).fit(pooled) for t in transformers]
+        self.transformers_ = prefit or [clone(t).fit(pooled) for t in transformers]
         return self.transformers_
 
     def _set_results(self, sums, m, n, seed):

@@ -197,3 +197,63 @@ def test_cli_mixed_tables_parquet_and_csv(tmp_path, capsys):
     assert "do not reject H0" in text and "interval [" in text
     assert main([*args, "--columns", "height"]) == 2
     assert "--columns names columns ['height']" in capsys.readouterr().err
+
+
+@pytest.fixture
+def parquet_samples(tmp_path):
+    pa = pytest.importorskip("pyarrow", reason="Parquet needs the optional pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(1)
+    X, Y = rng.normal(size=(9000, 3)), rng.normal(size=(7000, 3)) + 0.1
+    paths = []
+    for name, data in (("x", X), ("y", Y)):
+        path = tmp_path / f"{name}.parquet"
+        table = pa.table({c: data[:, i] for i, c in enumerate("uvw")})
+        pq.write_table(table, path, row_group_size=1000)
+        paths.append(str(path))
+    return paths, X, Y
+
+
+def _json(capsys, *argv):
+    assert main(["test", *argv, "--json", "--n-resamples", "99"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
+    (a, b), X, Y = parquet_samples
+    from skmmd import MMDTest, RandomFourierSampler
+
+    # A fixed bandwidth: every row counts, and any batch size gives the
+    # in-memory test's result.
+    ref = MMDTest(
+        RandomFourierSampler(bandwidth=2.0, n_components=1024, random_state=0),
+        n_resamples=99,
+        random_state=0,
+    ).fit(X, Y)
+    for batch in ("0", "777", "5000"):
+        out = _json(capsys, a, b, "--bandwidth", "2", "--batch-rows", batch)
+        assert out["statistic"] == pytest.approx(ref.statistic_, rel=1e-10)
+        assert out["p_value"] == ref.p_value_ and out["n_held_out"] == 0
+        assert (out["n_samples_x"], out["n_samples_y"]) == (9000, 7000)
+    # The median bandwidth is fit on the first 1000 rows of each file, which
+    # the statistic leaves out.
+    out = _json(capsys, a, b, "--batch-rows", "3000")
+    assert out["n_held_out"] == 2000
+    assert (out["n_samples_x"], out["n_samples_y"]) == (8000, 6000)
+
+
+def test_cli_streamed_bad_files(tmp_path, parquet_samples, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    (a, b), _, _ = parquet_samples
+    text = tmp_path / "text.parquet"
+    pq.write_table(pa.table({"u": ["x", "y"], "v": [1.0, 2.0]}), text)
+    # A numeric map streams and rejects strings (auto would read a table).
+    assert main(["test", a, str(text), "--transformer", "rff"]) == 2
+    assert "column 'u' holds string, not numbers" in capsys.readouterr().err
+    narrow = tmp_path / "narrow.parquet"
+    pq.write_table(pa.table({"u": np.arange(5000.0)}), narrow)
+    assert main(["test", a, str(narrow), "--bandwidth", "1"]) == 2
+    assert "same number of features" in capsys.readouterr().err

@@ -1,0 +1,168 @@
+"""Dask: samplers on dask arrays, the tests' distributed reduction on a real
+multi-process LocalCluster (one per module, so the suite stays fast)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array", reason="dask is an optional extra")
+distributed = pytest.importorskip("distributed", reason="distributed is optional")
+
+from skmmd import (  # noqa: E402
+    AggregatedMMDTest,
+    FastfoodSampler,
+    GCWSSampler,
+    MMDTest,
+    NormalizedRandomFourierSampler,
+    NystroemSampler,
+    RandomFourierSampler,
+)
+
+REL = 1e-10
+
+
+@pytest.fixture(scope="module")
+def client():
+    # One thread per worker process and one numba thread each: the workers'
+    # threads and numba's would otherwise oversubscribe the cores.
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            env={"NUMBA_NUM_THREADS": "1"},
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _data(seed=0, m=9000, n=7000, d=3):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(m, d)), rng.normal(size=(n, d)) + 0.05
+
+
+def _tests():
+    rff = RandomFourierSampler(bandwidth=1.5, n_components=64, random_state=0)
+    ff = FastfoodSampler(bandwidth=1.5, n_components=64, random_state=0)
+    return {
+        "rff": MMDTest(rff, random_state=0, n_resamples=99, resample_unit=2),
+        "fastfood": MMDTest(ff, random_state=0, n_resamples=99),
+        "aggregated": AggregatedMMDTest(
+            n_bandwidths=3, n_components=32, random_state=0, n_resamples=99
+        ),
+    }
+
+
+def _same(a, b):
+    assert a.statistic_ == pytest.approx(b.statistic_, rel=REL)
+    assert a.p_value_ == b.p_value_
+
+
+@pytest.mark.parametrize("name", ["rff", "fastfood", "aggregated"])
+def test_dask_arrays_of_any_chunking_equal_memory(name):
+    X, Y = _data()
+    ref = _tests()[name].fit(X, Y)
+    for cx, cy in [(1000, 7000), (1234, (700, 3)), (9000, 333)]:
+        test = _tests()[name].fit(
+            da.from_array(X, chunks=cx), da.from_array(Y, chunks=cy)
+        )
+        _same(test, ref)
+        assert test.n_features_in_ == 3
+
+
+def test_on_a_multiprocess_cluster(client):
+    X, Y = _data(1)
+    ref = _tests()["rff"].fit(X, Y)
+    dX, dY = da.from_array(X, chunks=2000), da.from_array(Y, chunks=1500)
+    with distributed.get_task_stream(client) as stream:
+        test = _tests()["rff"].fit(dX, dY)
+    _same(test, ref)
+    # The unit sums were computed in the worker processes, not in this one.
+    workers = {t["worker"] for t in stream.data if "_block_sums" in t["key"]}
+    assert workers and workers <= set(client.scheduler_info()["workers"])
+    pids = client.run(os.getpid)
+    assert os.getpid() not in pids.values() and len(set(pids.values())) == 2
+    aggregated = _tests()["aggregated"].fit(dX, dY)
+    _same(aggregated, _tests()["aggregated"].fit(X, Y))
+
+
+def test_sampler_transform_is_lazy_and_equals_numpy(client):
+    X, _ = _data(2, m=3000)
+    dX = da.from_array(X, chunks=(700, 2))  # column chunks are merged first
+    samplers = [
+        RandomFourierSampler(n_components=40, random_state=0),
+        NormalizedRandomFourierSampler(n_components=40, random_state=0),
+        FastfoodSampler(n_components=40, random_state=0),
+        NystroemSampler(n_components=30, random_state=0),
+    ]
+    for sampler in samplers:
+        fitted = sampler.fit(dX)  # a bounded subsample: all 3000 rows here
+        Z = fitted.transform(dX)
+        assert isinstance(Z, da.Array) and Z.chunks[0] == dX.chunks[0]
+        assert Z.shape == (3000, fitted.transform(X[:1]).shape[1])
+        np.testing.assert_allclose(Z.compute(), fitted.transform(X), rtol=1e-12)
+        ref = type(sampler)(**sampler.get_params()).fit(X)
+        np.testing.assert_allclose(
+            fitted.transform(X), ref.transform(X), rtol=1e-12, atol=1e-15
+        )
+    gcws = GCWSSampler(n_components=16, random_state=0).fit(np.abs(X))
+    Z = gcws.transform(da.from_array(np.abs(X), chunks=700)).compute()
+    assert (Z != gcws.transform(np.abs(X))).nnz == 0
+
+
+def test_fit_on_a_large_dask_array_reads_a_bounded_subsample(monkeypatch):
+    from skmmd import _dask
+
+    monkeypatch.setattr(_dask, "FIT_ROWS", 500)
+    X, _ = _data(3, m=5000)
+    sampler = RandomFourierSampler(n_components=8, random_state=0)
+    sampler.fit(da.from_array(X, chunks=1000))
+    rng = np.random.RandomState(0)
+    idx = np.sort(
+        np.random.default_rng(rng.randint(np.iinfo(np.int32).max)).choice(
+            5000, 500, replace=False
+        )
+    )
+    ref = RandomFourierSampler(n_components=8, random_state=0).fit(X[idx])
+    assert sampler.bandwidth_ == ref.bandwidth_
+
+
+def test_unknown_chunk_sizes_are_handled():
+    X, Y = _data(4, m=3000, n=2500)
+    dX = da.from_array(X, chunks=1000)
+    dX = dX[dX[:, 0] > -np.inf]  # a boolean mask: unknown chunk sizes
+    assert np.isnan(dX.chunks[0][0])
+    test = _tests()["rff"].fit(dX, da.from_array(Y, chunks=1000))
+    _same(test, _tests()["rff"].fit(X, Y))
+
+
+def test_bad_dask_input(monkeypatch):
+    from skmmd import two_sample
+
+    X, Y = _data(5, m=5000, n=300)
+    bad = X.copy()
+    bad[4500, 0] = np.nan
+    # The maps are fit on 50 rows (not the bad one): the NaN is met in the
+    # reduction, in the block that holds it.
+    monkeypatch.setattr(two_sample, "_FIT_ROWS", 50)
+    with pytest.raises(ValueError, match="rows 4096-4999 of X: .*NaN"):
+        _tests()["rff"].fit(da.from_array(bad, chunks=4096), da.from_array(Y))
+    with pytest.raises(ValueError, match="same number of features"):
+        _tests()["rff"].fit(da.from_array(X), da.from_array(Y[:, :2]))
+    with pytest.raises(TypeError, match="second sample Y as a dask array"):
+        _tests()["rff"].fit(da.from_array(X), Y)
+    with pytest.raises(TypeError, match="exact test"):
+        MMDTest().fit(da.from_array(X), da.from_array(Y))
+
+
+def test_importing_skmmd_does_not_import_dask():
+    code = "import sys, skmmd; print('dask' in sys.modules, 'distributed' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "False"]
