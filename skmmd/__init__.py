@@ -1,5 +1,6 @@
 """skmmd: scikit-learn-compatible random feature maps and linear-time MMD tests."""
 
+from ._results import MMDTestResult, mmd_test
 from ._show_versions import show_versions
 from .kernel_approximation import (
     FastfoodSampler,
@@ -11,7 +12,6 @@ from .kernel_approximation import (
     RandomFourierSampler,
     TabularSampler,
 )
-from ._results import MMDTestResult, mmd_test
 from .two_sample import AggregatedMMDTest, MMDTest
 
 __version__ = "0.1.0.dev0"
