@@ -132,7 +132,7 @@ class MMDTestResult:
     and stored as ``result_`` by :class:`MMDTest` and
     :class:`AggregatedMMDTest` (the same values as their fitted attributes).
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The test statistic: MMD^2 (:class:`MMDTest`) or the aggregated
@@ -141,8 +141,6 @@ class MMDTestResult:
         Permutation (or bootstrap) p-value of ``H0: P = Q``.
     null_distribution : ndarray of shape (n_resamples,)
         The statistic on each resample.
-    reject : bool
-        ``pvalue <= alpha``.
     alpha : float
         The level of the test.
     mmd2 : float or ndarray of shape (n_kernels,)
@@ -150,8 +148,31 @@ class MMDTestResult:
         the aggregated test), the centre of :meth:`confidence_interval`.
     standard_error : float or ndarray of shape (n_kernels,)
         Delete-one-unit jackknife standard error of ``mmd2``.
-    n_samples_x, n_samples_y : int
-        Sizes of the two samples.
+    n_samples_x : int
+        Size of the first sample.
+    n_samples_y : int
+        Size of the second sample.
+
+    Attributes
+    ----------
+    reject : bool
+        ``pvalue <= alpha``.
+
+    See Also
+    --------
+    mmd_test : The function returning it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd import MMDTest, RandomFourierSampler
+    >>> rng = np.random.default_rng(0)
+    >>> X, Y = rng.normal(size=(400, 2)), rng.normal(size=(400, 2)) + 0.5
+    >>> test = MMDTest(RandomFourierSampler(random_state=0), random_state=0)
+    >>> result = test.fit(X, Y).result_
+    >>> statistic, pvalue = result
+    >>> statistic == test.statistic_, pvalue
+    (True, 0.001)
     """
 
     def __init__(
@@ -296,6 +317,9 @@ class MMDTestResult:
         Returns
         -------
         result : dict
+            Statistic, p-value, decision, MMD^2 with its standard error and
+            interval, sample sizes, the null distribution and (with ``delta``)
+            the relevance test.
         """
 
         def plain(value):

@@ -43,10 +43,10 @@ def _numeric_array_column(column):
 
 
 class TabularSampler(TransformerMixin, BaseEstimator):
-    """Feature map of a mixed-type table: Fourier features for the numeric
-    columns, one-hot for the categorical ones, indicators for missing values.
+    """Feature map of a raw mixed-type table (numbers, categories, missing values).
 
-    Works on a raw pandas DataFrame (or a 2-D array) with no configuration:
+    Fourier features for the numeric columns, one-hot for the categorical ones,
+    indicators for missing values. Works on a raw pandas DataFrame (or a 2-D array) with no configuration:
     numeric columns are imputed with their median, scaled robustly (median and
     interquartile range) and mapped jointly by a Gaussian
     :class:`RandomFourierSampler`; categorical, string and boolean columns are
@@ -189,8 +189,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Choose the column types, and fit the imputer, scaler, Fourier map
-        and encoder on X.
+        """Fit the column maps (imputer, scaler, Fourier map, encoder) on X.
 
         Parameters
         ----------
@@ -257,7 +256,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         return np.asarray(self.column_transformer_.transform(X), dtype=np.float64)
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the output features, from the column transformer.
+        """Get the names of the output features, from the column transformer.
 
         Parameters
         ----------
