@@ -47,8 +47,9 @@ class TabularSampler(TransformerMixin, BaseEstimator):
 
     Fourier features for the numeric columns, one-hot for the categorical ones,
     indicators for missing values. Works on a raw pandas DataFrame (or a 2-D
-    array) with no configuration: numeric columns are imputed with their median, scaled robustly (median and
-    interquartile range) and mapped jointly by a Gaussian
+    array) with no configuration: numeric columns are imputed with their
+    median, scaled robustly (median and interquartile range) and mapped jointly
+    by a Gaussian
     :class:`RandomFourierSampler`; categorical, string and boolean columns are
     one-hot encoded (their missing values are a category of their own); every
     numeric column also has a missingness indicator, so a change in how often
