@@ -20,8 +20,6 @@ only, never on the data, so the units are exchangeable under H0 and the
 permutation test is exact.
 """
 
-from copy import deepcopy
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -222,38 +220,67 @@ class UnitSums:
         self.unit = unit
         return self
 
-    def finalize(self):
+    def _gather(self, k, s, ids):
+        """Rows ``ids`` (global unit ids) of map ``k``'s sums of sample ``s``,
+        zero where this state holds no such unit."""
+        off, size = self.offset[s], self.counts[s].size
+        inside = (ids >= off) & (ids < off + size)
+        sums = np.zeros((ids.size, self.n_features[k]))
+        sq = np.zeros(ids.size)
+        sums[inside] = self.sums[k][s][ids[inside] - off]
+        sq[inside] = self.sq[k][s][ids[inside] - off]
+        return sums, sq
+
+    def finalize(self, tail=None):
         """The calibration loop's input: one ``_FeatureSums`` per map.
 
         Complete units (exactly ``unit`` rows) are resampled, X's first; the
-        rows of incomplete units form each sample's fixed remainder.
+        rows of incomplete units form each sample's fixed remainder. ``tail``,
+        a state of the same unit, is added on the way (this state is left as
+        it is).
         """
         from ._calibration import _FeatureSums
 
-        complete = [self.counts[s] == self.unit for s in range(2)]
-        if self.unit == 1:  # single points: in row order, as the exact test has them
-            complete = [
-                virtual_positions(self.seed, s, 0, self.n_rows[s], self.n_rows[s])
-                - self.offset[s]
-                for s in range(2)
-            ]
-        n_units = tuple(int((self.counts[s] == self.unit).sum()) for s in range(2))
+        states = [self] if tail is None else [self, tail]
+        n_rows = [sum(t.n_rows[s] for t in states) for s in range(2)]
+        complete, rest = [], []
+        for s in range(2):
+            lo = (
+                min(t.offset[s] for t in states if t.counts[s].size) if n_rows[s] else 0
+            )
+            hi = max(
+                (t.offset[s] + t.counts[s].size for t in states if t.counts[s].size),
+                default=lo,
+            )
+            counts = np.zeros(hi - lo, dtype=np.int64)
+            for t in states:
+                counts[t.offset[s] - lo : t.offset[s] - lo + t.counts[s].size] += (
+                    t.counts[s]
+                )
+            ids = lo + np.arange(hi - lo)
+            full = counts == self.unit
+            if self.unit == 1:  # single points in row order, as the exact test
+                full_ids = virtual_positions(self.seed, s, 0, n_rows[s], n_rows[s])
+            else:
+                full_ids = ids[full]
+            complete.append(full_ids)
+            rest.append(ids[~full & (counts > 0)])
+        n_units = tuple(c.size for c in complete)
         out = []
         for k in range(len(self.n_features)):
-            U = [self.sums[k][s][complete[s]] for s in range(2)]
-            q = [self.sq[k][s][complete[s]] for s in range(2)]
-            rest = [self.counts[s] != self.unit for s in range(2)]
+            parts = [[t._gather(k, s, complete[s]) for t in states] for s in range(2)]
+            U = np.vstack([sum(p[0] for p in parts[s]) for s in range(2)])
+            q = np.concatenate([sum(p[1] for p in parts[s]) for s in range(2)])
+            left = [[t._gather(k, s, rest[s]) for t in states] for s in range(2)]
             fixed = {
-                "s_x": self.sums[k][0][rest[0]].sum(axis=0),
-                "s_y": self.sums[k][1][rest[1]].sum(axis=0),
-                "q_x": float(self.sq[k][0][rest[0]].sum()),
-                "q_y": float(self.sq[k][1][rest[1]].sum()),
-                "r_x": int(self.n_rows[0] - n_units[0] * self.unit),
-                "r_y": int(self.n_rows[1] - n_units[1] * self.unit),
+                "s_x": sum(p[0] for p in left[0]).sum(axis=0),
+                "s_y": sum(p[0] for p in left[1]).sum(axis=0),
+                "q_x": float(sum(p[1] for p in left[0]).sum()),
+                "q_y": float(sum(p[1] for p in left[1]).sum()),
+                "r_x": int(n_rows[0] - n_units[0] * self.unit),
+                "r_y": int(n_rows[1] - n_units[1] * self.unit),
             }
-            out.append(
-                _FeatureSums(np.vstack(U), np.concatenate(q), n_units, self.unit, fixed)
-            )
+            out.append(_FeatureSums(U, q, n_units, self.unit, fixed))
         return out
 
 
@@ -381,6 +408,4 @@ class Stream:
 
     def sums(self):
         """The ``_FeatureSums`` of every map, all rows so far."""
-        if not any(self.tail.n_rows):
-            return self.state.finalize()
-        return deepcopy(self.state).add(self.tail).finalize()
+        return self.state.finalize(self.tail if any(self.tail.n_rows) else None)
