@@ -1,5 +1,6 @@
 """skmmd: scikit-learn-compatible random feature maps and linear-time MMD tests."""
 
+from ._results import MMDTestResult, mmd_test
 from ._show_versions import show_versions
 from .kernel_approximation import (
     FastfoodSampler,
@@ -9,6 +10,7 @@ from .kernel_approximation import (
     NormalizedRandomFourierSampler,
     NystroemSampler,
     RandomFourierSampler,
+    TabularSampler,
 )
 from .two_sample import AggregatedMMDTest, MMDTest
 
@@ -20,10 +22,13 @@ __all__ = [
     "GCWSSampler",
     "HDDSampler",
     "MMDTest",
+    "MMDTestResult",
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",
     "NystroemSampler",
     "RandomFourierSampler",
+    "TabularSampler",
     "__version__",
+    "mmd_test",
     "show_versions",
 ]

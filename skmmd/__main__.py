@@ -6,9 +6,12 @@ copy of it), then MMD two-sample tests on digits.
 
 ``python -m skmmd test A.csv B.csv``: MMD two-sample test of two data files
 (CSV with an optional header row, NPY or Parquet), printing the statistic, the
-p-value and the decision (``--json`` for machine-readable output). Parquet files
-(and any file with ``--batch-rows``) are read in batches, memory bounded
-whatever their size.
+p-value, the decision and the MMD^2 with its confidence interval; ``--delta``
+adds the relevance test, ``--explain`` the per-column report, ``--json``
+machine-readable output of all of it. Tables with columns of any type (Parquet,
+or CSV with a header and non-numeric values) are tested in memory with the
+tabular feature map; numeric Parquet files (and any file with
+``--batch-rows``) are read in batches, memory bounded whatever their size.
 """
 
 import argparse
@@ -27,7 +30,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import FastfoodSampler, MMDTest, RandomFourierSampler, _files
+from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler, _files
 from .kernels import median_bandwidth
 
 # Rows per batch when a file is read in batches, and rows of each file held
@@ -140,9 +143,11 @@ def run_two_sample_demo(random_state=0, copies=5, out=None):
 
 # --transformer choices: name -> class (None: the exact kernel test). Extend by
 # adding entries; every class takes bandwidth, n_components and random_state.
+# "tabular" reads the files as tables (any column types, missing values).
 TRANSFORMERS = {
     "rff": RandomFourierSampler,
     "fastfood": FastfoodSampler,
+    "tabular": TabularSampler,
     "exact": None,
 }
 
@@ -207,6 +212,75 @@ def load_sample(path):
     return data.reshape(-1, 1) if data.ndim == 1 else data
 
 
+def read_table(path, tabular, columns=None):
+    """Read one sample: a pandas DataFrame for the tabular test (Parquet, or
+    CSV with a header row and columns of any type), else a float array
+    (:func:`load_sample`). ``columns`` keeps only those columns (names, or
+    0-based positions for headerless numeric files)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file.")
+    if tabular:
+        import pandas as pd
+
+        suffix = path.suffix.lower()
+        try:
+            if suffix in (".parquet", ".pq"):
+                data = pd.read_parquet(path)
+            elif suffix == ".npy":
+                data = pd.DataFrame(load_sample(path))
+            else:
+                data = pd.read_csv(path)
+        except (OSError, ValueError, ImportError) as exc:
+            raise ValueError(f"{path}: not a readable table ({exc}).") from None
+        if columns is not None:
+            missing = [c for c in columns if c not in data.columns]
+            if missing:
+                raise ValueError(
+                    f"{path}: --columns names columns {missing} that the file does "
+                    f"not have; it has {list(data.columns)[:20]}."
+                )
+            data = data[columns]
+        return data
+    if path.suffix.lower() in (".parquet", ".pq"):
+        raise ValueError(
+            f"{path}: Parquet files are read as tables: use the "
+            "tabular transformer (the default)."
+        )
+    data = load_sample(path)
+    if columns is not None:
+        try:
+            data = data[:, [int(c) for c in columns]]
+        except (ValueError, IndexError):
+            raise ValueError(
+                f"{path}: --columns of a numeric file are 0-based positions below "
+                f"{data.shape[1]}; got {columns}."
+            ) from None
+    return data
+
+
+def _is_table(path):
+    """Whether ``--transformer auto`` reads the file as a table: Parquet with a
+    non-numeric column, or a
+    CSV with a non-numeric column (strings, categories, booleans)."""
+    path = Path(path)
+    if path.suffix.lower() in (".parquet", ".pq") and path.is_file():
+        import pyarrow.parquet as pq
+        from pyarrow import types
+
+        def numeric(t):
+            return types.is_integer(t) or types.is_floating(t)
+
+        return not all(numeric(field.type) for field in pq.read_schema(path))
+    if path.suffix.lower() != ".csv" or not path.is_file():
+        return False
+    try:
+        load_sample(path)
+    except ValueError as exc:
+        return "non-numeric value" in str(exc)
+    return False
+
+
 def _bandwidth(text):
     if text == "median":
         return text
@@ -243,7 +317,7 @@ def _make_test(args):
 
 def _streams(args):
     """Whether the files are read in batches (bounded memory)."""
-    if args.transformer == "exact":
+    if args.transformer in ("exact", "tabular") or args.explain:
         return False
     suffixes = {Path(p).suffix.lower() for p in (args.sample_a, args.sample_b)}
     return args.batch_rows > 0 or bool(suffixes & {".parquet", ".pq"})
@@ -296,24 +370,57 @@ def _fit_streamed(test, args):
     return test
 
 
+def _tables(args):
+    """The two samples in memory, read as the transformer needs them."""
+    tabular = args.transformer == "tabular"
+    X = read_table(args.sample_a, tabular, args.columns)
+    Y = read_table(args.sample_b, tabular, args.columns)
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
+            f"{Y.shape[1]}: both samples need the same features."
+        )
+    if tabular:  # an .npy sample takes the other file's column names
+        unnamed = list(range(X.shape[1]))
+        if list(Y.columns) == unnamed:
+            Y.columns = X.columns
+        elif list(X.columns) == unnamed:
+            X.columns = Y.columns
+    return X, Y
+
+
 def run_test(args, out=None):
     """The ``test`` command: returns the exit status."""
     out = sys.stdout if out is None else out
+    if args.transformer == "auto":
+        tabular = _is_table(args.sample_a) or _is_table(args.sample_b)
+        args.transformer = "tabular" if tabular else "rff"
+    args.columns = args.columns.split(",") if args.columns else None
     test = _make_test(args)
+    report = points = None
     if _streams(args):
         _fit_streamed(test, args)
     else:
-        X, Y = load_sample(args.sample_a), load_sample(args.sample_b)
-        if X.shape[1] != Y.shape[1]:
-            raise ValueError(
-                f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
-                f"{Y.shape[1]}: both samples need the same features."
-            )
+        X, Y = _tables(args)
+        bar = _progress(args, X.shape[0] + Y.shape[0])
         test.fit(X, Y)
-    bandwidth = (
-        test.bandwidth_ if test.transformer_ is None else test.transformer_.bandwidth_
-    )
+        if args.explain:
+            report = test.explain(X, Y)
+            points = test.witness_points(X, Y, n_points=3)
+        if bar is not None:
+            bar.update(X.shape[0] + Y.shape[0])
+            bar.close()
+    fitted = test.transformer_
+    if fitted is None:
+        bandwidth = test.bandwidth_
+    elif args.transformer == "tabular":
+        numeric = fitted.column_transformer_.named_transformers_.get("numeric")
+        bandwidth = None if numeric is None else numeric[-1].bandwidth_
+    else:
+        bandwidth = fitted.bandwidth_
     held_out = getattr(test, "n_held_out_", 0)
+    effect = test.result_
+    low, high = effect.confidence_interval(args.confidence_level)
     result = {
         "statistic": test.statistic_,
         "p_value": test.p_value_,
@@ -330,9 +437,13 @@ def run_test(args, out=None):
         "n_resamples": args.n_resamples,
         "resample_unit": test.resample_unit_,
         "seed": args.seed,
+        "result": effect.to_dict(args.confidence_level, args.delta),
     }
+    if report is not None:
+        result["columns"] = report.to_dict(orient="records")
+        result["witness_points"] = json.loads(points.to_json(orient="records"))
     if args.json:
-        print(json.dumps(result), file=out)
+        print(json.dumps(result, default=str), file=out)
         return 0
     decision = (
         "reject H0: the samples come from different distributions"
@@ -340,34 +451,70 @@ def run_test(args, out=None):
         else "do not reject H0 (no evidence of a difference)"
     )
     held = f" ({held_out} first rows held out to fit the bandwidth)" if held_out else ""
-    print(
+    kernel = f"kernel: {args.transformer}" + (
+        "" if bandwidth is None else f", bandwidth {bandwidth:.6g}"
+    )
+    lines = [
         f"MMD two-sample test: {args.sample_a} (m={test.n_samples_x_}) vs "
         f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features"
-        f"{held}\n"
-        f"kernel: {args.transformer}, bandwidth {bandwidth:.6g}; {args.statistic} "
-        f"statistic, {args.calibration} with {args.n_resamples} resamples, "
-        f"seed {args.seed}\n"
-        f"MMD^2    = {test.statistic_:.6g}\n"
-        f"p-value  = {test.p_value_:.6g}\n"
+        f"{held}",
+        f"{kernel}; {args.statistic} statistic, {args.calibration} with "
+        f"{args.n_resamples} resamples, seed {args.seed}",
+        f"MMD^2    = {test.statistic_:.6g}",
+        f"p-value  = {test.p_value_:.6g}",
         f"decision = {decision} (alpha = {args.alpha})",
-        file=out,
-    )
+        f"effect   = MMD^2 {effect.mmd2:.4g}, {args.confidence_level:.0%} interval "
+        f"[{low:.4g}, {high:.4g}]",
+    ]
+    if args.delta is not None:
+        relevance = effect.relevance_test(args.delta)
+        lines.append(
+            f"relevance: H0 MMD^2 <= {args.delta:g}, p-value = {relevance.pvalue:.4g}"
+        )
+    print("\n".join(lines), file=out)
+    if report is not None:
+        print("\nper-column report (family-wise adjusted p-values):", file=out)
+        print(report.to_string(index=False), file=out)
+        print("\nrows where the witness is most extreme:", file=out)
+        print(points.to_string(index=False), file=out)
     return 0
 
 
 def _test_parser():
     parser = argparse.ArgumentParser(
         prog="python -m skmmd test",
-        description="MMD two-sample test of two samples stored as CSV or NPY files "
-        "(rows are points, columns features; a CSV may have one header row).",
+        description="MMD two-sample test of two samples stored as Parquet, CSV or "
+        "NPY files (rows are points, columns features; a CSV may have one header "
+        "row, and with one its columns may have any type).",
     )
-    parser.add_argument("sample_a", help="first sample (.csv or .npy)")
-    parser.add_argument("sample_b", help="second sample (.csv or .npy)")
+    parser.add_argument("sample_a", help="first sample (.parquet, .csv or .npy)")
+    parser.add_argument("sample_b", help="second sample (.parquet, .csv or .npy)")
     parser.add_argument(
         "--transformer",
-        choices=list(TRANSFORMERS),
-        default="rff",
-        help="feature map of the linear-time test, or 'exact' (default rff)",
+        choices=["auto", *TRANSFORMERS],
+        default="auto",
+        help="feature map of the linear-time test, or 'exact'; default auto: "
+        "tabular for files with non-numeric columns, else rff",
+    )
+    parser.add_argument(
+        "--columns", help="comma-separated columns to test (default: all)"
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="per-column report with family-wise adjusted p-values (in memory)",
+    )
+    parser.add_argument(
+        "--delta",
+        type=float,
+        default=None,
+        help="relevance test of H0: MMD^2 <= delta (a tolerated shift, > 0)",
+    )
+    parser.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        help="level of the MMD^2 interval (default 0.95)",
     )
     parser.add_argument(
         "--bandwidth",
@@ -419,6 +566,12 @@ def main(argv=None):
             parser.error(f"--n-components must be >= 1; got {args.n_components}")
         if args.batch_rows < 0:
             parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")
+        if args.delta is not None and not args.delta > 0:
+            parser.error(f"--delta must be > 0; got {args.delta}")
+        if not 0 < args.confidence_level < 1:
+            parser.error(
+                f"--confidence-level must be in (0, 1); got {args.confidence_level}"
+            )
         try:
             return run_test(args)
         except ValueError as exc:

@@ -112,3 +112,18 @@ def aggregated_p_value(T, method="mmdagg", weights=None):
             tied & (secondary >= secondary[0] - _TIE_RTOL * np.abs(secondary).max())
         )
     return statistic, np.count_nonzero(at_least) / statistic.shape[0]
+
+
+def minp_adjusted_p_values(T):
+    """Westfall & Young's single-step min-p adjusted p-values of the K
+    statistics of row 0, from the same B + 1 rows.
+
+    ``p_adj[k] = #{b : min_j p[b, j] <= p[0, k]} / (B + 1)``, with ``p`` the
+    per-kernel p-values of every row (:func:`per_kernel_p_values`). Rejecting
+    the hypotheses with ``p_adj <= alpha`` controls the family-wise error rate
+    at ``alpha`` (strongly, under subset pivotality), since under the complete
+    null the rows are exchangeable.
+    """
+    p = per_kernel_p_values(T)
+    smallest = np.sort(p.min(axis=1))
+    return np.searchsorted(smallest, p[0] * (1 + _TIE_RTOL), side="right") / T.shape[0]

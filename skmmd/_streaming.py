@@ -352,6 +352,8 @@ def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
 
 
 def _concat(parts):
+    if isinstance(parts[0], list):  # sequences of objects (strings, sets)
+        return [item for part in parts for item in part]
     if hasattr(parts[0], "iloc"):
         import pandas as pd
 

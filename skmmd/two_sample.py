@@ -4,29 +4,32 @@ from copy import deepcopy
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.base import BaseEstimator, clone, is_classifier
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import (
     ClassifierTags,
-    check_array,
-    check_consistent_length,
     check_random_state,
     gen_batches,
     get_tags,
 )
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import check_is_fitted
 
-from . import _aggregation, _calibration, _dask, _streaming
+from . import (
+    _aggregation,
+    _calibration,
+    _dask,
+    _explain,
+    _inputs,
+    _results,
+    _streaming,
+)
 from ._compat import (
     HasMethods,
     Interval,
     Options,
     StrOptions,
     _fit_context,
-    validate_data,
 )
 from .kernel_approximation import RandomFourierSampler
 from .kernels import bandwidth_grid, median_bandwidth
@@ -43,7 +46,7 @@ _FIT_ROWS = 100_000
 
 def _stack(X, Y):
     """The pooled sample: X's rows first, then Y's."""
-    return sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])
+    return _inputs.stack(X, Y)
 
 
 def _prefit(transformers):
@@ -75,79 +78,60 @@ class _BaseMMDTest(BaseEstimator):
     }
 
     def _two_samples(self, X, Y, reset, min_rows=2):
-        """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
+        """Validated ``(X, Y, classes)``: see :func:`skmmd._inputs.two_samples`."""
+        return _inputs.two_samples(
+            self, X, Y, reset=reset, min_rows=min_rows, **self._input_options()
+        )
 
-        ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
-        vector ``(N, 1)`` for the rows of ``X`` when ``X`` has more than one
-        feature (with sklearn's ``DataConversionWarning``); otherwise it is the
-        second sample.
-        """
-        if Y is None:
-            raise ValueError(
-                "MMDTest requires y to be passed, but the target y is None: give "
-                "two samples (X, Y) with Y 2-D, or (pooled, labels) with 1-D "
-                "labels of two classes."
-            )
-        params = {
-            "accept_sparse": "csr",
-            "dtype": _FLOAT_DTYPES,
-            "ensure_min_samples": min(min_rows, 1),
+    def _input_options(self):
+        """Inputs pass through to transformers (not to the exact kernel); NaN
+        is let through when every transformer accepts it."""
+        transformers = self._input_transformers()
+        return {
+            "pass_through": transformers is not None,
+            "allow_nan": transformers is not None
+            and all(get_tags(t).input_tags.allow_nan for t in transformers),
         }
-        X = validate_data(self, X, reset=reset, **params)
-        if not sp.issparse(Y) and not hasattr(Y, "shape"):
-            # Lists and other array-likes; np.asarray uses __array__, never
-            # __array_function__ (which np.ndim or np.shape would call).
-            Y = np.asarray(Y)
-        labels = None
-        if not sp.issparse(Y):
-            if len(Y.shape) == 1:
-                labels = np.asarray(Y)
-            elif (
-                is_classifier(self)
-                and len(Y.shape) == 2
-                and Y.shape[1] == 1
-                and Y.shape[0] == X.shape[0]
-                and X.shape[1] > 1
-            ):
-                # A column vector of labels, not a one-feature second sample.
-                labels = column_or_1d(Y, warn=True)
-        if labels is not None:
-            labels = check_array(labels, ensure_2d=False, dtype=None, input_name="y")
-            check_consistent_length(X, labels)
-            # check_classification_targets without its warning about many
-            # classes (more than two are an error here anyway).
-            y_type = type_of_target(labels, input_name="y")
-            if y_type not in ("binary", "multiclass"):
-                raise ValueError(
-                    f"Unknown label type: {y_type}. The labels y of fit(pooled, "
-                    "labels) must be discrete, one class per sample; a second "
-                    "sample Y must be 2-D, with the features of X."
-                )
-            classes = np.unique(labels)
-            if classes.size != 2:
-                # sklearn's wording for a binary-only classifier given more.
-                binary_only = "Only binary classification is supported: "
-                raise ValueError(
-                    f"{binary_only if classes.size > 2 else ''}the labels y must "
-                    "have exactly two classes (one per sample); got "
-                    f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
-                    f"{classes[:10].tolist()}."
-                )
-            X, Y = X[labels == classes[0]], X[labels == classes[1]]
-        else:
-            Y = check_array(Y, input_name="Y", **params)
-            if Y.shape[1] != X.shape[1]:
-                raise ValueError(
-                    f"X and Y must have the same number of features; got X with "
-                    f"{X.shape[1]} and Y with {Y.shape[1]}."
-                )
-            classes = None
-        if min(X.shape[0], Y.shape[0]) < min_rows:
-            raise ValueError(
-                f"Each sample needs at least {min_rows} points; got "
-                f"{X.shape[0]} in X and {Y.shape[0]} in Y."
-            )
-        return X, Y, classes
+
+    def explain(self, X, y=None, *, columns=None):
+        """Which columns moved: a test per column, adjusted for testing them all.
+
+        Each column (or group of columns) gets its own kernel: the test's
+        sampler fit on that column alone when the test has a sampler of this
+        package (e.g. :class:`TabularSampler`, :class:`RandomFourierSampler`),
+        else a :class:`TabularSampler`. All columns' statistics are computed on
+        the same permutations (as :class:`AggregatedMMDTest` does with
+        kernels), and their p-values are adjusted by Westfall and Young's
+        single-step min-p rule, so that rejecting every column with
+        ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
+        probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
+        all columns.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels, with
+            the columns seen in ``fit``.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        columns : None, list or dict, default=None
+            ``None``: every column alone. A list of columns and lists of
+            columns (groups tested together), or a dict ``{label: columns}``.
+
+        Returns
+        -------
+        report : pandas.DataFrame
+            One row per column (group), most evidence first: ``column``,
+            ``statistic`` (its MMD^2), ``p_value`` (its own permutation
+            p-value), ``adjusted_p_value`` (family-wise), ``z`` (the statistic
+            standardized over the permutations, which breaks ties), and
+            ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its MMD^2).
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        return _explain.column_report(self, X, Y, columns, rng, seed)
 
     def _resolve_unit(self, m, n, n_features_out):
         if self.resample_unit != "auto":
@@ -175,6 +159,7 @@ class _BaseMMDTest(BaseEstimator):
         "witness_weights_",
         "statistics_",
         "p_values_",
+        "result_",
         "resample_unit_",
         "n_samples_x_",
         "n_samples_y_",
@@ -333,6 +318,8 @@ class _BaseMMDTest(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        # Missing values pass through to transformers that accept them.
+        tags.input_tags.allow_nan = self._input_options()["allow_nan"]
         # The labels of fit(pooled, labels) are binary class labels.
         tags.classifier_tags = ClassifierTags(multi_class=False)
         return tags
@@ -540,7 +527,14 @@ class MMDTest(_BaseMMDTest):
     def _kernel_rows(self, P):
         kfun = self._kernel_function()
         for rows in gen_batches(P.shape[0], max(1, _BLOCK_ENTRIES // P.shape[0])):
-            yield rows, np.asarray(kfun(P[rows], P), dtype=np.float64)
+            K = np.asarray(kfun(P[rows], P), dtype=np.float64)
+            if not np.all(np.isfinite(K)):
+                raise ValueError(
+                    f"The kernel returned non-finite values (NaN or infinity) for "
+                    f"rows {rows.start}-{rows.stop - 1} of the pooled sample; a "
+                    f"kernel must give finite similarities (kernel={self.kernel!r})."
+                )
+            yield rows, K
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -605,6 +599,9 @@ class MMDTest(_BaseMMDTest):
         self.witness_weights_ = None
         return self
 
+    def _input_transformers(self):
+        return None if self.transformer is None else [self.transformer]
+
     def _streams(self):
         # The exact test is quadratic: it needs every point at once.
         return self.transformer is not None
@@ -644,6 +641,7 @@ class MMDTest(_BaseMMDTest):
         self.reject_ = bool(self.p_value_ <= self.alpha)
         k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
         self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
+        self.result_ = _results.result(self, [sums[0]], m, n)
 
     def score(self, X, y=None):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
@@ -691,9 +689,7 @@ class MMDTest(_BaseMMDTest):
             denser than Y.
         """
         check_is_fitted(self)
-        X = validate_data(
-            self, X, reset=False, accept_sparse="csr", dtype=_FLOAT_DTYPES
-        )
+        X = _inputs.points(self, X, **self._input_options())
         if self.transformer_ is not None:
             return np.asarray(
                 self.transformer_.transform(X) @ self.witness_weights_
@@ -707,6 +703,30 @@ class MMDTest(_BaseMMDTest):
                 axis=1
             )
         return out
+
+    def witness_points(self, X, y=None, *, n_points=5):
+        """The rows of each sample where the witness function is most extreme.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        n_points : int, default=5
+            Rows per sample.
+
+        Returns
+        -------
+        points : pandas.DataFrame
+            ``sample`` ("X" or "Y"), ``row`` (position in its sample),
+            ``witness``, then the row's columns: the rows of X where the
+            witness is largest (X much denser there than Y), then those of Y
+            where it is smallest.
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        return _explain.witness_points(self, X, Y, n_points)
 
     def decision_function(self, X):
         """Compute ``-witness(X)``: positive where the second sample is denser.
@@ -1016,6 +1036,9 @@ class AggregatedMMDTest(_BaseMMDTest):
     def _streams(self):
         return True
 
+    def _input_transformers(self):
+        return None if isinstance(self.transformers, str) else self.transformers
+
     def _prefit_transformers(self):
         if isinstance(self.transformers, str):
             return None
@@ -1061,6 +1084,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
         self.reject_ = bool(self.p_value_ <= self.alpha)
+        self.result_ = _results.result(self, sums, m, n)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -16,6 +16,7 @@ from skmmd import (
     NormalizedRandomFourierSampler,
     NystroemSampler,
     RandomFourierSampler,
+    TabularSampler,
 )
 
 # Small n_components keep the checks fast; behaviour does not depend on it.
@@ -48,6 +49,8 @@ ESTIMATORS = [
     NystroemSampler(landmarks="leverage", n_components=10, random_state=0),
     NystroemSampler(kernel="laplacian", n_components=10, random_state=0),
     NystroemSampler(kernel="poly", kernel_params={"degree": 2}, random_state=0),
+    TabularSampler(n_components=16, random_state=0),
+    MMDTest(TabularSampler(n_components=16, random_state=0), n_resamples=19),
 ]
 # The feature-name checks apply to the transformers only.
 TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]

@@ -117,7 +117,8 @@ def _write(path, text):
 def test_cli_bad_files(tmp_path, samples, capsys, content, match):
     bad = _write(tmp_path / "bad.csv", content)
     good = str(samples[2])
-    assert main(["test", bad, good]) == 2
+    # Numeric transformer: a non-numeric value is an error (auto reads a table).
+    assert main(["test", bad, good, "--transformer", "rff"]) == 2
     err = capsys.readouterr().err
     assert "python -m skmmd test: error:" in err
     assert re.search(match, err)
@@ -164,6 +165,38 @@ def test_two_sample_demo_output():
     # Random halves come from one law: no rejection at any size.
     assert all(float(row[-2]) > 0.05 for row in rows if "halves" in row)
     assert {row[-6] for row in rows} == {"1797", "3594"}  # N: digits and 2 copies
+
+
+def test_cli_mixed_tables_parquet_and_csv(tmp_path, capsys):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(0)
+
+    def table(n, shift):
+        return pd.DataFrame(
+            {
+                "amount": rng.normal(size=n) + shift,
+                "city": rng.choice(["Oslo", "Lima", "Pune"], n),
+                "member": rng.random(n) < 0.5,
+            }
+        )
+
+    ref, new = tmp_path / "ref.parquet", tmp_path / "new.csv"
+    table(300, 0.0).to_parquet(ref)
+    table(300, 1.0).to_csv(new, index=False)
+    args = ["test", str(ref), str(new), "--n-resamples", "99", "--seed", "0"]
+    assert main([*args, "--explain", "--delta", "0.001", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["transformer"] == "tabular" and result["p_value"] == 0.01
+    assert result["columns"][0]["column"] == "amount"
+    low, high = result["result"]["confidence_interval"]
+    assert 0 < low < high and result["result"]["relevance"]["pvalue"] < 0.05
+    assert len(result["witness_points"]) == 6
+    assert main([*args, "--columns", "city,member"]) == 0
+    text = capsys.readouterr().out
+    assert "do not reject H0" in text and "interval [" in text
+    assert main([*args, "--columns", "height"]) == 2
+    assert "--columns names columns ['height']" in capsys.readouterr().err
 
 
 @pytest.fixture
@@ -217,7 +250,8 @@ def test_cli_streamed_bad_files(tmp_path, parquet_samples, capsys):
     (a, b), _, _ = parquet_samples
     text = tmp_path / "text.parquet"
     pq.write_table(pa.table({"u": ["x", "y"], "v": [1.0, 2.0]}), text)
-    assert main(["test", a, str(text)]) == 2
+    # A numeric map streams and rejects strings (auto would read a table).
+    assert main(["test", a, str(text), "--transformer", "rff"]) == 2
     assert "column 'u' holds string, not numbers" in capsys.readouterr().err
     narrow = tmp_path / "narrow.parquet"
     pq.write_table(pa.table({"u": np.arange(5000.0)}), narrow)

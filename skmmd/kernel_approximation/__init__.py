@@ -6,6 +6,7 @@ from ._gcws import GCWSSampler
 from ._hdd import HDDSampler
 from ._mean_embedding import MeanEmbedding
 from ._nystroem import NystroemSampler
+from ._tabular import TabularSampler
 
 __all__ = [
     "FastfoodSampler",
@@ -15,4 +16,5 @@ __all__ = [
     "NormalizedRandomFourierSampler",
     "NystroemSampler",
     "RandomFourierSampler",
+    "TabularSampler",
 ]

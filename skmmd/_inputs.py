@@ -1,0 +1,232 @@
+"""The inputs of the two-sample tests: two samples, or a pooled sample with
+labels, checked and handed to the feature maps as given.
+
+The exact test (no transformer) needs numbers and gets float arrays. With
+transformers the inputs pass through: pandas DataFrames with any column types
+(their columns must match by name and order), sequences of objects for
+transformers of sets or strings, and arrays in their own dtype.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import is_classifier
+from sklearn.utils import check_array, check_consistent_length
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import column_or_1d
+
+from ._compat import validate_data
+from .kernel_approximation._tabular import _is_dataframe, _numeric_series
+
+FLOAT_DTYPES = [np.float64, np.float32]
+
+
+def _is_sequence_of_objects(X):
+    """A list or tuple that is not a 2-D table of numbers (strings, bags of
+    points of different sizes, ...)."""
+    if not isinstance(X, (list, tuple)):
+        return False
+    try:
+        array = np.asarray(X)
+    except ValueError:  # ragged
+        return True
+    return array.ndim != 2 or array.dtype.kind not in "biufc"
+
+
+def _mode(X, pass_through):
+    if not pass_through:
+        return "numbers"
+    if _is_dataframe(X):
+        return "frame"
+    if _is_sequence_of_objects(X):
+        return "objects"
+    return "array"
+
+
+def _array_params(X, mode, allow_nan):
+    """check_array options: floats for the exact test, else X's own dtype
+    when it is not numeric (strings, objects)."""
+    params = {"accept_sparse": "csr", "dtype": FLOAT_DTYPES}
+    if mode == "numbers":
+        return params
+    dtype = getattr(X, "dtype", None)
+    if dtype is None and not sp.issparse(X):
+        dtype = np.asarray(X).dtype
+    if dtype is not None and dtype.kind not in "biufc":
+        params["dtype"] = None
+    if allow_nan:
+        params["ensure_all_finite"] = "allow-nan"
+    return params
+
+
+def _classes(labels, n_rows):
+    """Validated 1-D labels of two classes and the sorted classes."""
+    labels = check_array(labels, ensure_2d=False, dtype=None, input_name="y")
+    check_consistent_length(np.empty(n_rows), labels)
+    # check_classification_targets without its warning about many classes
+    # (more than two are an error here anyway).
+    y_type = type_of_target(labels, input_name="y")
+    if y_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"Unknown label type: {y_type}. The labels y of fit(pooled, "
+            "labels) must be discrete, one class per sample; a second "
+            "sample Y must be 2-D, with the features of X."
+        )
+    classes = np.unique(labels)
+    if classes.size != 2:
+        # sklearn's wording for a binary-only classifier given more.
+        binary_only = "Only binary classification is supported: "
+        raise ValueError(
+            f"{binary_only if classes.size > 2 else ''}the labels y must "
+            "have exactly two classes (one per sample); got "
+            f"{classes.size} class{'' if classes.size == 1 else 'es'}: "
+            f"{classes[:10].tolist()}."
+        )
+    return labels, classes
+
+
+def _column_kind(column):
+    return "numeric" if _numeric_series(column) else "categorical"
+
+
+def check_same_columns(X, Y):
+    """Raise a ValueError naming the columns that differ between two tables:
+    missing on one side, in another order, or numeric on one side only."""
+    cx, cy = list(X.columns), list(Y.columns)
+    if cx != cy:
+        only_x = [c for c in cx if c not in cy]
+        only_y = [c for c in cy if c not in cx]
+        if only_x or only_y:
+            raise ValueError(
+                "X and Y must have the same columns; columns only in X: "
+                f"{only_x}, only in Y: {only_y}."
+            )
+        moved = [x for x, y in zip(cx, cy) if x != y]
+        raise ValueError(
+            "X and Y must have their columns in the same order; these columns "
+            f"are at different positions: {moved} (reorder Y with Y[X.columns])."
+        )
+    mixed = [
+        f"{c!r} ({X[c].dtype} in X, {Y[c].dtype} in Y)"
+        for c in cx
+        if _column_kind(X[c]) != _column_kind(Y[c])
+    ]
+    if mixed:
+        raise ValueError(
+            "Columns numeric in one sample and not in the other: "
+            f"{', '.join(mixed)}; convert them to one type in both."
+        )
+
+
+def _check_sizes(m, n, min_rows):
+    if min(m, n) < min_rows:
+        raise ValueError(
+            f"Each sample needs at least {min_rows} points; got {m} in X and {n} in Y."
+        )
+
+
+def _frames(estimator, X, Y, reset, min_rows):
+    if X.shape[1] == 0:
+        raise ValueError("X has no columns: the samples need at least one.")
+    if _is_dataframe(Y):
+        check_same_columns(X, Y)
+        classes = None
+    else:
+        labels, classes = _classes(np.asarray(Y), X.shape[0])
+        X, Y = (X.iloc[np.flatnonzero(labels == c)] for c in classes)
+    # Records (reset) or checks n_features_in_ and feature_names_in_.
+    validate_data(estimator, X, reset=reset, skip_check_array=True)
+    _check_sizes(X.shape[0], Y.shape[0], min_rows)
+    return X, Y, classes
+
+
+def _objects(X, Y, min_rows):
+    if isinstance(Y, (list, tuple)):
+        X, Y, classes = list(X), list(Y), None
+    else:
+        labels, classes = _classes(np.asarray(Y), len(X))
+        X, Y = ([x for x, lab in zip(X, labels) if lab == c] for c in classes)
+    _check_sizes(len(X), len(Y), min_rows)
+    return X, Y, classes
+
+
+def two_samples(
+    estimator, X, Y, *, reset, min_rows=2, pass_through=False, allow_nan=False
+):
+    """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
+
+    ``Y`` is labels when it is 1-D or, for a classifier (MMDTest), a column
+    vector ``(N, 1)`` for the rows of ``X`` when ``X`` has more than one
+    feature (with sklearn's ``DataConversionWarning``); otherwise it is the
+    second sample. ``pass_through``: the samples go to transformers, not to
+    the exact kernel, so DataFrames and object sequences are kept as they are
+    (``allow_nan``: the transformers accept missing values).
+    """
+    if Y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target "
+            "y is None: give two samples (X, Y) with Y 2-D, or (pooled, labels) "
+            "with 1-D labels of two classes."
+        )
+    mode = _mode(X, pass_through)
+    if mode == "frame":
+        return _frames(estimator, X, Y, reset, min_rows)
+    if mode == "objects":
+        return _objects(X, Y, min_rows)
+    # A partial_fit chunk (min_rows=0) may hold no rows of a sample.
+    params = {
+        **_array_params(X, mode, allow_nan),
+        "ensure_min_samples": min(min_rows, 1),
+    }
+    X = validate_data(estimator, X, reset=reset, **params)
+    if not sp.issparse(Y) and not hasattr(Y, "shape"):
+        # Lists and other array-likes; np.asarray uses __array__, never
+        # __array_function__ (which np.ndim or np.shape would call).
+        Y = np.asarray(Y)
+    labels = None
+    if not sp.issparse(Y):
+        if len(Y.shape) == 1:
+            labels = np.asarray(Y)
+        elif (
+            is_classifier(estimator)
+            and len(Y.shape) == 2
+            and Y.shape[1] == 1
+            and Y.shape[0] == X.shape[0]
+            and X.shape[1] > 1
+        ):
+            # A column vector of labels, not a one-feature second sample.
+            labels = column_or_1d(Y, warn=True)
+    if labels is not None:
+        labels, classes = _classes(labels, X.shape[0])
+        X, Y = X[labels == classes[0]], X[labels == classes[1]]
+    else:
+        Y = check_array(Y, input_name="Y", **params)
+        if Y.shape[1] != X.shape[1]:
+            raise ValueError(
+                f"X and Y must have the same number of features; got X with "
+                f"{X.shape[1]} and Y with {Y.shape[1]}."
+            )
+        classes = None
+    _check_sizes(X.shape[0], Y.shape[0], min_rows)
+    return X, Y, classes
+
+
+def points(estimator, X, *, pass_through=False, allow_nan=False):
+    """Points to evaluate a fitted test's witness at, checked like its samples."""
+    mode = _mode(X, pass_through)
+    if mode == "frame":
+        validate_data(estimator, X, reset=False, skip_check_array=True)
+        return X
+    if mode == "objects":
+        return list(X)
+    return validate_data(estimator, X, reset=False, **_array_params(X, mode, allow_nan))
+
+
+def stack(X, Y):
+    """The pooled sample: X's rows first, then Y's."""
+    if _is_dataframe(X):
+        import pandas as pd  # only reached with DataFrames
+
+        return pd.concat([X, Y], ignore_index=True)
+    if isinstance(X, list):
+        return X + Y
+    return sp.vstack([X, Y], format="csr") if sp.issparse(X) else np.vstack([X, Y])

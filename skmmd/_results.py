@@ -1,0 +1,429 @@
+"""The result of an MMD test, shaped like scipy's (attributes, tuple
+unpacking), with the effect size: a confidence interval for MMD^2 and a
+relevance test, both from the unit sums the linear-time pipeline keeps."""
+
+from collections import namedtuple
+
+import numpy as np
+from scipy.special import ndtri
+from scipy.stats import norm
+
+from .mmd import _mmd2_from_parts
+
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
+RelevanceTestResult = namedtuple("RelevanceTestResult", ["statistic", "pvalue"])
+
+
+def _unit_products(sums, m):
+    """Per-unit inner products with the two sample sums, and the sums' own.
+
+    Returns ``(P, c_x, c_y, u2, g_x)`` with ``P = (||s_x||^2, ||s_y||^2,
+    s_x^T s_y)``, ``c_x[g] = u_g^T s_x``, ``c_y[g] = u_g^T s_y``,
+    ``u2[g] = ||u_g||^2`` for every unit ``g`` (the first ``g_x`` are X's).
+    From features this uses only the unit sums ``U`` and the fixed remainder
+    (what a streamed or distributed fit keeps); the exact path takes the
+    products with its Gram matrix (units are single points).
+    """
+    if hasattr(sums, "U"):
+        g_x = sums.n_units[0]
+        s_x = sums.U[:g_x].sum(axis=0) + sums.fixed["s_x"]
+        s_y = sums.U[g_x:].sum(axis=0) + sums.fixed["s_y"]
+        c_x, c_y = sums.U @ s_x, sums.U @ s_y
+        u2 = np.einsum("ij,ij->i", sums.U, sums.U)
+        P = (s_x @ s_x, s_y @ s_y, s_x @ s_y)
+    else:  # exact kernel: K a_x and K a_y in one pass over K
+        g_x = m
+        a = np.zeros((2, sums.q.size))
+        a[0, :g_x], a[1, g_x:] = 1.0, 1.0
+        KA = sums._times(a)
+        c_x, c_y, u2 = KA[:, 0], KA[:, 1], sums.q
+        P = (c_x[:g_x].sum(), c_y[g_x:].sum(), c_x[g_x:].sum())
+    return P, c_x, c_y, u2, g_x
+
+
+def _q_parts(sums, g_x):
+    fixed = sums.fixed
+    return (
+        sums.q[:g_x].sum() + fixed["q_x"],
+        sums.q[g_x:].sum() + fixed["q_y"],
+    )
+
+
+def effect_size(sums, m, n):
+    """Unbiased MMD^2 and its delete-one-unit jackknife standard error.
+
+    Deleting unit ``g`` of X (size ``s_g``, sum ``u_g``) changes the kernel
+    sums by ``||s_x||^2 -> ||s_x||^2 - 2 u_g^T s_x + ||u_g||^2`` and
+    ``s_x^T s_y -> s_x^T s_y - u_g^T s_y``, so all ``G`` leave-one-out
+    statistics cost ``O(G D)``. The two-sample jackknife variance is the sum
+    of the two samples' ``(G - 1)/G sum_g (theta_(g) - mean)^2``. The rows of
+    the fixed remainder (fewer than one unit per sample) are never deleted.
+
+    Returns
+    -------
+    mmd2 : float
+        ``MMD2_u`` of the observed split (whatever statistic the test uses).
+    standard_error : float
+        Jackknife standard error of ``mmd2``.
+    """
+    (P_xx, P_yy, P_xy), c_x, c_y, u2, g_x = _unit_products(sums, m)
+    q_x, q_y = _q_parts(sums, g_x)
+    sizes, q = sums.sizes, sums.q
+    mmd2, _ = _mmd2_from_parts(
+        P_xx, P_yy, P_xy, q_x, q_y, 0.0, m * (m - 1), n * (n - 1), m * n, True
+    )
+    X_units, Y_units = slice(None, g_x), slice(g_x, None)
+    m_del = m - sizes[X_units]
+    n_del = n - sizes[Y_units]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        theta_x, _ = _mmd2_from_parts(
+            P_xx - 2 * c_x[X_units] + u2[X_units],
+            P_yy,
+            P_xy - c_y[X_units],
+            q_x - q[X_units],
+            q_y,
+            0.0,
+            m_del * (m_del - 1),
+            n * (n - 1),
+            m_del * n,
+            True,
+        )
+        theta_y, _ = _mmd2_from_parts(
+            P_xx,
+            P_yy - 2 * c_y[Y_units] + u2[Y_units],
+            P_xy - c_x[Y_units],
+            q_x,
+            q_y - q[Y_units],
+            0.0,
+            m * (m - 1),
+            n_del * (n_del - 1),
+            m * n_del,
+            True,
+        )
+    variance = 0.0
+    for theta in (theta_x, theta_y):
+        G = theta.size
+        if G > 1:
+            variance += (G - 1) / G * np.sum((theta - theta.mean()) ** 2)
+    return float(mmd2), float(np.sqrt(variance))
+
+
+def interval(mmd2, standard_error, confidence_level=0.95):
+    """The confidence interval of :meth:`MMDTestResult.confidence_interval`."""
+    z = ndtri((1 + confidence_level) / 2)
+    mmd2 = np.asarray(mmd2, dtype=np.float64)
+    se = np.asarray(standard_error, dtype=np.float64)
+    low = np.maximum(mmd2 - z * se, 0.0)
+    normal_high = mmd2 + z * se
+    floor = np.maximum(mmd2, se)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = z * se / np.sqrt(floor)
+        t = (a + np.sqrt(np.maximum(a * a + 4 * mmd2, 0.0))) / 2
+    high = np.maximum(np.where(normal_high <= floor, normal_high, t * t), 0.0)
+    if np.ndim(low) == 0:
+        low, high = float(low), float(high)
+    return ConfidenceInterval(low, high)
+
+
+class MMDTestResult:
+    """Result of an MMD two-sample test, in the shape of ``scipy.stats`` results.
+
+    Unpacks as ``statistic, pvalue = result``. Returned by :func:`mmd_test`
+    and stored as ``result_`` by :class:`MMDTest` and
+    :class:`AggregatedMMDTest` (the same values as their fitted attributes).
+
+    Parameters
+    ----------
+    statistic : float
+        The test statistic: MMD^2 (:class:`MMDTest`) or the aggregated
+        statistic (:class:`AggregatedMMDTest`).
+    pvalue : float
+        Permutation (or bootstrap) p-value of ``H0: P = Q``.
+    null_distribution : ndarray of shape (n_resamples,)
+        The statistic on each resample.
+    alpha : float
+        The level of the test.
+    mmd2 : float or ndarray of shape (n_kernels,)
+        Unbiased estimate ``MMD2_u`` of the kernel's MMD^2 (one per kernel for
+        the aggregated test), the centre of :meth:`confidence_interval`.
+    standard_error : float or ndarray of shape (n_kernels,)
+        Delete-one-unit jackknife standard error of ``mmd2``.
+    n_samples_x : int
+        Size of the first sample.
+    n_samples_y : int
+        Size of the second sample.
+
+    Attributes
+    ----------
+    reject : bool
+        ``pvalue <= alpha``.
+
+    See Also
+    --------
+    mmd_test : The function returning it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd import MMDTest, RandomFourierSampler
+    >>> rng = np.random.default_rng(0)
+    >>> X, Y = rng.normal(size=(400, 2)), rng.normal(size=(400, 2)) + 0.5
+    >>> test = MMDTest(RandomFourierSampler(random_state=0), random_state=0)
+    >>> result = test.fit(X, Y).result_
+    >>> statistic, pvalue = result
+    >>> statistic == test.statistic_, pvalue
+    (True, 0.001)
+    """
+
+    def __init__(
+        self,
+        *,
+        statistic,
+        pvalue,
+        null_distribution,
+        alpha,
+        mmd2,
+        standard_error,
+        n_samples_x,
+        n_samples_y,
+    ):
+        self.statistic = statistic
+        self.pvalue = pvalue
+        self.null_distribution = null_distribution
+        self.alpha = alpha
+        self.reject = bool(pvalue <= alpha)
+        self.mmd2 = mmd2
+        self.standard_error = standard_error
+        self.n_samples_x = n_samples_x
+        self.n_samples_y = n_samples_y
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        return (self.statistic, self.pvalue)[index]
+
+    def __repr__(self):
+        return (
+            f"MMDTestResult(statistic={self.statistic!r}, pvalue={self.pvalue!r}, "
+            f"mmd2={self.mmd2!r}, standard_error={self.standard_error!r})"
+        )
+
+    def confidence_interval(self, confidence_level=0.95):
+        """Confidence interval for the kernel's MMD^2.
+
+        It covers the MMD^2 of the test's kernel (for a random feature map: of
+        that fitted map, ``||E z(X) - E z(Y)||^2``), from ``mmd2`` and its
+        jackknife standard error ``se`` over resampling units; see Notes.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            In (0, 1).
+
+        Returns
+        -------
+        ci : ConfidenceInterval
+            Named tuple ``(low, high)`` (arrays for the aggregated test, one
+            entry per kernel).
+
+        Notes
+        -----
+        With ``z`` the normal quantile of ``(1 + confidence_level) / 2``, the
+        lower limit is ``max(mmd2 - z se, 0)``. The upper limit allows for the
+        standard error growing with MMD^2: the statistic's leading term has
+        variance proportional to MMD^2 (that of the witness function), so the
+        upper limit is the ``theta`` solving ``theta - mmd2 = z se sqrt(theta /
+        f)``, ``f = max(mmd2, se)`` (or ``mmd2 + z se`` when that is below
+        ``f``, where the statistic is indistinguishable from 0). The plain
+        symmetric interval ``mmd2 -/+ z se`` covered 91-96 % at nominal 95 %
+        on moderate alternatives, since a low estimate comes with a low
+        standard error; this one covered 97.8-98.2 % on the same data
+        (``N = 2000`` per sample, 500 repetitions each: Gaussian mean shift and
+        scale change, categorical shares) and 100 % under the null
+        (``benchmarks/bench_tables.py``). Trust it from about a thousand
+        points (resampling units) per sample; under the null the jackknife
+        over-estimates the variance of the degenerate statistic, so the
+        interval is conservative there.
+        """
+        if not 0 < confidence_level < 1:
+            raise ValueError(
+                f"confidence_level must be in (0, 1); got {confidence_level!r}."
+            )
+        return interval(self.mmd2, self.standard_error, confidence_level)
+
+    def relevance_test(self, delta):
+        """Test ``H0: MMD^2 <= delta`` against ``MMD^2 > delta``.
+
+        "Shifts smaller than ``delta`` are fine": a small p-value says the
+        distributions differ by more than ``delta`` in the kernel's MMD^2.
+
+        Parameters
+        ----------
+        delta : float
+            Tolerated MMD^2, ``> 0``, in the units of the kernel (see Notes).
+
+        Returns
+        -------
+        result : RelevanceTestResult
+            ``statistic = (mmd2 - delta) / standard_error`` and the one-sided
+            normal ``pvalue``: ``pvalue <= alpha`` exactly when ``delta`` is
+            below the lower limit of the ``1 - 2 alpha`` confidence interval.
+
+        Notes
+        -----
+        MMD^2 is the squared distance of the two kernel mean embeddings. With a
+        kernel of ``k(x, x) = 1`` (Gaussian, or :class:`TabularSampler`
+        without missing values) it lies in ``[0, 2]``; for a one-hot
+        (delta) kernel on one categorical column it is the squared L2
+        distance of the category shares, ``sum_v (P(v) - Q(v))^2`` (a share
+        moving 10 points from one category to another gives 0.02); for the
+        Gaussian kernel of bandwidth ``s`` and a mean shift ``mu`` of a
+        ``N(0, sigma^2)`` variable it is ``2 sqrt(s^2 / (s^2 + 2 sigma^2)) (1 -
+        exp(-mu^2 / (2 (s^2 + 2 sigma^2))))``. Calibrate ``delta`` on a shift
+        you consider harmless. ``delta = 0`` is the equality test: use the
+        permutation ``pvalue``, which is exact there.
+        """
+        if not np.isfinite(delta) or delta <= 0:
+            raise ValueError(
+                "delta must be a positive number (the tolerated MMD^2); got "
+                f"{delta!r}. For delta = 0 use the permutation pvalue."
+            )
+        se = np.asarray(self.standard_error, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (np.asarray(self.mmd2) - delta) / se
+        # A zero standard error (identical units) decides by the sign alone.
+        z = np.where(
+            se > 0, z, np.where(np.asarray(self.mmd2) > delta, np.inf, -np.inf)
+        )
+        pvalue = norm.sf(z)
+        if np.ndim(z) == 0:
+            z, pvalue = float(z), float(pvalue)
+        return RelevanceTestResult(z, pvalue)
+
+    def to_dict(self, confidence_level=0.95, delta=None):
+        """Everything as JSON-ready Python numbers and lists.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            Level of the interval included.
+        delta : float or None, default=None
+            Include the relevance test of ``MMD^2 <= delta``.
+
+        Returns
+        -------
+        result : dict
+            Statistic, p-value, decision, MMD^2 with its standard error and
+            interval, sample sizes, the null distribution and (with ``delta``)
+            the relevance test.
+        """
+
+        def plain(value):
+            return np.asarray(value).tolist()
+
+        ci = self.confidence_interval(confidence_level)
+        out = {
+            "statistic": plain(self.statistic),
+            "pvalue": plain(self.pvalue),
+            "reject": self.reject,
+            "alpha": self.alpha,
+            "mmd2": plain(self.mmd2),
+            "standard_error": plain(self.standard_error),
+            "confidence_level": confidence_level,
+            "confidence_interval": [plain(ci.low), plain(ci.high)],
+            "n_samples_x": self.n_samples_x,
+            "n_samples_y": self.n_samples_y,
+            "null_distribution": plain(self.null_distribution),
+        }
+        if delta is not None:
+            relevance = self.relevance_test(delta)
+            out["relevance"] = {
+                "delta": delta,
+                "statistic": plain(relevance.statistic),
+                "pvalue": plain(relevance.pvalue),
+            }
+        return out
+
+
+def result(test, sums, m, n):
+    """The :class:`MMDTestResult` of a fitted test: its attributes, and each
+    kernel's MMD^2 with its jackknife standard error (one kernel: floats)."""
+    mmd2, se = np.array([effect_size(s, m, n) for s in sums]).T
+    if len(sums) == 1:
+        mmd2, se = float(mmd2[0]), float(se[0])
+    return MMDTestResult(
+        statistic=test.statistic_,
+        pvalue=float(test.p_value_),
+        null_distribution=test.null_distribution_,
+        alpha=test.alpha,
+        mmd2=mmd2,
+        standard_error=se,
+        n_samples_x=m,
+        n_samples_y=n,
+    )
+
+
+def mmd_test(X, Y, *, transformer="auto", **options):
+    """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
+
+    Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` for a list of
+    transformers) and returns its ``result_``: the same numbers as the
+    estimator's fitted attributes.
+
+    Parameters
+    ----------
+    X : DataFrame, array-like or sequence of shape (m, ...) or (N, ...)
+        The first sample, or the pooled sample when ``Y`` is labels.
+    Y : DataFrame, array-like or sequence of shape (n, ...) or (N,)
+        The second sample (same columns as ``X``), or labels of two classes.
+    transformer : "auto", object with ``fit`` and ``transform``, list or None, \
+            default="auto"
+        The feature map. ``"auto"``: a :class:`TabularSampler` with the given
+        ``random_state`` (any table: numeric, categorical, missing values);
+        ``None``: the exact (quadratic-time) Gaussian kernel test; a list:
+        the aggregated test over those maps.
+    **options : dict
+        Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
+        ``n_resamples``, ``alpha``, ``random_state``.
+
+    Returns
+    -------
+    result : MMDTestResult
+        ``statistic``, ``pvalue``, ``null_distribution``, ``mmd2``,
+        ``standard_error``, :meth:`~MMDTestResult.confidence_interval` and
+        :meth:`~MMDTestResult.relevance_test`; unpacks as
+        ``statistic, pvalue``.
+
+    See Also
+    --------
+    MMDTest : The estimator behind it (``explain``, ``witness``).
+    scipy.stats.permutation_test : Generic permutation tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import skmmd
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(500, 2))
+    >>> Y = rng.normal(size=(500, 2)) + [0.5, 0.0]
+    >>> statistic, pvalue = skmmd.mmd_test(X, Y, random_state=0)
+    >>> pvalue
+    0.001
+    >>> low, high = skmmd.mmd_test(X, Y, random_state=0).confidence_interval()
+    >>> bool(0 < low < statistic < high)
+    True
+    """
+    from .kernel_approximation import TabularSampler
+    from .two_sample import AggregatedMMDTest, MMDTest
+
+    if isinstance(transformer, list):
+        test = AggregatedMMDTest(transformer, **options)
+    else:
+        if isinstance(transformer, str) and transformer == "auto":
+            transformer = TabularSampler(random_state=options.get("random_state"))
+        test = MMDTest(transformer, **options)
+    return test.fit(X, Y).result_

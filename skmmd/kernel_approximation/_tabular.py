@@ -1,0 +1,283 @@
+"""A feature map for raw tables: numeric, categorical, boolean columns and
+missing values, composed from scikit-learn's column tools."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.compose import ColumnTransformer
+from sklearn.impute import MissingIndicator, SimpleImputer
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, RobustScaler
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ._fourier import RandomFourierSampler
+
+
+def _is_dataframe(X):
+    return hasattr(X, "columns") and hasattr(X, "iloc")
+
+
+def _numeric_series(column):
+    """Whether a pandas column is numeric (booleans are categorical)."""
+    import pandas as pd  # only reached with a DataFrame
+
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
+        column
+    )
+
+
+def _numeric_array_column(column):
+    """Whether an ndarray column holds numbers (or None/NaN) only."""
+    if column.dtype.kind in "iuf":
+        return True
+    if column.dtype.kind != "O" or any(isinstance(v, (bool, np.bool_)) for v in column):
+        return False
+    try:
+        column.astype(np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+class TabularSampler(TransformerMixin, BaseEstimator):
+    """Feature map of a raw mixed-type table (numbers, categories, missing values).
+
+    Fourier features for the numeric columns, one-hot for the categorical ones,
+    indicators for missing values. Works on a raw pandas DataFrame (or a 2-D
+    array) with no configuration: numeric columns are imputed with their
+    median, scaled robustly (median and interquartile range) and mapped jointly
+    by a Gaussian
+    :class:`RandomFourierSampler`; categorical, string and boolean columns are
+    one-hot encoded (their missing values are a category of their own); every
+    numeric column also has a missingness indicator, so a change in how often
+    values are missing is itself a difference between distributions.
+    Categories unseen at fit time map to zeros (they match nothing).
+
+    Parameters
+    ----------
+    n_components : int, default=256
+        Random Fourier features of the numeric block.
+    categorical : "auto" or list of str or int, default="auto"
+        The categorical columns (names for a DataFrame, positions for an
+        array); the others are numeric. ``"auto"``: columns whose dtype is not
+        numeric, or boolean (pandas ``category``, ``object``, ``string``,
+        ``bool``); for an array, columns that do not convert to numbers.
+    bandwidth : "median" or float, default="median"
+        Bandwidth of the Gaussian kernel on the robustly scaled numeric
+        columns; ``"median"`` is the median pairwise distance of the scaled
+        data passed to ``fit``.
+    max_categories : int or None, default=100
+        Largest number of one-hot columns per categorical column: rarer
+        categories are pooled into one "infrequent" column (OneHotEncoder's
+        ``max_categories``). ``None`` keeps every category (exact delta kernel
+        even for identifiers with millions of values, at that width).
+    random_state : int, RandomState instance or None, default=None
+        Pseudo-random number generator to control the Fourier frequencies and
+        the subsample of the median heuristic. Pass an int for reproducible
+        output across multiple function calls.
+
+    Attributes
+    ----------
+    numeric_columns_ : list
+        Names (DataFrame) or positions (array) of the numeric columns.
+    categorical_columns_ : list
+        Names or positions of the categorical columns.
+    column_transformer_ : sklearn.compose.ColumnTransformer
+        The fitted map: ``"numeric"`` (SimpleImputer, RobustScaler,
+        RandomFourierSampler), ``"missing"`` (MissingIndicator) and
+        ``"categorical"`` (OneHotEncoder) blocks, weighted as in Notes.
+    n_features_in_ : int
+        Number of columns seen during ``fit``.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of columns seen during ``fit``, when X has string column names.
+
+    See Also
+    --------
+    RandomFourierSampler : The numeric block's map.
+    sklearn.compose.ColumnTransformer : What this map is built from.
+
+    Notes
+    -----
+    With ``p`` columns, of which ``p_num`` numeric (set ``J``) and categorical
+    set ``C``, the kernel is the weighted sum
+
+    .. math::
+
+        k(x, y) = \\frac{1}{p} \\Big[ p_{num} \\, k_G(s(x_J), s(y_J))
+        + \\sum_{c \\in C} 1[x_c = y_c]
+        + \\sum_{j \\in J} 1[x_j, y_j \\text{ both missing}] \\Big],
+
+    with ``k_G`` the Gaussian kernel (approximated by random Fourier features),
+    ``s`` the imputation and robust scaling, and the categorical and
+    missingness parts exact. Each column weighs ``1/p``, so ``MMD^2`` is an
+    average over columns: a categorical column alone contributes
+    ``sum_v (P(v) - Q(v))^2 / p`` (squared L2 distance of its category
+    shares), a numeric column's missing rate moving from ``r`` to ``r'``
+    contributes ``(r - r')^2 / p``. The sum detects any change of the joint
+    law of the numeric columns and of each categorical column's marginal, but
+    not a change confined to the dependence between a categorical and another
+    column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skmmd import TabularSampler
+    >>> df = pd.DataFrame({"age": [31.0, None, 45.0, 52.0],
+    ...                    "city": ["Oslo", "Lima", None, "Oslo"],
+    ...                    "member": [True, False, True, True]})
+    >>> Z = TabularSampler(n_components=8, random_state=0).fit_transform(df)
+    >>> Z.shape  # 8 Fourier + 1 indicator + 3 cities + 2 booleans
+    (4, 14)
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "categorical": [StrOptions({"auto"}), list],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
+        "max_categories": [None, Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        n_components=256,
+        categorical="auto",
+        bandwidth="median",
+        max_categories=100,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.categorical = categorical
+        self.bandwidth = bandwidth
+        self.max_categories = max_categories
+        self.random_state = random_state
+
+    def _validate(self, X, reset):
+        if _is_dataframe(X):
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if X.shape[1] == 0:
+                raise ValueError("X has no columns: the table needs at least one.")
+            return X
+        return validate_data(
+            self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan"
+        )
+
+    def _split_columns(self, X):
+        """(numeric, categorical) column keys of X."""
+        frame = _is_dataframe(X)
+        keys = list(X.columns) if frame else list(range(X.shape[1]))
+        if self.categorical == "auto":
+            if frame:
+                categorical = [c for c in keys if not _numeric_series(X[c])]
+            else:
+                categorical = [c for c in keys if not _numeric_array_column(X[:, c])]
+        else:
+            unknown = [c for c in self.categorical if c not in keys]
+            if unknown:
+                raise ValueError(
+                    f"categorical names columns {unknown} that X does not have; its "
+                    f"columns are {keys[:20]}."
+                )
+            categorical = list(self.categorical)
+        return [c for c in keys if c not in categorical], categorical
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Fit the column maps (imputer, scaler, Fourier map, encoder) on X.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The table; any column types, missing values as NaN or None.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            Fitted sampler.
+        """
+        X = self._validate(X, reset=True)
+        numeric, categorical = self._split_columns(X)
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        blocks, weights = [], {}
+        if numeric:
+            rff = RandomFourierSampler(
+                bandwidth=self.bandwidth,
+                n_components=self.n_components,
+                random_state=seed,
+            )
+            # keep_empty_features: an all-NaN column becomes a constant, not a
+            # dropped one (the map's width does not depend on the data).
+            imputer = SimpleImputer(strategy="median", keep_empty_features=True)
+            blocks += [
+                ("numeric", make_pipeline(imputer, RobustScaler(), rff), numeric),
+                ("missing", MissingIndicator(features="all"), numeric),
+            ]
+            weights.update(numeric=len(numeric), missing=1.0)
+        if categorical:
+            encoder = OneHotEncoder(
+                handle_unknown="infrequent_if_exist",
+                max_categories=self.max_categories,
+                sparse_output=False,
+            )
+            blocks.append(("categorical", encoder, categorical))
+            weights["categorical"] = 1.0
+        n_columns = len(numeric) + len(categorical)
+        # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
+        self.column_transformer_ = ColumnTransformer(
+            blocks,
+            transformer_weights={k: np.sqrt(w / n_columns) for k, w in weights.items()},
+        ).fit(X)
+        self.numeric_columns_, self.categorical_columns_ = numeric, categorical
+        return self
+
+    def transform(self, X):
+        """Map a table to its features.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The table, with the columns seen in ``fit``.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_samples, n_features_out)
+            Features (float64).
+        """
+        check_is_fitted(self)
+        X = self._validate(X, reset=False)
+        return np.asarray(self.column_transformer_.transform(X), dtype=np.float64)
+
+    def get_feature_names_out(self, input_features=None):
+        """Get the names of the output features, from the column transformer.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Unused beyond scikit-learn's consistency check with the names seen
+            in ``fit``.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            E.g. ``"numeric__randomfouriersampler0"``,
+            ``"missing__missingindicator_age"``, ``"categorical__city_Oslo"``.
+        """
+        check_is_fitted(self)
+        return self.column_transformer_.get_feature_names_out(input_features)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
