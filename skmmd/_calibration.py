@@ -12,6 +12,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.utils import gen_batches
 
+from ._draws import permutation_counts
 from .mmd import _mmd2_from_parts
 
 # A batch of resamples holds at most this many count entries (spec section 2).
@@ -226,11 +227,8 @@ def _draw(rng, method, n_resamples, n_units):
     G = g_x + g_y
     rows = np.arange(n_resamples)[:, None]
     if method == "permutation":
-        # A uniformly random g_x-subset per row: the head of a permutation.
-        A = np.zeros((n_resamples, G))
-        for row in A:
-            row[rng.permutation(G)[:g_x]] = 1.0
-        return A, None  # Y* is the complement
+        # A uniformly random g_x-subset per row (Y* is the complement).
+        return permutation_counts(rng, n_resamples, n_units), None
     draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
     flat = draws + rows * G
     A = np.bincount(flat[:, :g_x].ravel(), minlength=n_resamples * G)

@@ -29,6 +29,9 @@ _SUPERBLOCK = 4096
 # Rows per chunk of an in-memory array: bounds the feature block to about this
 # many entries.
 _CHUNK_ENTRIES = 2**22
+# Rows per chunk when every map has a fused per-unit sum (no feature block):
+# large enough that the per-chunk work (validation, unit draws) is negligible.
+_FUSED_ROWS = 2**16
 
 
 def virtual_positions(seed, sample, start, stop, total):
@@ -51,17 +54,18 @@ def virtual_positions(seed, sample, start, stop, total):
     return out
 
 
-def grouped_sums(transformer, X, groups, n_groups):
+def grouped_sums(transformer, X, groups, n_groups, out=None):
     """Features of ``X`` summed per group: ``(S, q)``, float64.
 
     ``S[g]`` is the sum of the feature rows of group ``g`` and ``q[g]`` the sum
-    of their squared norms. A transformer may provide a fused
-    ``_grouped_sums(X, groups, n_groups)`` that never stores the feature
-    matrix; otherwise its ``transform`` is summed through a sparse 0/1 matrix.
+    of their squared norms; with ``out = (S, q)`` they are added into those
+    arrays. A transformer may provide a fused ``_grouped_sums(X, groups,
+    n_groups, out=None)`` that never stores the feature matrix; otherwise its
+    ``transform`` is summed through a sparse 0/1 matrix.
     """
     fused = getattr(transformer, "_grouped_sums", None)
     if fused is not None:
-        return fused(X, groups, n_groups)
+        return fused(X, groups, n_groups, out=out)
     Z = transformer.transform(X)
     n_rows = Z.shape[0]
     M = sp.csr_matrix(
@@ -69,9 +73,20 @@ def grouped_sums(transformer, X, groups, n_groups):
     )
     if sp.issparse(Z):
         Z = Z.tocsr().astype(np.float64)
-        return (M @ Z).toarray(), M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
-    Z = np.asarray(Z, dtype=np.float64)
-    return M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+        S, q = (M @ Z).toarray(), M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
+    else:
+        Z = np.asarray(Z, dtype=np.float64)
+        S, q = M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+    if out is None:
+        return S, q
+    out[0][...] += S
+    out[1][...] += q
+    return out
+
+
+def _fused(transformers):
+    """Whether every map sums its features per group without storing them."""
+    return all(getattr(t, "_grouped_sums", None) is not None for t in transformers)
 
 
 def take_rows(X, rows):
@@ -125,30 +140,42 @@ class UnitSums:
         the rows when a feature map rejects the chunk or returns non-finite
         features.
         """
-        state = cls(widths, unit, seed)
+        return cls(widths, unit, seed).add_chunk(transformers, X, sample, start, total)
+
+    def add_chunk(self, transformers, X, sample, start, total):
+        """Add the rows ``start ..`` of sample ``sample`` (of ``total`` rows, or
+        more when the stream goes on) in place, as :meth:`from_chunk` then
+        :meth:`add` would, without a state of the chunk's own.
+
+        Raises a ValueError naming the rows when a feature map rejects the
+        chunk or returns non-finite features; the state is then left partly
+        updated, so callers add to a state they can drop.
+        """
         size = n_rows(X)
         if size == 0:
-            return state
-        units = virtual_positions(seed, sample, start, start + size, total) // unit
-        lo = int(units.min())
-        local = units - lo
-        n_local = int(local.max()) + 1
+            return self
+        units = virtual_positions(self.seed, sample, start, start + size, total)
+        units //= self.unit
+        lo, hi = int(units.min()), int(units.max()) + 1
+        self._grow(sample, lo, hi)
+        at = slice(lo - self.offset[sample], hi - self.offset[sample])
+        units -= lo
         where = f"rows {start}-{start + size - 1} of {'XY'[sample]}"
         for k, transformer in enumerate(transformers):
+            S, q = self.sums[k][sample][at], self.sq[k][sample][at]
             try:
-                S, q = grouped_sums(transformer, X, local, n_local)
+                grouped_sums(transformer, X, units, hi - lo, out=(S, q))
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{where}: {error}") from error
+            # The sums held were finite before: a non-finite one is this chunk's.
             if not (np.all(np.isfinite(S)) and np.all(np.isfinite(q))):
                 raise ValueError(
                     f"{where}: the feature map returned non-finite values "
                     "(NaN or infinity in the input?)."
                 )
-            state.sums[k][sample], state.sq[k][sample] = S, q
-        state.counts[sample] = np.bincount(local, minlength=n_local)
-        state.offset[sample] = lo
-        state.n_rows[sample] = size
-        return state
+        self.counts[sample][at] += np.bincount(units, minlength=hi - lo)
+        self.n_rows[sample] += size
+        return self
 
     def _grow(self, sample, lo, hi):
         """Extend the stored unit range of ``sample`` to cover ``[lo, hi)``."""
@@ -333,6 +360,14 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     return max(1, min(unit, cap))
 
 
+def _chunk_rows(transformers, widths):
+    """Rows per chunk: the features of a chunk, or with fused maps (which
+    store none) the unit sums it reaches, stay within about _CHUNK_ENTRIES."""
+    if _fused(transformers):
+        return _FUSED_ROWS
+    return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+
+
 def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
     """States of the row chunks of an in-memory array, one after the other."""
     size = n_rows(X)
@@ -349,6 +384,17 @@ def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
             unit,
             seed,
         )
+
+
+def add_array(state, transformers, widths, X, sample, start, total):
+    """Add the rows of an in-memory array to ``state`` in place, chunk by
+    chunk (see :meth:`UnitSums.add_chunk`)."""
+    size = n_rows(X)
+    step = _chunk_rows(transformers, widths)
+    for lo in range(0, size, step):
+        chunk = take_rows(X, slice(lo, min(lo + step, size)))
+        state.add_chunk(transformers, chunk, sample, start + lo, total)
+    return state
 
 
 def _concat(parts):
@@ -385,13 +431,62 @@ class Stream:
     def add(self, samples, unit):
         """Add rows of each sample (``samples = (X, Y)``) at unit size ``unit``
         (a multiple of the current one). Every chunk is mapped before anything
-        changes, so a chunk that fails leaves the stream as it was."""
-        done, buffers, tail = [], [], UnitSums(self.widths, unit, self.seed)
+        changes, so a chunk that fails leaves the stream as it was (an empty
+        stream, the first call, is summed into a new state that replaces it at
+        the end, with no staged copy of the sums)."""
+        pending = []
         for s, X in enumerate(samples):
-            rows = self.buffers[s] + ([X] if n_rows(X) else [])
-            rows = _concat(rows) if rows else None
-            start = self.state.n_rows[s]
+            parts = self.buffers[s] + ([X] if n_rows(X) else [])
+            # A single part is used as it is: no copy of the caller's array.
+            rows = (parts[0] if len(parts) == 1 else _concat(parts)) if parts else None
             size = n_rows(rows) if rows is not None else 0
+            pending.append((rows, self.state.n_rows[s], size))
+        if any(self.state.n_rows):
+            return self._add_staged(pending, unit)
+        return self._add_in_place(pending, unit)
+
+    def _tail(self, pending, unit):
+        """Buffers and unit sums of each sample's last, incomplete superblock."""
+        tail, buffers = UnitSums(self.widths, unit, self.seed), []
+        for s, (rows, start, size) in enumerate(pending):
+            flush = size // _SUPERBLOCK * _SUPERBLOCK
+            kept = take_rows(rows, slice(flush, size)) if size > flush else None
+            if kept is not None:
+                kept = kept.copy()  # not a view keeping the caller's array alive
+                add_array(
+                    tail,
+                    self.transformers,
+                    self.widths,
+                    kept,
+                    s,
+                    start + flush,
+                    start + size,
+                )
+            buffers.append([kept] if kept is not None else [])
+        return buffers, tail
+
+    def _add_in_place(self, pending, unit):
+        state = UnitSums(self.widths, unit, self.seed)
+        for s, (rows, start, size) in enumerate(pending):
+            flush = size // _SUPERBLOCK * _SUPERBLOCK
+            if flush:
+                state._grow(s, 0, -(-flush // unit))  # all at once
+                add_array(
+                    state,
+                    self.transformers,
+                    self.widths,
+                    take_rows(rows, slice(0, flush)),
+                    s,
+                    0,
+                    flush,
+                )
+        self.buffers, self.tail = self._tail(pending, unit)
+        self.state = state
+        return self
+
+    def _add_staged(self, pending, unit):
+        done = []
+        for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             if flush:
                 done += array_chunks(
@@ -404,21 +499,7 @@ class Stream:
                     unit,
                     self.seed,
                 )
-            kept = take_rows(rows, slice(flush, size)) if size > flush else None
-            if kept is not None:
-                kept = kept.copy()  # not a view keeping the caller's array alive
-                for chunk in array_chunks(
-                    self.transformers,
-                    self.widths,
-                    kept,
-                    s,
-                    start + flush,
-                    start + size,
-                    unit,
-                    self.seed,
-                ):
-                    tail.add(chunk)
-            buffers.append([kept] if kept is not None else [])
+        buffers, tail = self._tail(pending, unit)
         self.state.coarsen(unit)
         for s in range(2):  # allocate the units these rows reach at once
             end = self.state.n_rows[s] + sum(c.n_rows[s] for c in done)

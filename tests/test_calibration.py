@@ -261,3 +261,21 @@ def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     ]
     assert runs[0][0] == pytest.approx(runs[1][0], abs=1e-12)
     np.testing.assert_allclose(runs[0][1], runs[1][1], atol=1e-12)
+
+
+def test_permutation_subsets_are_uniform_over_all_subsets():
+    # Every 2-subset of 5 units (and, drawn through the complement, every
+    # 3-subset) is equally likely: 20000 draws over 10 subsets, chi-square
+    # with 9 degrees of freedom, P(> 33.7) = 1e-4.
+    from itertools import combinations
+
+    from scipy.stats import chi2
+
+    for n_units in ((2, 3), (3, 2)):
+        A, _ = _draw(np.random.default_rng(0), "permutation", 20000, n_units)
+        subsets = {s: i for i, s in enumerate(combinations(range(5), n_units[0]))}
+        counts = np.bincount(
+            [subsets[tuple(np.flatnonzero(row))] for row in A], minlength=10
+        )
+        expected = 20000 / 10
+        assert ((counts - expected) ** 2 / expected).sum() < chi2.isf(1e-4, 9)

@@ -260,10 +260,10 @@ class FastfoodSampler(BaseSampler):
             offset=self.random_offset_,
         )
 
-    def _grouped_sums(self, X, groups, n_groups):
+    def _grouped_sums(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, projecting
-        a bounded block of rows at a time (see
-        :func:`skmmd._streaming.grouped_sums`)."""
+        a bounded block of rows at a time (added into ``out = (S, q)`` when
+        given; see :func:`skmmd._streaming.grouped_sums`)."""
         X = self._validate_transform_data(X)
         offset = self.random_offset_
         if offset is not None:
@@ -276,6 +276,7 @@ class FastfoodSampler(BaseSampler):
             n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
             project=self._project,
             offset=offset,
+            out=out,
         )
 
     @property

@@ -278,9 +278,10 @@ class RandomFourierSampler(BaseSampler):
             offset=self.random_offset_,
         )
 
-    def _grouped_sums(self, X, groups, n_groups):
+    def _grouped_sums(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, without
-        storing the features (see :func:`skmmd._streaming.grouped_sums`)."""
+        storing the features (added into ``out = (S, q)`` when given; see
+        :func:`skmmd._streaming.grouped_sums`)."""
         X = self._validate_transform_data(X)
         # Rounded as transform rounds them, then carried in float64.
         W = self.random_weights_.astype(X.dtype).astype(np.float64)
@@ -295,6 +296,7 @@ class RandomFourierSampler(BaseSampler):
             n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
             weights=W,
             offset=offset,
+            out=out,
         )
 
     @property

@@ -42,14 +42,19 @@ def _tile_loop(
     order,
     tile_start,
     tile_stop,
+    tile_group,
     n_pairs,
     offset,
+    scale,
+    direct,
     out,
-    q,
+    q_out,
 ):
-    """Sum the features of the rows ``order[tile_start[t]:tile_stop[t]]`` into
-    ``out[t]`` (unscaled: cos in ``[:n_pairs]``, sin in ``[n_pairs:2 n_pairs]``,
-    the phase columns after) and their squared phase columns into ``q[t]``.
+    """Sum the features of the rows ``order[tile_start[t]:tile_stop[t]]`` (cos
+    in ``[:n_pairs]``, sin in ``[n_pairs:2 n_pairs]``, the phase columns
+    after) times ``scale``, and their squared norms: added into row
+    ``tile_group[t]`` of ``out`` and ``q_out`` when ``direct`` (every group has
+    one tile), else written into row ``t``.
 
     ``mode`` says where a row's projection comes from: 0 a dense row of ``X``
     times ``W``, 1 a CSR row (``data, indices, indptr``) times ``W``, 2 the row
@@ -102,10 +107,25 @@ def _tile_loop(
                     exact = math.cos(v + offset[j])
                     acc_p[j] += exact - c
                     q_t += exact * exact - c * c
-        out[t, :n_pairs] = acc_c
-        out[t, n_pairs : 2 * n_pairs] = acc_s
-        out[t, 2 * n_pairs :] = acc_p
-        q[t] = q_t
+        # cos^2 + sin^2 = 1: each row's pairs contribute n_pairs exactly.
+        q_t = scale * scale * (q_t + n_pairs * (tile_stop[t] - tile_start[t]))
+        row = tile_group[t] if direct else np.int64(t)
+        if direct:
+            for j in range(n_pairs):
+                out[row, j] += scale * acc_c[j]
+            for j in range(n_pairs):
+                out[row, n_pairs + j] += scale * acc_s[j]
+            for j in range(n_phase):
+                out[row, 2 * n_pairs + j] += scale * acc_p[j]
+            q_out[row] += q_t
+        else:
+            for j in range(n_pairs):
+                out[row, j] = scale * acc_c[j]
+            for j in range(n_pairs):
+                out[row, n_pairs + j] = scale * acc_s[j]
+            for j in range(n_phase):
+                out[row, 2 * n_pairs + j] = scale * acc_p[j]
+            q_out[row] = q_t
 
 
 _KERNELS = (njit(cache=True)(_tile_loop), njit(parallel=True, cache=True)(_tile_loop))
@@ -131,20 +151,23 @@ def _tiles(groups, n_groups):
 
 def _add_tiles(S, q, out, q_t, tile_group):
     """Add the tile sums into their groups, tiles of one group in order."""
-    if tile_group.size == 0:
-        return
     firsts = np.flatnonzero(np.diff(tile_group, prepend=-1))
     groups = tile_group[firsts]
-    if firsts.size == tile_group.size:  # one tile per group
-        S[groups] += out
-        q[groups] += q_t
-    else:
-        S[groups] += np.add.reduceat(out, firsts, axis=0)
-        q[groups] += np.add.reduceat(q_t, firsts)
+    S[groups] += np.add.reduceat(out, firsts, axis=0)
+    q[groups] += np.add.reduceat(q_t, firsts)
 
 
 def trig_group_sums(
-    X, groups, n_groups, *, n_components, n_pairs, weights=None, project=None, offset
+    X,
+    groups,
+    n_groups,
+    *,
+    n_components,
+    n_pairs,
+    weights=None,
+    project=None,
+    offset,
+    out=None,
 ):
     """Sums per group of the Fourier features ``sqrt(2 / D) [cos P, sin P,
     cos(P' + offset)]`` of the rows of X, and of their squared norms.
@@ -167,6 +190,9 @@ def trig_group_sums(
         ``project(X_rows) -> P`` (rows, L) instead of ``weights``.
     offset : ndarray of shape (L - n_pairs,) or None
         Phases of the phase columns.
+    out : tuple of ndarray, default=None
+        ``(S, q)`` (float64, C-contiguous rows) to add the sums into, instead
+        of new arrays.
 
     Returns
     -------
@@ -177,8 +203,11 @@ def trig_group_sums(
     L = n_components - n_pairs
     offset = np.zeros(0) if offset is None else np.asarray(offset, dtype=np.float64)
     groups = np.asarray(groups, dtype=np.int64)
-    S = np.zeros((n_groups, n_components))
-    q = np.zeros(n_groups)
+    if out is None:
+        S, q = np.zeros((n_groups, n_components)), np.zeros(n_groups)
+    else:
+        S, q = out
+    scale = np.sqrt(2.0 / n_components)
     if weights is not None and sp.issparse(X):
         mode = 1
     elif weights is not None and X.shape[1] <= _ROW_GEMM_MAX_FEATURES:
@@ -211,8 +240,14 @@ def trig_group_sums(
             )
         else:
             P = np.ascontiguousarray(project(block), dtype=X.dtype)
-        out = np.empty((tile_start.size, n_components))
-        q_t = np.empty(tile_start.size)
+        # Groups with at most one tile (units of at most _TILE rows here) are
+        # summed straight into S; larger ones tile by tile, then in order.
+        direct = tile_start.size == np.count_nonzero(np.diff(tile_group, prepend=-1))
+        if direct:
+            into, q_into = S, q
+        else:
+            into = np.empty((tile_start.size, n_components))
+            q_into = np.empty(tile_start.size)
         kernel = _KERNELS[(hi - lo) * L >= _PARALLEL_MIN_SIZE]
         kernel(
             mode,
@@ -225,14 +260,14 @@ def trig_group_sums(
             order,
             tile_start,
             tile_stop,
+            tile_group,
             n_pairs,
             offset,
-            out,
-            q_t,
+            scale,
+            direct,
+            into,
+            q_into,
         )
-        _add_tiles(S, q, out, q_t, tile_group)
-    scale = np.sqrt(2.0 / n_components)
-    S *= scale
-    # cos^2 + sin^2 = 1: each row's pairs contribute n_pairs exactly.
-    q = scale**2 * (q + n_pairs * np.bincount(groups, minlength=n_groups))
+        if not direct and tile_start.size:
+            _add_tiles(S, q, into, q_into, tile_group)
     return S, q

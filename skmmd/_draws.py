@@ -1,0 +1,41 @@
+"""Compiled draws of the permutation resamples (see :mod:`skmmd._calibration`).
+
+A permutation resample is a uniformly random set of ``g_x`` of the ``G``
+units; drawing it as the head of a whole ``rng.permutation(G)`` per resample
+costs ``O(G)`` random numbers and a Python call each. Here every resample's
+subset comes from ``k = min(g_x, G - g_x)`` uniform numbers drawn in one call
+(so batches cut from one stream give the same resamples), through a partial
+Fisher-Yates shuffle, rows in parallel.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(parallel=True, cache=True)
+def _fill_subsets(uniforms, G, inside, A):
+    """Row ``b`` of ``A``: 1 on a uniform random subset of ``k`` units (0
+    elsewhere) when ``inside``, else 0 on it (1 elsewhere)."""
+    n, k = uniforms.shape
+    outside = 0.0 if inside else 1.0
+    for b in prange(n):
+        units = np.arange(G)
+        for i in range(k):
+            # Uniform on i .. G - 1 (the bias of a 53-bit uniform is < G 2^-53).
+            j = i + int(uniforms[b, i] * (G - i))
+            units[i], units[j] = units[j], units[i]
+        A[b, :] = outside
+        for i in range(k):
+            A[b, units[i]] = 1.0 - outside
+
+
+def permutation_counts(rng, n_resamples, n_units):
+    """The X* indicator rows ``A`` (n_resamples, G) of ``n_resamples``
+    permutation resamples: uniformly random ``g_x``-subsets of the units."""
+    g_x, g_y = n_units
+    G = g_x + g_y
+    k = min(g_x, g_y)
+    uniforms = rng.random((n_resamples, k))
+    A = np.empty((n_resamples, G))
+    _fill_subsets(uniforms, G, g_x <= g_y, A)
+    return A
