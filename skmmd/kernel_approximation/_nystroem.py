@@ -14,7 +14,14 @@ from sklearn.metrics.pairwise import KERNEL_PARAMS, pairwise_kernels
 from sklearn.utils import check_array, check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .. import _array_api
+from .._compat import (
+    Interval,
+    StrOptions,
+    _fit_context,
+    get_namespace_and_device,
+    validate_data,
+)
 from ..kernels import gaussian_kernel, laplacian_kernel
 from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES, BaseSampler
 
@@ -68,11 +75,41 @@ def _take(X, indices):
     """Rows of an array / sparse matrix, or items of a sequence, as a list."""
     if sp.issparse(X) or isinstance(X, np.ndarray):
         return X[indices]
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api.take_rows(X, indices, xp, device)
     return [X[i] for i in indices]
 
 
+def _rbf(A, B, gamma):
+    """``exp(-gamma ||a - b||^2)`` between the rows of dense A and B, in A's
+    dtype, in any array namespace.
+
+    The one implementation for NumPy and array-API inputs, so that both give
+    the same bits: the landmarks' eigendecomposition amplifies any round-off
+    difference in ``K(S, S)`` and ``K(X, S)``. Squared distances by the norm
+    expansion in the most precise float (scikit-learn upcasts float32 the
+    same way), the exponential in A's dtype.
+    """
+    xp, _, device = get_namespace_and_device(A, B)
+    A64 = _array_api.float64(A, xp, device)
+    B64 = _array_api.float64(B, xp, device)
+    D = A64 @ B64.T
+    D *= -2.0
+    D += xp.sum(A64 * A64, axis=1)[:, None]
+    D += xp.sum(B64 * B64, axis=1)[None, :]
+    D = _array_api.astype(xp.clip(D, min=0.0), A.dtype, xp)
+    D *= -gamma
+    return xp.exp(D)
+
+
+def _numpy_dtype(dtype):
+    """The NumPy float dtype of the same name (of any namespace's dtype)."""
+    return np.dtype(np.float32) if "float32" in str(dtype) else np.dtype(np.float64)
+
+
 def _n_items(X):
-    return X.shape[0] if sp.issparse(X) else len(X)
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 class _PrecomputedKernel:
@@ -319,9 +356,21 @@ class NystroemSampler(BaseSampler):
                 K = self._block_callable(A, B, params)
             dtype = A.dtype if hasattr(A, "dtype") and A.dtype in FLOAT_DTYPES else None
             return K.astype(dtype or np.float64, copy=False)
-        if self.kernel in _BANDWIDTH_KERNELS:
+        dense = not (sp.issparse(A) or sp.issparse(B))
+        if dense and self.kernel == "gaussian":
+            return _rbf(A, B, 0.5 / self.bandwidth_**2)
+        if dense and self.kernel == "rbf":
+            gamma = params.get("gamma")
+            return _rbf(A, B, 1.0 / A.shape[1] if gamma is None else gamma)
+        xp, _ = _array_api.namespace(A)
+        if xp is None and self.kernel in _BANDWIDTH_KERNELS:
             return _BANDWIDTH_KERNELS[self.kernel](A, B, bandwidth=self.bandwidth_)
-        K = pairwise_kernels(A, B, metric=self.kernel, **params)
+        if self.kernel == "laplacian":  # scikit-learn's, on the device
+            K = pairwise_kernels(A, B, metric="laplacian", gamma=1 / self.bandwidth_)
+        else:
+            K = pairwise_kernels(A, B, metric=self.kernel, **params)
+        if xp is not None:
+            return _array_api.astype(K, A.dtype, xp)
         return K.astype(A.dtype, copy=False)
 
     def _block_callable(self, A, B, params):
@@ -375,9 +424,17 @@ class NystroemSampler(BaseSampler):
     def _select_landmarks(self, X, vector, rng):
         """Landmarks S and their indices in X (None when not training points)."""
         n = _n_items(X)
+        xp, device = _array_api.namespace(X)
         if not isinstance(self.landmarks, str):
-            return self._user_landmarks(X, vector), None
+            S = self._user_landmarks(X if xp is None else X[:1, :], vector)
+            return (S if xp is None else _array_api.from_numpy(S, xp, device)), None
         s = min(self.n_components, n)
+        if xp is not None and self.landmarks != "uniform":
+            # k-means and leverage scores run on a NumPy copy, on the host.
+            S, indices = self._select_landmarks(_array_api.to_numpy(X, xp), True, rng)
+            if indices is not None:
+                return _take(X, indices), indices
+            return _array_api.from_numpy(S, xp, device), None
         if self.landmarks == "uniform":
             indices = rng.permutation(n)[:s]
         elif self.landmarks == "leverage":
@@ -409,7 +466,7 @@ class NystroemSampler(BaseSampler):
                 f"landmarks must have as many features as X ({X.shape[1]}); got "
                 f"landmarks with {S.shape[1]}."
             )
-        return _int32_indices(S.astype(X.dtype, copy=False))
+        return _int32_indices(S.astype(_numpy_dtype(X.dtype), copy=False))
 
     # -- fit / transform ---------------------------------------------------
 
@@ -432,12 +489,19 @@ class NystroemSampler(BaseSampler):
             Fitted sampler.
         """
         self._check_kernel_options()
+        xp, device = _array_api.namespace(X)
+        if xp is not None and (callable(self.kernel) or self.kernel == "precomputed"):
+            raise TypeError(
+                f"X is an array of namespace {xp.__name__}: NystroemSampler takes "
+                "array-API inputs with vector kernels only, not with "
+                f"kernel={self.kernel!r}; pass a NumPy array."
+            )
         if self.kernel == "precomputed":
             return self._fit_precomputed(X)
         self._vector_input = not callable(self.kernel) or _is_vector_data(X)
         if self._vector_input:
             X = _int32_indices(self._validate_fit_data(X))
-            dtype = X.dtype
+            dtype = _numpy_dtype(X.dtype)
         else:
             if _n_items(X) < 1:
                 raise ValueError(
@@ -452,12 +516,17 @@ class NystroemSampler(BaseSampler):
         )
         S, self.component_indices_ = self._select_landmarks(X, self._vector_input, rng)
         self.components_ = S
-        S64 = S.astype(np.float64) if self._vector_input else S
-        self._set_normalization(self._kernel(S64, S64), dtype, _n_items(S))
+        if xp is not None:
+            S64 = _array_api.astype(S, xp.float64, xp)
+            K = _array_api.to_numpy(self._kernel(S64, S64), xp)
+        else:
+            S64 = S.astype(np.float64) if self._vector_input else S
+            K = self._kernel(S64, S64)
+        self._set_normalization(K, dtype, _n_items(S))
         return self
 
     def _set_normalization(self, K, dtype, s):
-        """``eigenvalues_`` and ``normalization_`` from ``K_SS``."""
+        """``eigenvalues_`` and ``normalization_`` from ``K_SS`` (on the host)."""
         K = K.astype(np.float64, copy=False)
         w, V = scipy.linalg.eigh((K + K.T) / 2.0)
         w, V = w[::-1], V[:, ::-1]
@@ -558,6 +627,22 @@ class NystroemSampler(BaseSampler):
             np.matmul(self._kernel(X_block, S), normalization, out=Z[rows])
         return Z
 
+    # Array-API inputs (see skmmd._array_api): ``K(S, S)`` is decomposed on
+    # the host, the rest stays on X's device.
+    _array_api_attributes = ("normalization_", "eigenvalues_", "component_indices_")
+
+    def _transform_array_api(self, X, xp, device):
+        X = self._validate_transform_data(X)
+        S = _array_api.astype(self.components_, X.dtype, xp)
+        normalization = _array_api.astype(self.normalization_, X.dtype, xp)
+        n = X.shape[0]
+        Z = xp.empty((n, normalization.shape[1]), dtype=X.dtype, device=device)
+        block = max(1, _BLOCK_ENTRIES // S.shape[0])
+        for lo in range(0, n, block):
+            rows = slice(lo, min(lo + block, n))
+            Z[rows, :] = self._kernel(X[rows, :], S) @ normalization
+        return Z
+
     @property
     def _n_features_out(self):
         return self.normalization_.shape[1]
@@ -566,6 +651,9 @@ class NystroemSampler(BaseSampler):
         tags = super().__sklearn_tags__()
         # A precomputed kernel matrix is split on both axes by cross-validation.
         tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.array_api_support = not (
+            callable(self.kernel) or self.kernel == "precomputed"
+        )
         return tags
 
 
