@@ -170,10 +170,7 @@ def two_samples(
         )
     xp, device = _array_api.namespace(X)
     if xp is not None:
-        if pass_through:
-            return _array_api_samples(estimator, X, Y, reset, min_rows, xp, device)
-        # The exact test computes with NumPy.
-        X, Y = _array_api.to_numpy(X, xp), _array_api.to_numpy(Y, xp)
+        return _array_api_samples(estimator, X, Y, reset, min_rows, xp, device)
     mode = _mode(X, pass_through)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
@@ -248,7 +245,7 @@ def _array_api_samples(estimator, X, Y, reset, min_rows, xp, device):
 def points(estimator, X, *, pass_through=False, allow_nan=False):
     """Points to evaluate a fitted test's witness at, checked like its samples."""
     xp, _ = _array_api.namespace(X)
-    if xp is not None and pass_through:
+    if xp is not None:
         dtypes = _array_api.float_dtypes(xp)
         return validate_data(estimator, X, reset=False, dtype=dtypes)
     mode = _mode(X, pass_through)
