@@ -15,6 +15,14 @@ pass; that is what the test checks.
 
 The environment variable ``SCIPY_ARRAY_API=1`` that scikit-learn's dispatch
 needs is set in ``tests/conftest.py``, before scipy is imported.
+
+PyTorch and CuPy have their own matrix products and reductions, so their
+round-off differs from NumPy's: Fourier features still agree within 10 eps,
+but the Nystroem map amplifies a round-off difference ``delta`` in the kernel
+values by up to ``1 / sqrt(w_min / w_max)``, and eigenvalues are kept down to
+``w_min ~ (eps / s) w_max`` (``NystroemSampler``'s cutoff): with those
+namespaces Nystroem features are compared through their Gram matrix, and
+Nystroem statistics, at ``sqrt(eps)``.
 """
 
 import importlib
@@ -74,6 +82,11 @@ def _to_numpy(a):
     return np.from_dlpack(a)
 
 
+def _same_arithmetic(xp_device):
+    """array-api-strict computes with NumPy: the same round-off."""
+    return xp_device[0].__name__ == "array_api_strict"
+
+
 def _on(xp_device, A):
     xp, device = xp_device
     return xp.asarray(A, device=device)
@@ -113,7 +126,13 @@ def test_sampler_matches_numpy(xp_device, sampler, dtype):
         fitted = clone(sampler).fit(_on(xp_device, X))
         Z_xp = fitted.transform(_on(xp_device, X_new))
     assert _namespace_of(Z_xp) == _namespace_of(_on(xp_device, X))
-    assert_features_equal(Z_xp, reference.transform(X_new), dtype)
+    Z_np = reference.transform(X_new)
+    if isinstance(sampler, NystroemSampler) and not _same_arithmetic(xp_device):
+        Z = _to_numpy(Z_xp).astype(np.float64)
+        G, G_np = Z @ Z.T, Z_np.astype(np.float64) @ Z_np.T
+        np.testing.assert_allclose(G, G_np, rtol=0, atol=np.sqrt(np.finfo(dtype).eps))
+    else:
+        assert_features_equal(Z_xp, Z_np, dtype)
     # Fitted arrays live in the input's namespace; scalars stay floats.
     for name in fitted._array_api_attributes:
         value = getattr(fitted, name)
@@ -175,6 +194,9 @@ def test_two_sample_tests_match_numpy(xp_device, test, dtype):
     with sklearn.config_context(array_api_dispatch=True):
         fitted = clone(test).fit(_on(xp_device, X), _on(xp_device, Y))
     eps = 10 * float(np.finfo(dtype).eps)
+    nystroem = isinstance(getattr(test, "transformer", None), NystroemSampler)
+    if nystroem and not _same_arithmetic(xp_device):
+        eps = float(np.sqrt(np.finfo(dtype).eps))
     assert fitted.p_value_ == reference.p_value_
     if isinstance(test, AggregatedMMDTest):
         np.testing.assert_allclose(
@@ -213,7 +235,9 @@ def test_pooled_labels_witness_and_score(xp_device):
         P = _on(xp_device, pooled)
         for y in (labels, _on(xp_device, labels)):  # NumPy or device labels
             fitted = clone(test).fit(P, y)
-            assert fitted.statistic_ == pytest.approx(reference.statistic_, rel=1e-14)
+            assert fitted.statistic_ == pytest.approx(
+                reference.statistic_, rel=1e-14, abs=1e-14
+            )
             assert fitted.p_value_ == reference.p_value_
         witness = fitted.witness(_on(xp_device, X[:20]))
         score = fitted.score(P, labels)
