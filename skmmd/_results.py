@@ -24,12 +24,20 @@ def _unit_products(sums, m):
     (what a streamed or distributed fit keeps); the exact path takes the
     products with its Gram matrix (units are single points).
     """
-    if hasattr(sums, "U"):
+    if hasattr(sums, "blocks"):
+        # Block by block: the unit sums are often views of a streamed state,
+        # and stacking them would copy all G x D of them.
         g_x = sums.n_units[0]
-        s_x = sums.U[:g_x].sum(axis=0) + sums.fixed["s_x"]
-        s_y = sums.U[g_x:].sum(axis=0) + sums.fixed["s_y"]
-        c_x, c_y = sums.U @ s_x, sums.U @ s_y
-        u2 = np.einsum("ij,ij->i", sums.U, sums.U)
+        s_x, s_y, start = sums.fixed["s_x"], sums.fixed["s_y"], 0
+        for block in sums.blocks:
+            split = min(max(g_x - start, 0), block.shape[0])
+            s_x = s_x + block[:split].sum(axis=0)
+            s_y = s_y + block[split:].sum(axis=0)
+            start += block.shape[0]
+        S = np.column_stack([s_x, s_y])
+        c = np.concatenate([block @ S for block in sums.blocks])
+        c_x, c_y = c[:, 0], c[:, 1]
+        u2 = np.concatenate([np.einsum("ij,ij->i", b, b) for b in sums.blocks])
         P = (s_x @ s_x, s_y @ s_y, s_x @ s_y)
     else:  # exact kernel: K a_x and K a_y in one pass over K
         g_x = m
