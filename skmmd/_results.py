@@ -25,14 +25,18 @@ def _unit_products(sums, m):
     products with its Gram matrix (units are single points).
     """
     if hasattr(sums, "blocks"):
-        # Block by block: the unit sums are views of the pipeline's state,
-        # never stacked into one copy.
+        # Block by block: the unit sums are often views of a streamed state,
+        # and stacking them would copy all G x D of them.
         g_x = sums.n_units[0]
-        s_x = sum(b[: max(g_x - at, 0)].sum(axis=0) for at, b in _starts(sums))
-        s_y = sum(b[max(g_x - at, 0) :].sum(axis=0) for at, b in _starts(sums))
-        s_x, s_y = s_x + sums.fixed["s_x"], s_y + sums.fixed["s_y"]
-        C = np.concatenate([b @ np.column_stack([s_x, s_y]) for b in sums.blocks])
-        c_x, c_y = C[:, 0], C[:, 1]
+        s_x, s_y, start = sums.fixed["s_x"], sums.fixed["s_y"], 0
+        for block in sums.blocks:
+            split = min(max(g_x - start, 0), block.shape[0])
+            s_x = s_x + block[:split].sum(axis=0)
+            s_y = s_y + block[split:].sum(axis=0)
+            start += block.shape[0]
+        S = np.column_stack([s_x, s_y])
+        c = np.concatenate([block @ S for block in sums.blocks])
+        c_x, c_y = c[:, 0], c[:, 1]
         u2 = np.concatenate([np.einsum("ij,ij->i", b, b) for b in sums.blocks])
         P = (s_x @ s_x, s_y @ s_y, s_x @ s_y)
     else:  # exact kernel: K a_x and K a_y in one pass over K
@@ -43,12 +47,6 @@ def _unit_products(sums, m):
         c_x, c_y, u2 = KA[:, 0], KA[:, 1], sums.q
         P = (c_x[:g_x].sum(), c_y[g_x:].sum(), c_x[g_x:].sum())
     return P, c_x, c_y, u2, g_x
-
-
-def _starts(sums):
-    """``(first unit, block)`` of each block of the unit sums."""
-    at = np.cumsum([0] + [b.shape[0] for b in sums.blocks])
-    return list(zip(at[:-1], sums.blocks))
 
 
 def _q_parts(sums, g_x):

@@ -23,6 +23,8 @@ permutation test is exact.
 import numpy as np
 import scipy.sparse as sp
 
+from . import _array_api
+
 # Rows whose positions are shuffled together (a power of two, so that units of
 # any power-of-two size up to it nest inside one superblock).
 _SUPERBLOCK = 4096
@@ -63,7 +65,13 @@ def grouped_sums(transformer, X, groups, n_groups, out=None):
     n_groups, out=None)`` that never stores the feature matrix; otherwise its
     ``transform`` is summed through a sparse 0/1 matrix.
     """
+    xp, device = _array_api.namespace(X)
     fused = getattr(transformer, "_grouped_sums", None)
+    if xp is not None:  # features and sums on X's device
+        S, q = _array_api.grouped_sums(
+            transformer.transform(X), groups, n_groups, xp, device
+        )
+        return _into(out, S, q)
     if fused is not None:
         return fused(X, groups, n_groups, out=out)
     Z = transformer.transform(X)
@@ -77,6 +85,11 @@ def grouped_sums(transformer, X, groups, n_groups, out=None):
     else:
         Z = np.asarray(Z, dtype=np.float64)
         S, q = M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+    return _into(out, S, q)
+
+
+def _into(out, S, q):
+    """``(S, q)``, or ``out`` with them added."""
     if out is None:
         return S, q
     out[0][...] += S
@@ -91,6 +104,9 @@ def _fused(transformers):
 
 def take_rows(X, rows):
     """Rows of an array, sparse matrix or DataFrame (by position)."""
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api.take_rows(X, rows, xp, device)
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
@@ -360,10 +376,10 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     return max(1, min(unit, cap))
 
 
-def _chunk_rows(transformers, widths):
-    """Rows per chunk: the features of a chunk, or with fused maps (which
-    store none) the unit sums it reaches, stay within about _CHUNK_ENTRIES."""
-    if _fused(transformers):
+def _chunk_rows(transformers, widths, X):
+    """Rows per chunk: the features of a chunk stay within about
+    _CHUNK_ENTRIES; fused maps on NumPy / SciPy input store none."""
+    if _fused(transformers) and _array_api.namespace(X)[0] is None:
         return _FUSED_ROWS
     return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
 
@@ -390,7 +406,7 @@ def add_array(state, transformers, widths, X, sample, start, total):
     """Add the rows of an in-memory array to ``state`` in place, chunk by
     chunk (see :meth:`UnitSums.add_chunk`)."""
     size = n_rows(X)
-    step = _chunk_rows(transformers, widths)
+    step = _chunk_rows(transformers, widths, X)
     for lo in range(0, size, step):
         chunk = take_rows(X, slice(lo, min(lo + step, size)))
         state.add_chunk(transformers, chunk, sample, start + lo, total)
@@ -398,6 +414,9 @@ def add_array(state, transformers, widths, X, sample, start, total):
 
 
 def _concat(parts):
+    xp, _ = _array_api.namespace(parts[0])
+    if xp is not None:
+        return _array_api.concat(parts, xp)
     if isinstance(parts[0], list):  # sequences of objects (strings, sets)
         return [item for part in parts for item in part]
     if hasattr(parts[0], "iloc"):
@@ -452,7 +471,9 @@ class Stream:
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             kept = take_rows(rows, slice(flush, size)) if size > flush else None
             if kept is not None:
-                kept = kept.copy()  # not a view keeping the caller's array alive
+                # Not a view keeping the caller's array alive.
+                xp, _ = _array_api.namespace(kept)
+                kept = kept.copy() if xp is None else _array_api.copy(kept, xp)
                 add_array(
                     tail,
                     self.transformers,

@@ -8,8 +8,15 @@ from scipy.stats import qmc as scipy_qmc
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 
+from .. import _array_api
 from .._compat import Interval, Options, StrOptions, _fit_context
-from ._base import BaseSampler, n_frequencies, random_phases, trig_features
+from ._base import (
+    _BLOCK_ENTRIES,
+    BaseSampler,
+    n_frequencies,
+    random_phases,
+    trig_features,
+)
 from ._grouped import trig_group_sums
 
 _RADIAL_KERNELS = ("gaussian", "matern")
@@ -255,6 +262,22 @@ class RandomFourierSampler(BaseSampler):
     def _n_frequencies(self):
         return n_frequencies(self.feature, self.n_components)
 
+    # Array-API inputs (see skmmd._array_api): the draws move to X's device.
+    _array_api_attributes = ("random_weights_", "random_offset_")
+
+    def _transform_array_api(self, X, xp, device):
+        X = self._validate_transform_data(X)
+        return _array_api.trig_features(
+            X,
+            _array_api.astype(self.random_weights_, X.dtype, xp),
+            self.feature,
+            self.n_components,
+            self.random_offset_,
+            xp,
+            device,
+            max(1, _BLOCK_ENTRIES // self.n_components),
+        )
+
     def transform(self, X):
         """Apply the random feature map to X.
 
@@ -422,3 +445,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
         norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
         Z /= np.maximum(norms, np.finfo(Z.dtype).tiny)[:, None]
         return Z
+
+    def _transform_array_api(self, X, xp, device):
+        Z = super()._transform_array_api(X, xp, device)
+        norms = xp.sqrt(xp.sum(Z * Z, axis=1))
+        return Z / xp.clip(norms, min=xp.finfo(Z.dtype).smallest_normal)[:, None]
