@@ -3,11 +3,10 @@
 float64 ``np.cos`` runs on one core at about 3-6e7 values/s here (scalar
 libm), so float64 goes through a numba kernel that computes cos and sin of each
 projection together with a branch-free polynomial that LLVM vectorizes (about
-15x libm's speed per core, error <= 2 ulp), rows in parallel. numpy's float32
-``cos``/``sin`` are SIMD vectorized (about 2e9 values/s on one core here), far
-faster than numba's scalar libm calls, so float32 keeps numpy's ufuncs; they
-lose their SIMD path when writing into a strided half of the output, hence the
-contiguous temporary.
+15x libm's speed per core, error <= 2 ulp), rows in parallel. float32 has its
+own kernel of the same shape with Cephes' single-precision polynomials (8
+lanes per AVX2 vector, cos and sin from one reduction): numpy's float32 ufuncs
+are SIMD too but take two passes and one thread.
 """
 
 import math
@@ -50,6 +49,47 @@ _PIO2_1, _PIO2_2, _PIO2_3 = (
 _TWO_OVER_PI = 0.6366197723675814
 # Beyond this |x| the reduction loses accuracy: those entries go through libm.
 _REDUCTION_LIMIT = 2.0**29
+
+
+# Cephes' sinf/cosf polynomials on [-pi/4, pi/4], and pi/2 in three parts
+# (the first with 8 significant bits, so q * _PIO2F_1 is exact for |q| < 2^16).
+_SF0, _SF1, _SF2 = (
+    np.float32(-1.9515295891e-4),
+    np.float32(8.3321608736e-3),
+    np.float32(-1.6666654611e-1),
+)
+_CF0, _CF1, _CF2 = (
+    np.float32(2.443315711809948e-5),
+    np.float32(-1.388731625493765e-3),
+    np.float32(4.166664568298827e-2),
+)
+_PIO2F_1, _PIO2F_2, _PIO2F_3 = (
+    np.float32(1.5703125),
+    np.float32(4.837512969970703125e-4),
+    np.float32(7.549789948768648e-8),
+)
+_TWO_OVER_PIF = np.float32(0.6366197723675814)
+_HALF_F, _ONE_F = np.float32(0.5), np.float32(1.0)
+# Beyond this |x| float32 arguments go through the float64 kernel.
+_REDUCTION_LIMIT_F = 8192.0
+
+
+@njit(cache=True)
+def _sincos_f32(x):
+    q = np.floor(x * _TWO_OVER_PIF + _HALF_F)
+    r = ((x - q * _PIO2F_1) - q * _PIO2F_2) - q * _PIO2F_3
+    z = r * r
+    s = r + r * z * ((_SF0 * z + _SF1) * z + _SF2)
+    c = _ONE_F - _HALF_F * z + z * z * ((_CF0 * z + _CF1) * z + _CF2)
+    k = np.int32(q) & 3
+    odd = (k & 1) == 1
+    sin_x = c if odd else s
+    cos_x = s if odd else c
+    if k == 1 or k == 2:
+        cos_x = -cos_x
+    if k >= 2:
+        sin_x = -sin_x
+    return sin_x, cos_x
 
 
 @njit(cache=True)
@@ -104,6 +144,38 @@ def _cos_phase_loop(P, offset, scale, out):
                 out[i, j] = scale * math.cos(P[i, j] + offset[j])
 
 
+def _cos_sin_loop_f32(P, scale, out):
+    n, L = P.shape
+    for i in prange(n):
+        sines = np.empty(L, dtype=np.float32)
+        for j in range(L):
+            s, c = _sincos_f32(P[i, j])
+            out[i, j] = scale * c
+            sines[j] = scale * s
+        out[i, L:] = sines
+        for j in range(L):  # rare: arguments too large for the fast reduction
+            v = P[i, j]
+            if abs(v) > _REDUCTION_LIMIT_F:
+                s, c = _sincos(np.float64(v))
+                if abs(v) > _REDUCTION_LIMIT:
+                    s, c = math.sin(np.float64(v)), math.cos(np.float64(v))
+                out[i, j] = scale * np.float32(c)
+                out[i, L + j] = scale * np.float32(s)
+
+
+def _cos_phase_loop_f32(P, offset, scale, out):
+    n, L = P.shape
+    for i in prange(n):
+        for j in range(L):
+            s, c = _sincos_f32(P[i, j] + offset[j])
+            out[i, j] = scale * c
+        for j in range(L):  # |offset| < 2 pi < 8; testing P alone keeps it fast
+            if abs(P[i, j]) > _REDUCTION_LIMIT_F - 8.0:
+                out[i, j] = scale * np.float32(
+                    math.cos(np.float64(P[i, j] + offset[j]))
+                )
+
+
 def _compiled(loop):
     """The loop compiled twice: serial (prange is range) and parallel."""
     return njit(cache=True)(loop), njit(parallel=True, cache=True)(loop)
@@ -111,22 +183,12 @@ def _compiled(loop):
 
 _COS_SIN = _compiled(_cos_sin_loop)
 _COS_PHASE = _compiled(_cos_phase_loop)
+_COS_SIN_F32 = _compiled(_cos_sin_loop_f32)
+_COS_PHASE_F32 = _compiled(_cos_phase_loop_f32)
 
 
 def _numba(kernels, P, *args):
     kernels[P.size >= _PARALLEL_MIN_SIZE](P, *args)
-
-
-def _numpy_cos_sin(P, scale, out):
-    L = P.shape[1]
-    tmp = np.empty_like(P)
-    np.multiply(np.cos(P, out=tmp), scale, out=out[:, :L])
-    np.multiply(np.sin(P, out=tmp), scale, out=out[:, L:])
-
-
-def _numpy_cos_phase(P, offset, scale, out):
-    tmp = np.add(P, offset)
-    np.multiply(np.cos(tmp, out=tmp), scale, out=out)
 
 
 def cos_sin(P, scale, out):
@@ -135,7 +197,7 @@ def cos_sin(P, scale, out):
     if P.dtype == np.float64:
         _numba(_COS_SIN, P, scale, out)
     else:
-        _numpy_cos_sin(P, scale, out)
+        _numba(_COS_SIN_F32, P, scale, out)
 
 
 def cos_phase(P, offset, scale, out):
@@ -144,4 +206,4 @@ def cos_phase(P, offset, scale, out):
     if P.dtype == np.float64:
         _numba(_COS_PHASE, P, offset, scale, out)
     else:
-        _numpy_cos_phase(P, offset, scale, out)
+        _numba(_COS_PHASE_F32, P, offset, scale, out)
