@@ -17,7 +17,7 @@ from ._base import (
     random_phases,
     trig_features,
 )
-from ._grouped import trig_group_sums
+from ._grouped import sampler_group_sums
 from ._hadamard import fwht_row
 
 
@@ -265,19 +265,7 @@ class FastfoodSampler(BaseSampler):
         a bounded block of rows at a time (added into ``out = (S, q)`` when
         given; see :func:`skmmd._streaming.grouped_sums`)."""
         X = self._validate_transform_data(X)
-        offset = self.random_offset_
-        if offset is not None:
-            offset = offset.astype(X.dtype).astype(np.float64)
-        return trig_group_sums(
-            X,
-            groups,
-            n_groups,
-            n_components=self.n_components,
-            n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
-            project=self._project,
-            offset=offset,
-            out=out,
-        )
+        return sampler_group_sums(self, X, groups, n_groups, out, project=self._project)
 
     @property
     def _n_features_out(self):

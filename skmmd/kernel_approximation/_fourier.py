@@ -17,7 +17,7 @@ from ._base import (
     random_phases,
     trig_features,
 )
-from ._grouped import trig_group_sums
+from ._grouped import sampler_group_sums
 
 _RADIAL_KERNELS = ("gaussian", "matern")
 
@@ -308,19 +308,7 @@ class RandomFourierSampler(BaseSampler):
         X = self._validate_transform_data(X)
         # Rounded as transform rounds them, then carried in float64.
         W = self.random_weights_.astype(X.dtype).astype(np.float64)
-        offset = self.random_offset_
-        if offset is not None:
-            offset = offset.astype(X.dtype).astype(np.float64)
-        return trig_group_sums(
-            X,
-            groups,
-            n_groups,
-            n_components=self.n_components,
-            n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
-            weights=W,
-            offset=offset,
-            out=out,
-        )
+        return sampler_group_sums(self, X, groups, n_groups, out, weights=W)
 
     @property
     def _n_features_out(self):

@@ -271,3 +271,22 @@ def trig_group_sums(
         if not direct and tile_start.size:
             _add_tiles(S, q, into, q_into, tile_group)
     return S, q
+
+
+def sampler_group_sums(sampler, X, groups, n_groups, out, **projection):
+    """:func:`trig_group_sums` of a fitted Fourier-type sampler (``feature``,
+    ``n_components``, ``random_offset_``) on validated ``X``; ``projection``
+    is ``weights=`` or ``project=``."""
+    offset = sampler.random_offset_
+    if offset is not None:  # rounded as transform rounds it
+        offset = offset.astype(X.dtype).astype(np.float64)
+    return trig_group_sums(
+        X,
+        groups,
+        n_groups,
+        n_components=sampler.n_components,
+        n_pairs=sampler.n_components // 2 if sampler.feature == "cos_sin" else 0,
+        offset=offset,
+        out=out,
+        **projection,
+    )
