@@ -2,6 +2,7 @@
 
 from ._results import MMDTestResult, mmd_test
 from ._show_versions import show_versions
+from .drift import OnlineMMDDetector
 from .kernel_approximation import (
     FastfoodSampler,
     GCWSSampler,
@@ -26,6 +27,7 @@ __all__ = [
     "MeanEmbedding",
     "NormalizedRandomFourierSampler",
     "NystroemSampler",
+    "OnlineMMDDetector",
     "RandomFourierSampler",
     "TabularSampler",
     "__version__",

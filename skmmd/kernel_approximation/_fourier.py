@@ -17,6 +17,7 @@ from ._base import (
     random_phases,
     trig_features,
 )
+from ._grouped import trig_group_sums
 
 _RADIAL_KERNELS = ("gaussian", "matern")
 
@@ -300,6 +301,25 @@ class RandomFourierSampler(BaseSampler):
             offset=self.random_offset_,
         )
 
+    def _grouped_sums(self, X, groups, n_groups):
+        """``transform(X)`` summed per group, and the squared norms, without
+        storing the features (see :func:`skmmd._streaming.grouped_sums`)."""
+        X = self._validate_transform_data(X)
+        # Rounded as transform rounds them, then carried in float64.
+        W = self.random_weights_.astype(X.dtype).astype(np.float64)
+        offset = self.random_offset_
+        if offset is not None:
+            offset = offset.astype(X.dtype).astype(np.float64)
+        return trig_group_sums(
+            X,
+            groups,
+            n_groups,
+            n_components=self.n_components,
+            n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
+            weights=W,
+            offset=offset,
+        )
+
     @property
     def _n_features_out(self):
         return self.n_components
@@ -403,6 +423,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
 
     # Random-phase features are the ones normalization improves (see Notes).
     feature = "cos_phase"
+    # Normalization needs each whole feature row: summed after transform.
+    _grouped_sums = None
 
     def transform(self, X):
         """Apply the normalized random feature map to X.
