@@ -106,7 +106,11 @@ def update_fourier(
     x, W, offset, n_pairs, scale, z, ring, sums, windows, count, ref_sum, ref_sq,
     n_ref, thresholds, stats, thr,
 ):  # fmt: skip
-    """One update from a raw point with the Fourier fast path; returns the flag."""
+    """One update from a raw point with the Fourier fast path: the flag, or -1
+    (state untouched) if ``x`` holds NaN or infinity."""
+    for i in range(x.shape[0]):
+        if not math.isfinite(x[i]):
+            return -1
     fourier_point(x, W, offset, n_pairs, scale, z)
     _push(z, ring, sums, windows, count)
     _statistics(sums, count + 1, windows, ref_sum, ref_sq, n_ref, stats)
