@@ -169,9 +169,8 @@ def main():
     parser.add_argument("--n", type=float, default=1e8, help="N of part (a)")
     parser.add_argument("--reps", type=int, default=1000, help="reps of part (d)")
     args = parser.parse_args()
-    print(
-        f"own peak RSS so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
-    )
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"own peak RSS so far {own:.0f} MB")
     if "a" in args.only:
         out_of_core(int(args.n))
     if "b" in args.only:

@@ -4,6 +4,13 @@ A scikit-learn upgrade that moves them touches this file only.
 """
 
 from sklearn.base import _fit_context
+from sklearn.utils._array_api import (
+    _convert_to_numpy,
+    _is_numpy_namespace,
+    _max_precision_float_dtype,
+    check_same_namespace,
+    get_namespace_and_device,
+)
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -15,6 +22,11 @@ from sklearn.utils._param_validation import (
 from sklearn.utils.validation import validate_data
 
 __all__ = [
+    "_convert_to_numpy",
+    "_is_numpy_namespace",
+    "_max_precision_float_dtype",
+    "check_same_namespace",
+    "get_namespace_and_device",
     "HasMethods",
     "Interval",
     "InvalidParameterError",

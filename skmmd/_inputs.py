@@ -14,6 +14,7 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import column_or_1d
 
+from . import _array_api
 from ._compat import validate_data
 from .kernel_approximation._tabular import _is_dataframe, _numeric_series
 
@@ -167,6 +168,9 @@ def two_samples(
             "y is None: give two samples (X, Y) with Y 2-D, or (pooled, labels) "
             "with 1-D labels of two classes."
         )
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api_samples(estimator, X, Y, reset, min_rows, xp, device)
     mode = _mode(X, pass_through)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
@@ -210,8 +214,40 @@ def two_samples(
     return X, Y, classes
 
 
+def _array_api_samples(estimator, X, Y, reset, min_rows, xp, device):
+    """:func:`two_samples` for arrays of another namespace (array_api_dispatch):
+    they stay on their device; labels may be NumPy or of X's namespace."""
+    params = {
+        "dtype": _array_api.float_dtypes(xp),
+        "ensure_min_samples": min(min_rows, 1),
+    }
+    X = validate_data(estimator, X, reset=reset, **params)
+    Y_xp, _ = _array_api.namespace(Y)
+    labels = _array_api.to_numpy(Y, xp) if Y_xp is not None else Y
+    if len(getattr(labels, "shape", np.shape(labels))) == 1:
+        labels, classes = _classes(np.asarray(labels), X.shape[0])
+        X, Y = (
+            _array_api.take_rows(X, np.flatnonzero(labels == c), xp, device)
+            for c in classes
+        )
+    else:
+        Y = check_array(Y, input_name="Y", **params)
+        if Y.shape[1] != X.shape[1]:
+            raise ValueError(
+                f"X and Y must have the same number of features; got X with "
+                f"{X.shape[1]} and Y with {Y.shape[1]}."
+            )
+        classes = None
+    _check_sizes(X.shape[0], Y.shape[0], min_rows)
+    return X, Y, classes
+
+
 def points(estimator, X, *, pass_through=False, allow_nan=False):
     """Points to evaluate a fitted test's witness at, checked like its samples."""
+    xp, _ = _array_api.namespace(X)
+    if xp is not None:
+        dtypes = _array_api.float_dtypes(xp)
+        return validate_data(estimator, X, reset=False, dtype=dtypes)
     mode = _mode(X, pass_through)
     if mode == "frame":
         validate_data(estimator, X, reset=False, skip_check_array=True)
@@ -223,6 +259,9 @@ def points(estimator, X, *, pass_through=False, allow_nan=False):
 
 def stack(X, Y):
     """The pooled sample: X's rows first, then Y's."""
+    xp, _ = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api.concat([X, Y], xp)
     if _is_dataframe(X):
         import pandas as pd  # only reached with DataFrames
 

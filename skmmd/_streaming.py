@@ -23,6 +23,8 @@ permutation test is exact.
 import numpy as np
 import scipy.sparse as sp
 
+from . import _array_api
+
 # Rows whose positions are shuffled together (a power of two, so that units of
 # any power-of-two size up to it nest inside one superblock).
 _SUPERBLOCK = 4096
@@ -59,6 +61,11 @@ def grouped_sums(transformer, X, groups, n_groups):
     ``_grouped_sums(X, groups, n_groups)`` that never stores the feature
     matrix; otherwise its ``transform`` is summed through a sparse 0/1 matrix.
     """
+    xp, device = _array_api.namespace(X)
+    if xp is not None:  # features and sums on X's device
+        return _array_api.grouped_sums(
+            transformer.transform(X), groups, n_groups, xp, device
+        )
     fused = getattr(transformer, "_grouped_sums", None)
     if fused is not None:
         return fused(X, groups, n_groups)
@@ -76,6 +83,9 @@ def grouped_sums(transformer, X, groups, n_groups):
 
 def take_rows(X, rows):
     """Rows of an array, sparse matrix or DataFrame (by position)."""
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api.take_rows(X, rows, xp, device)
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
@@ -352,6 +362,9 @@ def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
 
 
 def _concat(parts):
+    xp, _ = _array_api.namespace(parts[0])
+    if xp is not None:
+        return _array_api.concat(parts, xp)
     if isinstance(parts[0], list):  # sequences of objects (strings, sets)
         return [item for part in parts for item in part]
     if hasattr(parts[0], "iloc"):
@@ -406,7 +419,9 @@ class Stream:
                 )
             kept = take_rows(rows, slice(flush, size)) if size > flush else None
             if kept is not None:
-                kept = kept.copy()  # not a view keeping the caller's array alive
+                # Not a view keeping the caller's array alive.
+                xp, _ = _array_api.namespace(kept)
+                kept = kept.copy() if xp is None else _array_api.copy(kept, xp)
                 for chunk in array_chunks(
                     self.transformers,
                     self.widths,

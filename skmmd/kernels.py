@@ -12,6 +12,7 @@ from scipy.special import xlogy
 from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.utils import check_array, check_random_state, gen_batches
 
+from . import _array_api
 from ._compat import Interval, StrOptions, validate_params
 
 __all__ = [
@@ -268,6 +269,16 @@ def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
 
 def _subsample_distances(X, max_samples, random_state, metric):
     """Distances over distinct pairs of (a subsample of) X, in float64."""
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        # Arrays of other namespaces (a GPU): only the subsample comes to the
+        # host, drawn as below so that it is the same subsample.
+        n = X.shape[0]
+        if n > max_samples:
+            rng = check_random_state(random_state)
+            rows = np.sort(rng.choice(n, size=max_samples, replace=False))
+            X = _array_api.take_rows(X, rows, xp, device)
+        X = _array_api.to_numpy(X, xp)
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32])
     n = X.shape[0]
     if n < 2:

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import (
     _aggregation,
+    _array_api,
     _calibration,
     _dask,
     _explain,
@@ -579,6 +580,9 @@ class MMDTest(_BaseMMDTest):
             self.bandwidth_ = None
             self.transformer_ = clone(self.transformer).fit(self._fit_rows(X, Y, seed))
             return self._fit_stream(X, Y, [self.transformer_], seed)
+        xp, _ = _array_api.namespace(X)
+        if xp is not None:  # the quadratic exact test computes with NumPy
+            X, Y = _array_api.to_numpy(X, xp), _array_api.to_numpy(Y, xp)
         pooled = _stack(X, Y)
         self.transformer_ = None
         self.bandwidth_ = (
@@ -669,9 +673,11 @@ class MMDTest(_BaseMMDTest):
         X, Y, _ = self._two_samples(X, y, reset=False)
         if self.transformer_ is None:
             return _power_criterion_exact(X, Y, self._kernel_function())
-        return power_criterion(
-            self.transformer_.transform(X), self.transformer_.transform(Y)
-        )
+        Z_x, Z_y = self.transformer_.transform(X), self.transformer_.transform(Y)
+        xp, _ = _array_api.namespace(Z_x)
+        if xp is not None:  # the criterion is a few sums, on the host
+            Z_x, Z_y = _array_api.to_numpy(Z_x, xp), _array_api.to_numpy(Z_y, xp)
+        return power_criterion(Z_x, Z_y)
 
     def witness(self, X):
         """Witness function: where the first sample has more mass than the second.
@@ -690,6 +696,10 @@ class MMDTest(_BaseMMDTest):
         """
         check_is_fitted(self)
         X = _inputs.points(self, X, **self._input_options())
+        xp, device = _array_api.namespace(X)
+        if xp is not None and self.transformer_ is not None:  # on X's device
+            Z = _array_api.float64(self.transformer_.transform(X), xp, device)
+            return Z @ _array_api.from_numpy(self.witness_weights_, xp, device)
         if self.transformer_ is not None:
             return np.asarray(
                 self.transformer_.transform(X) @ self.witness_weights_

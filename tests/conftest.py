@@ -1,7 +1,12 @@
 import os
 
-import numpy as np
-import pytest
+# scikit-learn's array API dispatch (tests/test_array_api.py) needs scipy's
+# array API support, which scipy reads from the environment when it is first
+# imported: set it before anything imports scipy.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 # One seed by default; SKMMD_SEED_SWEEP=1 runs the seeded tests for every seed
 # 0-99 (the accuracy bounds are derived to hold for all of them).

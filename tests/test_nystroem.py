@@ -320,7 +320,7 @@ def test_errors(rng):
         (
             NystroemSampler(kernel=lambda A, B: np.ones((2, 2))),
             X,
-            "must return the 20 x 20",
+            r"of shape \(20, 20\); got an array of shape \(2, 2\)",
         ),
         (
             NystroemSampler(kernel=shortest_path_kernel, landmarks="kmeans"),
@@ -348,3 +348,131 @@ def test_errors(rng):
     fitted = NystroemSampler(n_components=5, random_state=0).fit(X)
     with pytest.raises(ValueError, match="3 features"):
         fitted.transform(X[:, :2])
+
+
+# -- precomputed kernels and scikit-learn's pairwise callables ---------------------
+
+
+@pytest.mark.parametrize("landmarks", ["uniform", "leverage"])
+def test_precomputed_matches_vector_kernel(rng, landmarks):
+    # The same landmarks from the kernel matrix as from the data: the same
+    # Nystroem Gram matrix, on the training set and on new points.
+    X, X_new = rng.normal(size=(150, 3)), rng.normal(size=(20, 3))
+    kw = {"n_components": 25, "landmarks": landmarks, "random_state": 0}
+    pre = NystroemSampler(kernel="precomputed", **kw).fit(gaussian_kernel(X))
+    vec = NystroemSampler(bandwidth=1.0, **kw).fit(X)
+    idx = pre.component_indices_
+    assert np.all(np.diff(idx) > 0)
+    np.testing.assert_array_equal(idx, np.sort(vec.component_indices_))
+    assert pre.components_.shape == (25, 150)
+    assert pre.bandwidth_ is None
+    Z_vec = vec.transform(X_new)
+    K_new = gaussian_kernel(X_new, X)
+    for K in (K_new, K_new[:, idx]):  # K(X, X_fit) or K(X, S)
+        Z = pre.transform(K)
+        np.testing.assert_allclose(Z @ Z.T, Z_vec @ Z_vec.T, atol=1e-10)
+
+
+def test_precomputed_all_landmarks_and_float32(rng):
+    X = rng.normal(size=(30, 4))
+    K = polynomial_kernel(X, degree=2, coef0=0.1)
+    sampler = NystroemSampler(kernel="precomputed", n_components=30)
+    Z = sampler.fit_transform(K)
+    np.testing.assert_allclose(Z @ Z.T, K, atol=1e-9 * np.abs(K).max())
+    Z32 = sampler.fit_transform(K.astype(np.float32))
+    assert Z32.dtype == np.float32
+    np.testing.assert_allclose(Z32 @ Z32.T, K, atol=1e-4 * np.abs(K).max())
+    assert sampler.__sklearn_tags__().input_tags.pairwise
+    assert not NystroemSampler().__sklearn_tags__().input_tags.pairwise
+
+
+def test_precomputed_errors(rng):
+    K = gaussian_kernel(rng.normal(size=(12, 2)))
+    cases = [
+        (NystroemSampler(kernel="precomputed"), K[:, :5], "square kernel matrix"),
+        (
+            NystroemSampler(kernel="precomputed", landmarks="kmeans"),
+            K,
+            "'uniform' or 'leverage'",
+        ),
+        (
+            NystroemSampler(kernel="precomputed", landmarks=K[:3]),
+            K,
+            "'uniform' or 'leverage'",
+        ),
+        (
+            NystroemSampler(kernel="precomputed", kernel_params={"gamma": 1.0}),
+            K,
+            "kernel_params is not used by kernel='precomputed'",
+        ),
+        (
+            NystroemSampler(kernel="precomputed", bandwidth=1.0),
+            K,
+            "bandwidth applies to",
+        ),
+    ]
+    for sampler, data, match in cases:
+        with pytest.raises(ValueError, match=match):
+            sampler.fit(data)
+    fitted = NystroemSampler(kernel="precomputed", n_components=5).fit(K)
+    with pytest.raises(ValueError, match=r"\(n_samples, 5\).*\(n_samples, 12\)"):
+        fitted.transform(K[:, :7])
+
+
+def test_pairwise_convention(rng):
+    X = rng.uniform(size=(40, 3))
+    calls = []
+
+    def histogram(x, y, scale):
+        calls.append(1)
+        assert x.ndim == 1 and y.ndim == 1  # one row each
+        return scale * np.minimum(x, y).sum()
+
+    kw = {"n_components": 10, "random_state": 0, "kernel_params": {"scale": 2.0}}
+    pair = NystroemSampler(kernel=histogram, kernel_convention="pairwise", **kw)
+    Z = pair.fit_transform(X)
+    # Landmark matrix: the upper triangle with the diagonal (55 calls), then
+    # k(X, S) (400 calls).
+    assert len(calls) == 10 * 11 // 2 + 40 * 10
+
+    def histogram_block(A, B, scale):
+        return scale * np.minimum(A[:, None, :], B[None, :, :]).sum(axis=2)
+
+    block = NystroemSampler(kernel=histogram_block, **kw)
+    np.testing.assert_allclose(Z, block.fit_transform(X), atol=1e-12)
+    # Sequences of objects: one call per pair too.
+    words = ["kernel", "random", "feature", "sampler", "test"]
+
+    def shared(a, b):
+        return len(set(a) & set(b)) / np.sqrt(len(set(a)) * len(set(b)))
+
+    Zw = NystroemSampler(
+        kernel=shared, kernel_convention="pairwise", n_components=5
+    ).fit_transform(words)
+    K = np.array([[shared(a, b) for b in words] for a in words])
+    np.testing.assert_allclose(Zw @ Zw.T, K, atol=1e-10)
+
+
+def test_callable_convention_errors(rng):
+    X = rng.normal(size=(10, 4))
+
+    def linear(x, y):  # scikit-learn's convention: two rows, a float
+        return x @ y
+
+    # Called on blocks, it fails inside; the error says which convention to use.
+    with pytest.raises(ValueError, match="matmul") as info:
+        NystroemSampler(kernel=linear, n_components=3, random_state=0).fit(X)
+    if hasattr(info.value, "__notes__"):
+        assert "kernel_convention='pairwise'" in info.value.__notes__[0]
+    # A scalar from a block call names the expected shape and the convention.
+    with pytest.raises(ValueError, match=r"of shape \(3, 3\); got an array of "):
+        NystroemSampler(kernel=lambda A, B: 1.0, n_components=3).fit(X)
+    with pytest.raises(ValueError, match="kernel_convention='pairwise'"):
+        NystroemSampler(kernel=lambda A, B: 1.0, n_components=3).fit(X)
+    # A matrix from a pairwise call: expected a float, of shape ().
+    with pytest.raises(ValueError, match=r"must return a float, of shape \(\)"):
+        NystroemSampler(
+            kernel=lambda x, y: np.ones((2, 2)), kernel_convention="pairwise"
+        ).fit(X)
+    with pytest.raises(InvalidParameterError, match="kernel_convention"):
+        NystroemSampler(kernel=linear, kernel_convention="rows").fit(X)

@@ -10,7 +10,7 @@ from sklearn.base import (
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _dask
+from .. import _array_api, _dask
 from .._compat import validate_data
 from ..kernels import median_bandwidth
 from . import _trig
@@ -35,17 +35,27 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         # fit and transform take dask arrays too (see skmmd._dask): transform
         # maps the blocks lazily, fit reads a seeded bounded subsample.
         super().__init_subclass__(**kwargs)
+        # With array_api_dispatch, arrays of other namespaces (PyTorch, CuPy)
+        # go to the samplers that declare ``_array_api_attributes``.
         for name in ("fit", "transform"):
             if name in cls.__dict__:
-                setattr(cls, name, _dask.dispatching(cls.__dict__[name]))
+                method = _array_api.dispatching(cls.__dict__[name])
+                setattr(cls, name, _dask.dispatching(method))
+
+    # Fitted arrays moved to the input's namespace after fit (None: NumPy only).
+    _array_api_attributes = None
+
+    def _float_dtypes(self, X):
+        xp, _ = _array_api.namespace(X)
+        return FLOAT_DTYPES if xp is None else _array_api.float_dtypes(xp)
 
     def _validate_fit_data(self, X):
-        return validate_data(self, X, accept_sparse="csr", dtype=FLOAT_DTYPES)
+        return validate_data(self, X, accept_sparse="csr", dtype=self._float_dtypes(X))
 
     def _validate_transform_data(self, X):
         check_is_fitted(self)
         return validate_data(
-            self, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=False
+            self, X, accept_sparse="csr", dtype=self._float_dtypes(X), reset=False
         )
 
     def _resolve_bandwidth(self, X, rng):
@@ -58,6 +68,7 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        tags.array_api_support = self._array_api_attributes is not None
         return tags
 
 

@@ -17,6 +17,7 @@ from ._base import (
     random_phases,
     trig_features,
 )
+from ._grouped import trig_group_sums
 from ._hadamard import fwht_row
 
 
@@ -257,6 +258,24 @@ class FastfoodSampler(BaseSampler):
             self.feature,
             self.n_components,
             offset=self.random_offset_,
+        )
+
+    def _grouped_sums(self, X, groups, n_groups):
+        """``transform(X)`` summed per group, and the squared norms, projecting
+        a bounded block of rows at a time (see
+        :func:`skmmd._streaming.grouped_sums`)."""
+        X = self._validate_transform_data(X)
+        offset = self.random_offset_
+        if offset is not None:
+            offset = offset.astype(X.dtype).astype(np.float64)
+        return trig_group_sums(
+            X,
+            groups,
+            n_groups,
+            n_components=self.n_components,
+            n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
+            project=self._project,
+            offset=offset,
         )
 
     @property

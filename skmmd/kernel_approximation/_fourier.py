@@ -8,8 +8,16 @@ from scipy.stats import qmc as scipy_qmc
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 
+from .. import _array_api
 from .._compat import Interval, Options, StrOptions, _fit_context
-from ._base import BaseSampler, n_frequencies, random_phases, trig_features
+from ._base import (
+    _BLOCK_ENTRIES,
+    BaseSampler,
+    n_frequencies,
+    random_phases,
+    trig_features,
+)
+from ._grouped import trig_group_sums
 
 _RADIAL_KERNELS = ("gaussian", "matern")
 
@@ -254,6 +262,22 @@ class RandomFourierSampler(BaseSampler):
     def _n_frequencies(self):
         return n_frequencies(self.feature, self.n_components)
 
+    # Array-API inputs (see skmmd._array_api): the draws move to X's device.
+    _array_api_attributes = ("random_weights_", "random_offset_")
+
+    def _transform_array_api(self, X, xp, device):
+        X = self._validate_transform_data(X)
+        return _array_api.trig_features(
+            X,
+            _array_api.astype(self.random_weights_, X.dtype, xp),
+            self.feature,
+            self.n_components,
+            self.random_offset_,
+            xp,
+            device,
+            max(1, _BLOCK_ENTRIES // self.n_components),
+        )
+
     def transform(self, X):
         """Apply the random feature map to X.
 
@@ -275,6 +299,25 @@ class RandomFourierSampler(BaseSampler):
             self.feature,
             self.n_components,
             offset=self.random_offset_,
+        )
+
+    def _grouped_sums(self, X, groups, n_groups):
+        """``transform(X)`` summed per group, and the squared norms, without
+        storing the features (see :func:`skmmd._streaming.grouped_sums`)."""
+        X = self._validate_transform_data(X)
+        # Rounded as transform rounds them, then carried in float64.
+        W = self.random_weights_.astype(X.dtype).astype(np.float64)
+        offset = self.random_offset_
+        if offset is not None:
+            offset = offset.astype(X.dtype).astype(np.float64)
+        return trig_group_sums(
+            X,
+            groups,
+            n_groups,
+            n_components=self.n_components,
+            n_pairs=self.n_components // 2 if self.feature == "cos_sin" else 0,
+            weights=W,
+            offset=offset,
         )
 
     @property
@@ -380,6 +423,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
 
     # Random-phase features are the ones normalization improves (see Notes).
     feature = "cos_phase"
+    # Normalization needs each whole feature row: summed after transform.
+    _grouped_sums = None
 
     def transform(self, X):
         """Apply the normalized random feature map to X.
@@ -398,3 +443,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
         norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
         Z /= np.maximum(norms, np.finfo(Z.dtype).tiny)[:, None]
         return Z
+
+    def _transform_array_api(self, X, xp, device):
+        Z = super()._transform_array_api(X, xp, device)
+        norms = xp.sqrt(xp.sum(Z * Z, axis=1))
+        return Z / xp.clip(norms, min=xp.finfo(Z.dtype).smallest_normal)[:, None]

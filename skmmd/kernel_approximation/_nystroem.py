@@ -14,7 +14,14 @@ from sklearn.metrics.pairwise import KERNEL_PARAMS, pairwise_kernels
 from sklearn.utils import check_array, check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context
+from .. import _array_api
+from .._compat import (
+    Interval,
+    StrOptions,
+    _fit_context,
+    get_namespace_and_device,
+    validate_data,
+)
 from ..kernels import gaussian_kernel, laplacian_kernel
 from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES, BaseSampler
 
@@ -29,6 +36,13 @@ _SKLEARN_KERNELS = {
 }
 
 _STRATEGIES = ("uniform", "kmeans", "leverage")
+_CONVENTIONS = ("block", "pairwise")
+
+_CONVENTION_HINT = (
+    "skmmd calls a callable kernel on two blocks of items "
+    "(kernel_convention='block'); for scikit-learn's convention, k(x, y) -> "
+    "float on two rows, pass kernel_convention='pairwise'."
+)
 
 # Lloyd iterations after the k-means++ seeding: centers move little after a
 # few, and each costs as much as one transform of the training set.
@@ -61,11 +75,58 @@ def _take(X, indices):
     """Rows of an array / sparse matrix, or items of a sequence, as a list."""
     if sp.issparse(X) or isinstance(X, np.ndarray):
         return X[indices]
+    xp, device = _array_api.namespace(X)
+    if xp is not None:
+        return _array_api.take_rows(X, indices, xp, device)
     return [X[i] for i in indices]
 
 
+def _rbf(A, B, gamma):
+    """``exp(-gamma ||a - b||^2)`` between the rows of dense A and B, in A's
+    dtype, in any array namespace.
+
+    The one implementation for NumPy and array-API inputs, so that both give
+    the same bits: the landmarks' eigendecomposition amplifies any round-off
+    difference in ``K(S, S)`` and ``K(X, S)``. Squared distances by the norm
+    expansion in the most precise float (scikit-learn upcasts float32 the
+    same way), the exponential in A's dtype.
+    """
+    xp, _, device = get_namespace_and_device(A, B)
+    A64 = _array_api.float64(A, xp, device)
+    B64 = _array_api.float64(B, xp, device)
+    D = A64 @ B64.T
+    D *= -2.0
+    D += xp.sum(A64 * A64, axis=1)[:, None]
+    D += xp.sum(B64 * B64, axis=1)[None, :]
+    D = _array_api.astype(xp.clip(D, min=0.0), A.dtype, xp)
+    D *= -gamma
+    return xp.exp(D)
+
+
+def _numpy_dtype(dtype):
+    """The NumPy float dtype of the same name (of any namespace's dtype)."""
+    return np.dtype(np.float32) if "float32" in str(dtype) else np.dtype(np.float64)
+
+
 def _n_items(X):
-    return X.shape[0] if sp.issparse(X) else len(X)
+    return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+class _PrecomputedKernel:
+    """The kernel of ``kernel="precomputed"`` during ``fit``: items are the
+    indices of the training rows, ``k(A, B) = K[A][:, B]``; it stands in for
+    the sampler in the landmark selection (uniform, leverage)."""
+
+    _vector_input = False
+
+    def __init__(self, K):
+        self.K = K
+
+    def _kernel(self, A, B):
+        return self.K[np.ix_(np.asarray(A), np.asarray(B))].astype(np.float64)
+
+    def _kernel_diagonal(self, X):
+        return np.diagonal(self.K)[np.asarray(X)].astype(np.float64)
 
 
 class NystroemSampler(BaseSampler):
@@ -82,11 +143,27 @@ class NystroemSampler(BaseSampler):
         ``"gaussian"`` (``exp(-||x-y||^2 / (2 bandwidth^2))``) or
         ``"laplacian"`` (``exp(-||x-y||_1 / bandwidth)``); the name of a
         scikit-learn pairwise kernel (``"rbf"``, ``"poly"``, ``"chi2"``, ...)
-        with its parameters in ``kernel_params``; or a callable
-        ``kernel(A, B, **kernel_params) -> K`` returning the
-        ``(len(A), len(B))`` kernel matrix between two sequences. With a
+        with its parameters in ``kernel_params``; ``"precomputed"``; or a
+        callable in the convention set by ``kernel_convention``. With a
         callable, X may be any sequence of objects (graphs, strings): only
         ``k(X, S)`` and ``k(S, S)`` are evaluated.
+
+        ``"precomputed"``: ``fit`` takes the square kernel matrix
+        ``K(X_fit, X_fit)`` and chooses landmarks among its rows (all of them
+        when ``n_components >= n``: pass ``K(S, S)`` for landmarks S of your
+        choice); ``transform`` takes ``K(X, S)``, of shape (n_samples,
+        n_landmarks) with the landmarks in the order of
+        ``component_indices_`` (increasing), or ``K(X, X_fit)``, of shape
+        (n_samples, n), whose landmark columns are used.
+    kernel_convention : {"block", "pairwise"}, default="block"
+        How a callable kernel is called. ``"block"``: ``kernel(A, B,
+        **kernel_params)`` on two sequences of items returns their
+        ``(len(A), len(B))`` kernel matrix (fast: one call per block).
+        ``"pairwise"``: scikit-learn's convention, ``kernel(x, y,
+        **kernel_params) -> float`` on two rows (or items), called once per
+        pair (for vector data through
+        :func:`sklearn.metrics.pairwise_kernels`). Ignored unless ``kernel``
+        is callable.
     bandwidth : "median" or float, default="median"
         Bandwidth of ``"gaussian"``/``"laplacian"``; ``"median"`` uses the
         median pairwise distance (L1 for the Laplacian kernel) of a subsample
@@ -121,10 +198,13 @@ class NystroemSampler(BaseSampler):
     ----------
     components_ : ndarray or sparse matrix of shape (n_landmarks, n_features), or list
         The landmarks S, in the dtype of the training data (a list of
-        objects for sequence input).
+        objects for sequence input). With ``kernel="precomputed"``: the rows
+        ``K(S, X_fit)`` of the fitted kernel matrix, as scikit-learn's
+        ``Nystroem`` stores them.
     component_indices_ : ndarray of shape (n_landmarks,) or None
-        Indices of the landmarks in the training data; None for ``"kmeans"``
-        and user-given landmarks.
+        Indices of the landmarks in the training data (increasing with
+        ``kernel="precomputed"``); None for ``"kmeans"`` and user-given
+        landmarks.
     normalization_ : ndarray of shape (n_landmarks, n_output)
         ``V diag(w)^{-1/2}`` over the kept eigenpairs ``(w, V)`` of ``K_SS``,
         float64 (cast to the input dtype at transform time).
@@ -189,9 +269,12 @@ class NystroemSampler(BaseSampler):
 
     _parameter_constraints: dict = {
         "kernel": [
-            StrOptions(set(_BANDWIDTH_KERNELS) | set(_SKLEARN_KERNELS)),
+            StrOptions(
+                set(_BANDWIDTH_KERNELS) | set(_SKLEARN_KERNELS) | {"precomputed"}
+            ),
             callable,
         ],
+        "kernel_convention": [StrOptions(set(_CONVENTIONS))],
         "bandwidth": [
             StrOptions({"median"}),
             Interval(Real, 0, None, closed="neither"),
@@ -207,6 +290,7 @@ class NystroemSampler(BaseSampler):
         self,
         *,
         kernel="gaussian",
+        kernel_convention="block",
         bandwidth="median",
         n_components=256,
         landmarks="uniform",
@@ -215,6 +299,7 @@ class NystroemSampler(BaseSampler):
         random_state=None,
     ):
         self.kernel = kernel
+        self.kernel_convention = kernel_convention
         self.bandwidth = bandwidth
         self.n_components = n_components
         self.landmarks = landmarks
@@ -235,6 +320,11 @@ class NystroemSampler(BaseSampler):
 
     def _check_kernel_options(self):
         params = self.kernel_params or {}
+        if self.kernel == "precomputed" and params:
+            raise ValueError(
+                "kernel_params is not used by kernel='precomputed' (the kernel "
+                f"matrix is given); got kernel_params={params!r}."
+            )
         if isinstance(self.kernel, str) and self.kernel in _BANDWIDTH_KERNELS:
             if params:
                 raise ValueError(
@@ -260,20 +350,63 @@ class NystroemSampler(BaseSampler):
         """``k(A, B)``: float in the dtype of the (vector) inputs."""
         params = self.kernel_params or {}
         if callable(self.kernel):
-            K = np.asarray(self.kernel(A, B, **params))
-            shape = (_n_items(A), _n_items(B))
-            if K.shape != shape:
-                raise ValueError(
-                    f"The callable kernel must return the {shape[0]} x {shape[1]} "
-                    f"kernel matrix of its two arguments; got an array of shape "
-                    f"{K.shape}."
-                )
+            if self.kernel_convention == "pairwise":
+                K = self._pairwise_callable(A, B, params)
+            else:
+                K = self._block_callable(A, B, params)
             dtype = A.dtype if hasattr(A, "dtype") and A.dtype in FLOAT_DTYPES else None
             return K.astype(dtype or np.float64, copy=False)
-        if self.kernel in _BANDWIDTH_KERNELS:
+        dense = not (sp.issparse(A) or sp.issparse(B))
+        if dense and self.kernel == "gaussian":
+            return _rbf(A, B, 0.5 / self.bandwidth_**2)
+        if dense and self.kernel == "rbf":
+            gamma = params.get("gamma")
+            return _rbf(A, B, 1.0 / A.shape[1] if gamma is None else gamma)
+        xp, _ = _array_api.namespace(A)
+        if xp is None and self.kernel in _BANDWIDTH_KERNELS:
             return _BANDWIDTH_KERNELS[self.kernel](A, B, bandwidth=self.bandwidth_)
-        K = pairwise_kernels(A, B, metric=self.kernel, **params)
+        if self.kernel == "laplacian":  # scikit-learn's, on the device
+            K = pairwise_kernels(A, B, metric="laplacian", gamma=1 / self.bandwidth_)
+        else:
+            K = pairwise_kernels(A, B, metric=self.kernel, **params)
+        if xp is not None:
+            return _array_api.astype(K, A.dtype, xp)
         return K.astype(A.dtype, copy=False)
+
+    def _block_callable(self, A, B, params):
+        try:
+            K = np.asarray(self.kernel(A, B, **params))
+        except Exception as exc:
+            # A pairwise function fails inside, e.g. with a matmul error.
+            if hasattr(exc, "add_note"):
+                exc.add_note(_CONVENTION_HINT)
+            raise
+        shape = (_n_items(A), _n_items(B))
+        if K.shape != shape:
+            raise ValueError(
+                f"The callable kernel must return the kernel matrix of its two "
+                f"arguments, of shape {shape}; got an array of shape {K.shape}. "
+                + _CONVENTION_HINT
+            )
+        return K
+
+    def _pairwise_callable(self, A, B, params):
+        def k(x, y):
+            value = self.kernel(x, y, **params)
+            if np.ndim(value) != 0:
+                raise ValueError(
+                    "With kernel_convention='pairwise' the callable kernel must "
+                    "return a float, of shape (), for two rows; got an array of "
+                    f"shape {np.shape(value)}. A callable returning the kernel "
+                    "matrix of two blocks needs kernel_convention='block'."
+                )
+            return value
+
+        if self._vector_input:
+            # Y=None when both are the same: scikit-learn then evaluates the
+            # upper triangle only.
+            return pairwise_kernels(A, None if B is A else B, metric=k)
+        return np.array([[k(a, b) for b in B] for a in A], dtype=np.float64)
 
     def _kernel_diagonal(self, X):
         """``k(x, x)`` for every item of X, in float64."""
@@ -291,9 +424,17 @@ class NystroemSampler(BaseSampler):
     def _select_landmarks(self, X, vector, rng):
         """Landmarks S and their indices in X (None when not training points)."""
         n = _n_items(X)
+        xp, device = _array_api.namespace(X)
         if not isinstance(self.landmarks, str):
-            return self._user_landmarks(X, vector), None
+            S = self._user_landmarks(X if xp is None else X[:1, :], vector)
+            return (S if xp is None else _array_api.from_numpy(S, xp, device)), None
         s = min(self.n_components, n)
+        if xp is not None and self.landmarks != "uniform":
+            # k-means and leverage scores run on a NumPy copy, on the host.
+            S, indices = self._select_landmarks(_array_api.to_numpy(X, xp), True, rng)
+            if indices is not None:
+                return _take(X, indices), indices
+            return _array_api.from_numpy(S, xp, device), None
         if self.landmarks == "uniform":
             indices = rng.permutation(n)[:s]
         elif self.landmarks == "leverage":
@@ -325,7 +466,7 @@ class NystroemSampler(BaseSampler):
                 f"landmarks must have as many features as X ({X.shape[1]}); got "
                 f"landmarks with {S.shape[1]}."
             )
-        return _int32_indices(S.astype(X.dtype, copy=False))
+        return _int32_indices(S.astype(_numpy_dtype(X.dtype), copy=False))
 
     # -- fit / transform ---------------------------------------------------
 
@@ -336,7 +477,9 @@ class NystroemSampler(BaseSampler):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features) or sequence
-            Training data; with a callable kernel, any sequence of objects.
+            Training data; with a callable kernel, any sequence of objects;
+            with ``kernel="precomputed"``, the kernel matrix of shape
+            (n_samples, n_samples).
         y : None
             Ignored.
 
@@ -346,10 +489,19 @@ class NystroemSampler(BaseSampler):
             Fitted sampler.
         """
         self._check_kernel_options()
+        xp, device = _array_api.namespace(X)
+        if xp is not None and (callable(self.kernel) or self.kernel == "precomputed"):
+            raise TypeError(
+                f"X is an array of namespace {xp.__name__}: NystroemSampler takes "
+                "array-API inputs with vector kernels only, not with "
+                f"kernel={self.kernel!r}; pass a NumPy array."
+            )
+        if self.kernel == "precomputed":
+            return self._fit_precomputed(X)
         self._vector_input = not callable(self.kernel) or _is_vector_data(X)
         if self._vector_input:
             X = _int32_indices(self._validate_fit_data(X))
-            dtype = X.dtype
+            dtype = _numpy_dtype(X.dtype)
         else:
             if _n_items(X) < 1:
                 raise ValueError(
@@ -364,14 +516,24 @@ class NystroemSampler(BaseSampler):
         )
         S, self.component_indices_ = self._select_landmarks(X, self._vector_input, rng)
         self.components_ = S
-        S64 = S.astype(np.float64) if self._vector_input else S
-        K = self._kernel(S64, S64).astype(np.float64, copy=False)
+        if xp is not None:
+            S64 = _array_api.astype(S, xp.float64, xp)
+            K = _array_api.to_numpy(self._kernel(S64, S64), xp)
+        else:
+            S64 = S.astype(np.float64) if self._vector_input else S
+            K = self._kernel(S64, S64)
+        self._set_normalization(K, dtype, _n_items(S))
+        return self
+
+    def _set_normalization(self, K, dtype, s):
+        """``eigenvalues_`` and ``normalization_`` from ``K_SS`` (on the host)."""
+        K = K.astype(np.float64, copy=False)
         w, V = scipy.linalg.eigh((K + K.T) / 2.0)
         w, V = w[::-1], V[:, ::-1]
         # Deterministic signs (largest entry positive): round-off-level
         # differences (dense vs sparse input) then give the same features.
         V *= np.sign(V[np.abs(V).argmax(axis=0), np.arange(V.shape[1])])
-        rtol = _default_rtol(_n_items(S), dtype) if self.rtol is None else self.rtol
+        rtol = _default_rtol(s, dtype) if self.rtol is None else self.rtol
         keep = w > max(rtol * w[0], 0.0)
         if not keep.any():
             raise ValueError(
@@ -380,7 +542,52 @@ class NystroemSampler(BaseSampler):
             )
         self.eigenvalues_ = w[keep]
         self.normalization_ = V[:, keep] / np.sqrt(w[keep])
+
+    def _fit_precomputed(self, X):
+        """``fit`` on the square kernel matrix ``K(X_fit, X_fit)``."""
+        self._vector_input = True
+        # n_features_in_ is set to n, the columns of K(X, X_fit).
+        K = validate_data(self, X, dtype=FLOAT_DTYPES)
+        n = K.shape[0]
+        if K.shape[1] != n:
+            raise ValueError(
+                "With kernel='precomputed', X must be the square kernel matrix "
+                f"K(X_fit, X_fit) of shape (n, n); got shape {K.shape}."
+            )
+        if not isinstance(self.landmarks, str) or self.landmarks == "kmeans":
+            raise ValueError(
+                "With kernel='precomputed' the landmarks are rows of the kernel "
+                "matrix: landmarks must be 'uniform' or 'leverage' (pass K(S, S) "
+                f"to choose them yourself); got landmarks={self.landmarks!r}."
+            )
+        rng = check_random_state(self.random_state)
+        self.bandwidth_ = None
+        s = min(self.n_components, n)
+        if self.landmarks == "uniform":
+            indices = rng.permutation(n)[:s]
+        else:
+            indices = _recursive_rls(_PrecomputedKernel(K), np.arange(n), s, rng)
+        # Increasing, so that K(X, S) has the columns of K(X, X_fit) in order.
+        indices = np.sort(indices)
+        self.component_indices_ = indices
+        self.components_ = K[indices]
+        self._set_normalization(K[np.ix_(indices, indices)], K.dtype, s)
         return self
+
+    def _precomputed_transform_data(self, X):
+        """``K(X, S)`` from ``K(X, S)`` or ``K(X, X_fit)``."""
+        check_is_fitted(self)
+        K = check_array(X, dtype=FLOAT_DTYPES)
+        n, s = self.n_features_in_, len(self.component_indices_)
+        if K.shape[1] == n:
+            return K if s == n else K[:, self.component_indices_]
+        if K.shape[1] == s:
+            return K
+        raise ValueError(
+            "With kernel='precomputed', transform takes K(X, S), of shape "
+            f"(n_samples, {s}) (the landmarks in the order of component_indices_), "
+            f"or K(X, X_fit), of shape (n_samples, {n}); got shape {K.shape}."
+        )
 
     def transform(self, X):
         """Apply the Nystroem feature map to X.
@@ -388,7 +595,8 @@ class NystroemSampler(BaseSampler):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features) or sequence
-            Data, of the kind passed to ``fit``.
+            Data, of the kind passed to ``fit``; with ``kernel="precomputed"``,
+            ``K(X, S)`` or ``K(X, X_fit)`` (see ``kernel``).
 
         Returns
         -------
@@ -396,6 +604,9 @@ class NystroemSampler(BaseSampler):
             Features, in X's dtype (float64 for sequence input).
         """
         check_is_fitted(self)
+        if self.kernel == "precomputed":
+            K = self._precomputed_transform_data(X)
+            return K @ self.normalization_.astype(K.dtype, copy=False)
         if self._vector_input:
             X = _int32_indices(self._validate_transform_data(X))
             dtype = X.dtype
@@ -416,9 +627,34 @@ class NystroemSampler(BaseSampler):
             np.matmul(self._kernel(X_block, S), normalization, out=Z[rows])
         return Z
 
+    # Array-API inputs (see skmmd._array_api): ``K(S, S)`` is decomposed on
+    # the host, the rest stays on X's device.
+    _array_api_attributes = ("normalization_", "eigenvalues_", "component_indices_")
+
+    def _transform_array_api(self, X, xp, device):
+        X = self._validate_transform_data(X)
+        S = _array_api.astype(self.components_, X.dtype, xp)
+        normalization = _array_api.astype(self.normalization_, X.dtype, xp)
+        n = X.shape[0]
+        Z = xp.empty((n, normalization.shape[1]), dtype=X.dtype, device=device)
+        block = max(1, _BLOCK_ENTRIES // S.shape[0])
+        for lo in range(0, n, block):
+            rows = slice(lo, min(lo + block, n))
+            Z[rows, :] = self._kernel(X[rows, :], S) @ normalization
+        return Z
+
     @property
     def _n_features_out(self):
         return self.normalization_.shape[1]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # A precomputed kernel matrix is split on both axes by cross-validation.
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.array_api_support = not (
+            callable(self.kernel) or self.kernel == "precomputed"
+        )
+        return tags
 
 
 def _default_rtol(s, dtype):

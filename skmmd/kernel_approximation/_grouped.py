@@ -1,0 +1,238 @@
+"""Fourier features summed per group without storing them (the fused kernel).
+
+The linear-time test needs only the features summed over resampling units
+(:func:`skmmd._streaming.grouped_sums`). Materialising the ``n x D`` features
+and summing them costs two passes over ``8 n D`` bytes of memory; here each
+row's projection, cos/sin and accumulation happen in buffers that stay in the
+L1/L2 cache. Rows are sorted by group and cut into tiles of at most ``_TILE``
+rows of one group; tiles run in parallel, each summed in row order into its
+own output row, and tiles of one group are added in order afterwards, so the
+result does not depend on the number of threads.
+"""
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit, prange
+
+from ._trig import _REDUCTION_LIMIT, _sincos
+
+# Rows of one group summed by one task.
+_TILE = 64
+# Output rows (tiles) per kernel call: bounds the partial sums to about
+# _TILE_ENTRIES entries.
+_TILE_ENTRIES = 2**21
+# Below this many projection entries a call runs serially (a parallel launch
+# costs about 0.1 ms).
+_PARALLEL_MIN_SIZE = 2**16
+# Dense inputs with more features than this are projected by BLAS (a chunk of
+# rows at a time) rather than row by row inside the kernel.
+_ROW_GEMM_MAX_FEATURES = 32
+
+
+def _tile_loop(
+    mode,
+    X,
+    data,
+    indices,
+    indptr,
+    P,
+    W,
+    order,
+    tile_start,
+    tile_stop,
+    n_pairs,
+    offset,
+    out,
+    q,
+):
+    """Sum the features of the rows ``order[tile_start[t]:tile_stop[t]]`` into
+    ``out[t]`` (unscaled: cos in ``[:n_pairs]``, sin in ``[n_pairs:2 n_pairs]``,
+    the phase columns after) and their squared phase columns into ``q[t]``.
+
+    ``mode`` says where a row's projection comes from: 0 a dense row of ``X``
+    times ``W``, 1 a CSR row (``data, indices, indptr``) times ``W``, 2 the row
+    of ``P`` (already projected).
+    """
+    L = W.shape[1] if mode != 2 else P.shape[1]
+    n_phase = L - n_pairs
+    for t in prange(tile_start.size):
+        p = np.empty(L)
+        acc_c = np.zeros(n_pairs)
+        acc_s = np.zeros(n_pairs)
+        acc_p = np.zeros(n_phase)
+        q_t = 0.0
+        for at in range(tile_start[t], tile_stop[t]):
+            r = order[at]
+            if mode == 2:
+                for j in range(L):
+                    p[j] = P[r, j]
+            else:
+                p[:] = 0.0
+                if mode == 0:
+                    for k in range(X.shape[1]):
+                        x = np.float64(X[r, k])
+                        for j in range(L):
+                            p[j] += x * W[k, j]
+                else:
+                    for nz in range(indptr[r], indptr[r + 1]):
+                        x = np.float64(data[nz])
+                        k = indices[nz]
+                        for j in range(L):
+                            p[j] += x * W[k, j]
+            for j in range(n_pairs):
+                s, c = _sincos(p[j])
+                acc_c[j] += c
+                acc_s[j] += s
+            for j in range(n_phase):
+                s, c = _sincos(p[n_pairs + j] + offset[j])
+                acc_p[j] += c
+                q_t += c * c
+            # Rare: arguments beyond the fast reduction go through libm.
+            for j in range(n_pairs):
+                if abs(p[j]) > _REDUCTION_LIMIT:
+                    s, c = _sincos(p[j])
+                    acc_c[j] += math.cos(p[j]) - c
+                    acc_s[j] += math.sin(p[j]) - s
+            for j in range(n_phase):
+                v = p[n_pairs + j]
+                if abs(v) > _REDUCTION_LIMIT - 8.0:
+                    s, c = _sincos(v + offset[j])
+                    exact = math.cos(v + offset[j])
+                    acc_p[j] += exact - c
+                    q_t += exact * exact - c * c
+        out[t, :n_pairs] = acc_c
+        out[t, n_pairs : 2 * n_pairs] = acc_s
+        out[t, 2 * n_pairs :] = acc_p
+        q[t] = q_t
+
+
+_KERNELS = (njit(cache=True)(_tile_loop), njit(parallel=True, cache=True)(_tile_loop))
+
+_EMPTY_2D = np.zeros((0, 0))
+_EMPTY_INT = np.zeros(0, dtype=np.int64)
+
+
+def _tiles(groups, n_groups):
+    """Rows sorted by group (stable) and tiles of at most ``_TILE`` rows of one
+    group: ``(order, tile_start, tile_stop, tile_group)``."""
+    order = np.argsort(groups, kind="stable")
+    counts = np.bincount(groups, minlength=n_groups)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    n_tiles = -(-counts // _TILE)
+    tile_group = np.repeat(np.arange(n_groups), n_tiles)
+    first = np.concatenate([[0], np.cumsum(n_tiles)])[:-1]
+    within = np.arange(tile_group.size) - np.repeat(first, n_tiles)
+    tile_start = starts[tile_group] + _TILE * within
+    tile_stop = np.minimum(tile_start + _TILE, starts[tile_group + 1])
+    return order, tile_start, tile_stop, tile_group
+
+
+def _add_tiles(S, q, out, q_t, tile_group):
+    """Add the tile sums into their groups, tiles of one group in order."""
+    if tile_group.size == 0:
+        return
+    firsts = np.flatnonzero(np.diff(tile_group, prepend=-1))
+    groups = tile_group[firsts]
+    if firsts.size == tile_group.size:  # one tile per group
+        S[groups] += out
+        q[groups] += q_t
+    else:
+        S[groups] += np.add.reduceat(out, firsts, axis=0)
+        q[groups] += np.add.reduceat(q_t, firsts)
+
+
+def trig_group_sums(
+    X, groups, n_groups, *, n_components, n_pairs, weights=None, project=None, offset
+):
+    """Sums per group of the Fourier features ``sqrt(2 / D) [cos P, sin P,
+    cos(P' + offset)]`` of the rows of X, and of their squared norms.
+
+    Parameters
+    ----------
+    X : {ndarray, CSR matrix} of shape (n, d), float32 or float64
+        Validated rows.
+    groups : ndarray of shape (n,), int
+        Group of each row, in ``0 .. n_groups - 1``.
+    n_groups : int
+        Number of groups.
+    n_components : int
+        ``D``: ``2 n_pairs`` cos/sin columns then the phase columns.
+    n_pairs : int
+        Frequencies giving a cos/sin pair; the others give ``cos(p + offset)``.
+    weights : ndarray of shape (d, L), float64, default=None
+        Frequencies (already rounded to X's dtype): the projection is ``X W``.
+    project : callable, default=None
+        ``project(X_rows) -> P`` (rows, L) instead of ``weights``.
+    offset : ndarray of shape (L - n_pairs,) or None
+        Phases of the phase columns.
+
+    Returns
+    -------
+    S : ndarray of shape (n_groups, n_components), float64
+    q : ndarray of shape (n_groups,), float64
+    """
+    n = X.shape[0]
+    L = n_components - n_pairs
+    offset = np.zeros(0) if offset is None else np.asarray(offset, dtype=np.float64)
+    groups = np.asarray(groups, dtype=np.int64)
+    S = np.zeros((n_groups, n_components))
+    q = np.zeros(n_groups)
+    if weights is not None and sp.issparse(X):
+        mode = 1
+    elif weights is not None and X.shape[1] <= _ROW_GEMM_MAX_FEATURES:
+        mode = 0
+    else:
+        mode = 2
+        if project is None:
+            W_dtype = weights.astype(X.dtype)
+            project = lambda block: block @ W_dtype  # noqa: E731
+    # Rows per call: the tiles' partial sums stay within _TILE_ENTRIES entries
+    # (and for mode 2 the projection block as well).
+    step = max(1, _TILE_ENTRIES // max(n_components, L))
+    W = weights if mode != 2 else _EMPTY_2D
+    for lo in range(0, n, step):
+        hi = min(lo + step, n)
+        order, tile_start, tile_stop, tile_group = _tiles(groups[lo:hi], n_groups)
+        # Unused inputs are empty arrays of the same types (one compilation
+        # per dtype).
+        X_dense = P = np.empty((0, 0), dtype=X.dtype)
+        data, indices, indptr = np.empty(0, dtype=X.dtype), _EMPTY_INT, _EMPTY_INT
+        block = X[lo:hi]
+        if mode == 0:
+            X_dense = np.ascontiguousarray(block)
+        elif mode == 1:
+            block = block.tocsr()
+            data, indices, indptr = (
+                block.data,
+                block.indices.astype(np.int64),
+                block.indptr.astype(np.int64),
+            )
+        else:
+            P = np.ascontiguousarray(project(block), dtype=X.dtype)
+        out = np.empty((tile_start.size, n_components))
+        q_t = np.empty(tile_start.size)
+        kernel = _KERNELS[(hi - lo) * L >= _PARALLEL_MIN_SIZE]
+        kernel(
+            mode,
+            X_dense,
+            data,
+            indices,
+            indptr,
+            P,
+            W,
+            order,
+            tile_start,
+            tile_stop,
+            n_pairs,
+            offset,
+            out,
+            q_t,
+        )
+        _add_tiles(S, q, out, q_t, tile_group)
+    scale = np.sqrt(2.0 / n_components)
+    S *= scale
+    # cos^2 + sin^2 = 1: each row's pairs contribute n_pairs exactly.
+    q = scale**2 * (q + n_pairs * np.bincount(groups, minlength=n_groups))
+    return S, q
