@@ -8,7 +8,7 @@ detector, its calibration and the offline tests share one definition.
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .mmd import _mmd2_from_parts
 
@@ -117,7 +117,9 @@ def update_fourier(
     return _decide(stats, thresholds, count + 1, thr)
 
 
-@njit(cache=True, parallel=True)
+# Serial: a parallel version takes about a minute to compile, longer than a
+# typical calibration takes to run.
+@njit(cache=True)
 def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
     """Statistics of every window along null streams ``Z[index[s]]``.
 
@@ -128,7 +130,7 @@ def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
     K = windows.shape[0]
     D = Z.shape[1]
     out = np.empty((n_streams, n_steps, K))
-    for s in prange(n_streams):
+    for s in range(n_streams):
         sums = np.zeros((K, D))
         for t in range(n_steps):
             z = Z[index[s, t]]
