@@ -139,8 +139,9 @@ class OnlineMMDDetector(BaseEstimator):
         The fitted feature map.
     windows_ : ndarray of shape (n_windows,)
         Window lengths, sorted.
-    thresholds_ : ndarray of shape (max(windows_), n_windows)
-        Row ``t - 1`` holds the thresholds at step ``t`` while the largest
+    thresholds_ : ndarray of shape (max_window, n_windows)
+        ``max_window`` is the largest window. Row ``t - 1`` holds the
+        thresholds at step ``t`` while the largest
         window fills; the last row holds them from then on.
     reference_mean_ : ndarray of shape (n_features_out,)
         Mean embedding of the reference part.
