@@ -8,7 +8,7 @@ detector, its calibration and the offline tests share one definition.
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .mmd import _mmd2_from_parts
 
@@ -106,14 +106,20 @@ def update_fourier(
     x, W, offset, n_pairs, scale, z, ring, sums, windows, count, ref_sum, ref_sq,
     n_ref, thresholds, stats, thr,
 ):  # fmt: skip
-    """One update from a raw point with the Fourier fast path; returns the flag."""
+    """One update from a raw point with the Fourier fast path: the flag, or -1
+    (state untouched) if ``x`` holds NaN or infinity."""
+    for i in range(x.shape[0]):
+        if not math.isfinite(x[i]):
+            return -1
     fourier_point(x, W, offset, n_pairs, scale, z)
     _push(z, ring, sums, windows, count)
     _statistics(sums, count + 1, windows, ref_sum, ref_sq, n_ref, stats)
     return _decide(stats, thresholds, count + 1, thr)
 
 
-@njit(cache=True, parallel=True)
+# Serial: a parallel version takes about a minute to compile, longer than a
+# typical calibration takes to run.
+@njit(cache=True)
 def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
     """Statistics of every window along null streams ``Z[index[s]]``.
 
@@ -124,7 +130,7 @@ def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
     K = windows.shape[0]
     D = Z.shape[1]
     out = np.empty((n_streams, n_steps, K))
-    for s in prange(n_streams):
+    for s in range(n_streams):
         sums = np.zeros((K, D))
         for t in range(n_steps):
             z = Z[index[s, t]]

@@ -139,8 +139,9 @@ class OnlineMMDDetector(BaseEstimator):
         The fitted feature map.
     windows_ : ndarray of shape (n_windows,)
         Window lengths, sorted.
-    thresholds_ : ndarray of shape (max(windows_), n_windows)
-        Row ``t - 1`` holds the thresholds at step ``t`` while the largest
+    thresholds_ : ndarray of shape (max_window, n_windows)
+        ``max_window`` is the largest window. Row ``t - 1`` holds the
+        thresholds at step ``t`` while the largest
         window fills; the last row holds them from then on.
     reference_mean_ : ndarray of shape (n_features_out,)
         Mean embedding of the reference part.
@@ -436,8 +437,6 @@ class OnlineMMDDetector(BaseEstimator):
                 f"x has {x.shape[0]} features, but OnlineMMDDetector was fitted "
                 f"with {d} features."
             )
-        if not np.isfinite(x).all():
-            raise ValueError("x contains NaN or infinity.")
         W, offset, n_pairs, scale = self._fourier
         stats = np.empty(len(self.windows_))
         thr = np.empty(len(self.windows_))
@@ -446,6 +445,9 @@ class OnlineMMDDetector(BaseEstimator):
             self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_, stats, thr,
         )  # fmt: skip
+        if flag < 0:
+            raise ValueError("x contains NaN or infinity.")
+        flag = flag > 0
         self.t_ += 1
         if flag and self.detection_time_ is None:
             self.detection_time_ = self.t_

@@ -161,7 +161,7 @@ def test_block_size_raises_thresholds_on_autocorrelated_reference():
     X[0] = rng.normal(size=2)
     for i in range(1, n):
         X[i] = phi * X[i - 1] + np.sqrt(1 - phi**2) * rng.normal(size=2)
-    kw = dict(ert=100, window_size=20, n_bootstraps=300, random_state=0)
+    kw = {"ert": 100, "window_size": 20, "n_bootstraps": 300, "random_state": 0}
     iid = OnlineMMDDetector(**kw).fit(X)
     blocks = OnlineMMDDetector(block_size=50, **kw).fit(X)
     assert blocks.thresholds_[-1, 0] > 2 * iid.thresholds_[-1, 0]
