@@ -19,6 +19,7 @@ from .._compat import (
     Interval,
     StrOptions,
     _fit_context,
+    _is_numpy_namespace,
     get_namespace_and_device,
     validate_data,
 )
@@ -98,6 +99,11 @@ def _rbf(A, B, gamma):
     D *= -2.0
     D += xp.sum(A64 * A64, axis=1)[:, None]
     D += xp.sum(B64 * B64, axis=1)[None, :]
+    if _is_numpy_namespace(xp):  # the same operations, in place
+        np.maximum(D, 0.0, out=D)
+        D = D.astype(A.dtype, copy=False)
+        D *= -gamma
+        return np.exp(D, out=D)
     D = _array_api.astype(xp.clip(D, min=0.0), A.dtype, xp)
     D *= -gamma
     return xp.exp(D)
