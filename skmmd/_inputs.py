@@ -203,15 +203,21 @@ def two_samples(
         labels, classes = _classes(labels, X.shape[0])
         X, Y = X[labels == classes[0]], X[labels == classes[1]]
     else:
-        Y = check_array(Y, input_name="Y", **params)
-        if Y.shape[1] != X.shape[1]:
-            raise ValueError(
-                f"X and Y must have the same number of features; got X with "
-                f"{X.shape[1]} and Y with {Y.shape[1]}."
-            )
+        Y = _second_sample(X, Y, params)
         classes = None
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
+
+
+def _second_sample(X, Y, params):
+    """Y validated as a second sample of X's width."""
+    Y = check_array(Y, input_name="Y", **params)
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"X and Y must have the same number of features; got X with "
+            f"{X.shape[1]} and Y with {Y.shape[1]}."
+        )
+    return Y
 
 
 def _array_api_samples(estimator, X, Y, reset, min_rows, xp, device):
@@ -231,12 +237,7 @@ def _array_api_samples(estimator, X, Y, reset, min_rows, xp, device):
             for c in classes
         )
     else:
-        Y = check_array(Y, input_name="Y", **params)
-        if Y.shape[1] != X.shape[1]:
-            raise ValueError(
-                f"X and Y must have the same number of features; got X with "
-                f"{X.shape[1]} and Y with {Y.shape[1]}."
-            )
+        Y = _second_sample(X, Y, params)
         classes = None
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
