@@ -54,6 +54,18 @@ TRANSFORMERS = {
 }
 
 
+def _in_fresh_process(*args):
+    """Run this script with ``args`` in a new process (its own peak RSS) and
+    return the JSON of its last output line."""
+    proc = subprocess.run(
+        [sys.executable, __file__, *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def numpy_exact_permutation_test(X, Y, bandwidth, n_resamples, seed):
     """Baseline: the whole Gram matrix, all permutations as one 0/1 GEMM."""
     P = np.vstack([X, Y])
@@ -244,21 +256,7 @@ def bench_linear(sizes, n_resamples, n_components):
     print("-" * len(header))
     for name in TRANSFORMERS:
         for N in sizes:
-            proc = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--one-linear",
-                    name,
-                    str(N),
-                    str(n_resamples),
-                    str(n_components),
-                ],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            r = json.loads(proc.stdout.strip().splitlines()[-1])
+            r = _in_fresh_process("--one-linear", name, N, n_resamples, n_components)
             print(
                 f"{name:<12} {N:>9} {r['seconds']:>8.2f} "
                 f"{1e6 * r['seconds'] / N:>9.2f} {r['peak_mb']:>8.0f} "
@@ -398,21 +396,7 @@ def bench_stages(N, n_resamples, n_components, repeats):
         f"\n(d) N={N} pooled, d=10, D={n_components}, B={n_resamples}, RFF: stages "
         "vs lower bounds measured in the same process (fresh process)"
     )
-    proc = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--one-stages",
-            str(N),
-            str(n_resamples),
-            str(n_components),
-            str(repeats),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    r = _in_fresh_process("--one-stages", N, n_resamples, n_components, repeats)
     gemm, pairs, memory = r["rates"]
     print(
         f"    rates: GEMM {gemm / 1e9:.0f} GFLOP/s, sincos {pairs / 1e9:.2f}e9 "
