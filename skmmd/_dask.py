@@ -20,7 +20,7 @@ import functools
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._streaming import _SUPERBLOCK, UnitSums, array_chunks, take_rows
+from ._streaming import _SUPERBLOCK, UnitSums, add_array, take_rows
 
 # Rows a sampler's fit on a dask array reads: a seeded uniform subsample
 # (what the data-dependent parts need: the median bandwidth, landmarks).
@@ -129,20 +129,16 @@ def take_pooled(X, Y, idx):
 def _block_sums(transformers, widths, block, sample, start, total, unit, seed, rows):
     """The state of the first ``rows`` rows of one block, chunk by chunk
     (bounded memory)."""
-    state = UnitSums(widths, unit, seed)
     block = block if hasattr(block, "iloc") else np.asarray(block)
-    for chunk in array_chunks(
+    return add_array(
+        UnitSums(widths, unit, seed),
         transformers,
         widths,
         take_rows(block, slice(0, rows)),
         sample,
         start,
         total,
-        unit,
-        seed,
-    ):
-        state.add(chunk)
-    return state
+    )
 
 
 def _merge(*states):

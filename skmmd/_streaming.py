@@ -147,21 +147,10 @@ class UnitSums:
         self.sums = [[np.zeros((0, D)) for _ in range(2)] for D in self.n_features]
         self.sq = [[np.zeros(0) for _ in range(2)] for _ in self.n_features]
 
-    @classmethod
-    def from_chunk(cls, transformers, widths, X, sample, start, total, unit, seed):
-        """The state of one chunk: rows ``start ..`` of sample ``sample`` (of
-        ``total`` rows, or more when the stream goes on).
-
-        ``widths`` are the maps' output dimensions. Raises a ValueError naming
-        the rows when a feature map rejects the chunk or returns non-finite
-        features.
-        """
-        return cls(widths, unit, seed).add_chunk(transformers, X, sample, start, total)
-
     def add_chunk(self, transformers, X, sample, start, total):
         """Add the rows ``start ..`` of sample ``sample`` (of ``total`` rows, or
-        more when the stream goes on) in place, as :meth:`from_chunk` then
-        :meth:`add` would, without a state of the chunk's own.
+        more when the stream goes on) in place. ``transformers`` are the
+        fitted maps, in the order of this state's ``n_features``.
 
         Raises a ValueError naming the rows when a feature map rejects the
         chunk or returns non-finite features; the state is then left partly
@@ -384,24 +373,6 @@ def _chunk_rows(transformers, widths, X):
     return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
 
 
-def array_chunks(transformers, widths, X, sample, start, total, unit, seed):
-    """States of the row chunks of an in-memory array, one after the other."""
-    size = n_rows(X)
-    step = max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
-    for lo in range(0, size, step):
-        rows = slice(lo, min(lo + step, size))
-        yield UnitSums.from_chunk(
-            transformers,
-            widths,
-            take_rows(X, rows),
-            sample,
-            start + lo,
-            total,
-            unit,
-            seed,
-        )
-
-
 def add_array(state, transformers, widths, X, sample, start, total):
     """Add the rows of an in-memory array to ``state`` in place, chunk by
     chunk (see :meth:`UnitSums.add_chunk`)."""
@@ -506,28 +477,29 @@ class Stream:
         return self
 
     def _add_staged(self, pending, unit):
-        done = []
+        # The rows are summed into a state of their own, added to the stream's
+        # only once every chunk has been mapped.
+        staged = UnitSums(self.widths, unit, self.seed)
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             if flush:
-                done += array_chunks(
+                staged._grow(s, start // unit, -(-(start + flush) // unit))
+                add_array(
+                    staged,
                     self.transformers,
                     self.widths,
                     take_rows(rows, slice(0, flush)),
                     s,
                     start,
                     start + flush,
-                    unit,
-                    self.seed,
                 )
         buffers, tail = self._tail(pending, unit)
         self.state.coarsen(unit)
         for s in range(2):  # allocate the units these rows reach at once
-            end = self.state.n_rows[s] + sum(c.n_rows[s] for c in done)
+            end = self.state.n_rows[s] + staged.n_rows[s]
             if end > self.state.n_rows[s]:
                 self.state._grow(s, self.state.offset[s], -(-end // unit))
-        for chunk in done:
-            self.state.add(chunk)
+        self.state.add(staged)
         self.buffers, self.tail = buffers, tail
         return self
 
