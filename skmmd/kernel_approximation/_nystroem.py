@@ -10,7 +10,11 @@ import scipy.linalg
 import scipy.sparse as sp
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.metrics.pairwise import KERNEL_PARAMS, pairwise_kernels
+from sklearn.metrics.pairwise import (
+    KERNEL_PARAMS,
+    manhattan_distances,
+    pairwise_kernels,
+)
 from sklearn.utils import check_array, check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
@@ -107,6 +111,32 @@ def _rbf(A, B, gamma):
     D = _array_api.astype(xp.clip(D, min=0.0), A.dtype, xp)
     D *= -gamma
     return xp.exp(D)
+
+
+def _laplacian(A, B, bandwidth):
+    """``exp(-||a - b||_1 / bandwidth)`` between the rows of dense A and B, in
+    A's dtype, in any array namespace: one implementation for both paths (see
+    :func:`_rbf`), with the operations of :func:`skmmd.kernels.laplacian_kernel`
+    (distances in float64, divided by ``-bandwidth``)."""
+    xp, _, device = get_namespace_and_device(A, B)
+    D = manhattan_distances(
+        _array_api.float64(A, xp, device), _array_api.float64(B, xp, device)
+    )
+    D /= -bandwidth
+    return _array_api.astype(xp.exp(D), A.dtype, xp)
+
+
+def _cosine(A, B):
+    """``<a, b> / (||a|| ||b||)`` (0 for a zero row) between the rows of dense
+    A and B, in A's dtype, in any array namespace (one implementation for both
+    paths, see :func:`_rbf`)."""
+    xp, _, _ = get_namespace_and_device(A, B)
+    normalized = []
+    for M in (A, B):
+        norms = xp.sqrt(xp.sum(M * M, axis=1))
+        norms = xp.where(norms == 0, xp.ones_like(norms), norms)
+        normalized.append(M / norms[:, None])
+    return _array_api.astype(normalized[0] @ normalized[1].T, A.dtype, xp)
 
 
 def _numpy_dtype(dtype):
@@ -368,13 +398,14 @@ class NystroemSampler(BaseSampler):
         if dense and self.kernel == "rbf":
             gamma = params.get("gamma")
             return _rbf(A, B, 1.0 / A.shape[1] if gamma is None else gamma)
+        if dense and self.kernel == "laplacian":
+            return _laplacian(A, B, self.bandwidth_)
+        if dense and self.kernel == "cosine":
+            return _cosine(A, B)
         xp, _ = _array_api.namespace(A)
         if xp is None and self.kernel in _BANDWIDTH_KERNELS:
             return _BANDWIDTH_KERNELS[self.kernel](A, B, bandwidth=self.bandwidth_)
-        if self.kernel == "laplacian":  # scikit-learn's, on the device
-            K = pairwise_kernels(A, B, metric="laplacian", gamma=1 / self.bandwidth_)
-        else:
-            K = pairwise_kernels(A, B, metric=self.kernel, **params)
+        K = pairwise_kernels(A, B, metric=self.kernel, **params)
         if xp is not None:
             return _array_api.astype(K, A.dtype, xp)
         return K.astype(A.dtype, copy=False)
