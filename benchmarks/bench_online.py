@@ -1,10 +1,10 @@
 """Online drift detection: false-alarm rate, detection delay and cost per update.
 
 (a) ERT: mean run length under no drift of ``OnlineMMDDetector`` (window 50,
-    n_ref = 5000, default map: 256 random Fourier features, median bandwidth)
-    over ``--refs`` references x ``--streams`` fresh streams each (200 streams
-    by default) for an i.i.d. Gaussian d = 5 stream and an i.i.d. exponential
-    d = 5 stream, at ERT 100 and 1000; plus two windows (20, 100) at ERT 1000.
+    n_ref = 2000 and 5000, default map: 256 random Fourier features, median
+    bandwidth) over ``--refs`` references x ``--streams`` fresh streams each
+    (1000 streams by default) for an i.i.d. Gaussian d = 5 stream and an
+    i.i.d. exponential d = 5 stream, at ERT 100 and 1000; plus two windows (20, 100) at ERT 1000.
     Target: mean within +-15 % of the ERT. The +- is the standard error of the
     mean over references (run lengths of one reference are correlated through
     its calibration).
@@ -22,7 +22,7 @@
 alibi-detect is optional (a benchmark-only dependency, e.g. in its own venv
 with torch CPU); without it the comparisons are skipped with a message.
 
-    python benchmarks/bench_online.py                 # all, about 10 min
+    python benchmarks/bench_online.py                 # all, about 25 min
     python benchmarks/bench_online.py --only a --refs 10 --streams 5
 """
 
@@ -103,13 +103,17 @@ def ert_row(name, draw, ert, window, refs, streams, seed, block_size=None, n_ref
 
 
 def part_a(args):
-    print(f"(a) ERT under no drift, n_ref {args.n_ref} (under load)")
-    for name, draw in (("Gaussian d=5", gaussian), ("exponential d=5", exponential)):
-        for ert in (100, 1000):
-            ert_row(name, draw, ert, 50, args.refs, args.streams, ert, n_ref=args.n_ref)
+    for n_ref in args.n_ref:
+        print(f"(a) ERT under no drift, n_ref {n_ref}")
+        for name, draw in (
+            ("Gaussian d=5", gaussian),
+            ("exponential d=5", exponential),
+        ):
+            for ert in (100, 1000):
+                ert_row(name, draw, ert, 50, args.refs, args.streams, ert, n_ref=n_ref)
     ert_row(
         "Gaussian d=5", gaussian, 1000, [20, 100], args.refs, args.streams, 7,
-        n_ref=args.n_ref,
+        n_ref=args.n_ref[0],
     )  # fmt: skip
 
 
@@ -251,9 +255,11 @@ def part_d(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=list("abcd"), action="append")
-    parser.add_argument("--refs", type=int, default=25)
-    parser.add_argument("--streams", type=int, default=8)
-    parser.add_argument("--n-ref", type=int, default=5000, help="for (a)")
+    parser.add_argument("--refs", type=int, default=100)
+    parser.add_argument("--streams", type=int, default=10)
+    parser.add_argument(
+        "--n-ref", type=int, nargs="+", default=[2000, 5000], help="for (a)"
+    )
     parser.add_argument("--alibi-refs", type=int, default=1)
     parser.add_argument("--alibi-streams", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=5)

@@ -120,8 +120,10 @@ def update_fourier(
 # Serial: a parallel version takes about a minute to compile, longer than a
 # typical calibration takes to run.
 @njit(cache=True)
-def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
-    """Statistics of every window along null streams ``Z[index[s]]``.
+def simulate(Z, index, windows, ref_sums, ref_sq, n_ref):
+    """Statistics of every window along null streams ``Z[index[s]]``, stream
+    ``s`` against the reference sum ``ref_sums[s]`` (``ref_sq[s]`` its squared
+    norm).
 
     Returns an array of shape (n_streams, n_steps, n_windows); each step is
     O(K D) (running window sums).
@@ -143,5 +145,5 @@ def simulate(Z, index, windows, ref_sum, ref_sq, n_ref):
                 else:
                     for j in range(D):
                         sums[k, j] += z[j]
-            _statistics(sums, t + 1, windows, ref_sum, ref_sq, n_ref, out[s, t])
+            _statistics(sums, t + 1, windows, ref_sums[s], ref_sq[s], n_ref, out[s, t])
     return out
