@@ -4,7 +4,8 @@
     n_ref = 2000 and 5000, default map: 256 random Fourier features, median
     bandwidth) over ``--refs`` references x ``--streams`` fresh streams each
     (1000 streams by default) for an i.i.d. Gaussian d = 5 stream and an
-    i.i.d. exponential d = 5 stream, at ERT 100 and 1000; plus two windows (20, 100) at ERT 1000.
+    i.i.d. exponential d = 5 stream, at ERT 100 and 1000; plus two windows
+    (20, 100) at ERT 1000.
     Target: mean within +-15 % of the ERT. The +- is the standard error of the
     mean over references (run lengths of one reference are correlated through
     its calibration).
