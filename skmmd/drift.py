@@ -121,16 +121,18 @@ class OnlineMMDDetector(BaseEstimator):
         react to abrupt drift, long ones see slight drift) under one ERT.
     calibration_size : float, default=0.5
         Fraction of ``X_ref`` held out to simulate the detector; the rest gives
-        the reference embedding.
+        the reference embedding (each simulated stream holds out its own
+        part of this size).
     n_bootstraps : int, default=1000
         Number of simulated null streams.
     block_size : int or None, default=None
         ``None``: points are assumed independent; reference points are split
         at random and simulated streams draw held-out points at random. An int:
-        for autocorrelated streams, ``X_ref`` is taken in time order, its last
-        ``calibration_size`` part is held out, and simulated streams are made
-        of blocks of ``block_size`` consecutive held-out points (a circular
-        block bootstrap), which keeps the dependence within blocks.
+        for autocorrelated streams, ``X_ref`` is taken in time order, the
+        reference embedding is its first part, each simulated stream holds
+        out a circular segment of ``X_ref`` and is made of blocks of
+        ``block_size`` consecutive points of it (a circular block bootstrap),
+        which keeps the dependence within blocks.
     random_state : int, RandomState instance or None, default=None
         Controls the split of the reference, the simulated streams and the
         default transformer. Pass an int for reproducible output.
@@ -166,7 +168,10 @@ class OnlineMMDDetector(BaseEstimator):
     -----
     The statistic of a window of ``n`` points with feature sum ``s`` is the
     V-statistic ``||s_ref / m - s / n||^2`` (:func:`skmmd.mmd.mmd2_features`).
-    Calibration simulates ``n_bootstraps`` streams of held-out points. While
+    Calibration simulates ``n_bootstraps`` streams of held-out points, each
+    with its own split of ``X_ref`` (as alibi-detect does) and its reference
+    mean moved towards its held-out part so that the two differ as much as a
+    live stream's population and the reference do. While
     the largest window fills, the thresholds at each step are upper quantiles
     of the statistics of the simulated streams that have not alarmed yet, at
     the level that makes a fraction ``1 / ert`` of them alarm (conditional
@@ -236,8 +241,8 @@ class OnlineMMDDetector(BaseEstimator):
     def min_reference_size(self):
         """Smallest ``X_ref`` that can calibrate this ERT and these windows.
 
-        Each simulated stream draws distinct held-out points: the largest
-        window plus enough steps to see about 100 false alarms among
+        Each simulated stream is at most as long as the held-out part: the
+        largest window plus enough steps to see about 100 false alarms among
         ``n_bootstraps`` streams (and at least 4 window lengths).
 
         Returns
