@@ -129,8 +129,10 @@ def test_fused_sums_equal_transform_then_sum(
 
 
 def test_fused_sums_with_huge_arguments(rng):
-    # Projections beyond 2**29 go through libm, as transform does.
-    X = rng.normal(size=(300, 3)) * 1e9
+    # Projections beyond 2**29 go through libm, as transform does; rows of
+    # ordinary size in between skip that fix-up.
+    X = rng.normal(size=(300, 3))
+    X[::2] *= 1e9
     rff = RandomFourierSampler(bandwidth=1.0, n_components=65, random_state=0)
     rff.fit(X)
     size = np.abs(X) @ np.abs(rff.random_weights_)
@@ -152,6 +154,35 @@ def test_fused_sums_with_huge_arguments(rng):
         groups, (2 * np.sqrt(2.0 / 65) * per_row + per_row**2).sum(axis=1), 7
     )
     assert np.all(np.abs(q - q_ref) <= q_bound + 1e-12 * 300)
+
+
+@pytest.mark.parametrize("n_pairs", [24, 0])
+def test_fused_sums_beyond_fast_reduction_are_libm(rng, n_pairs):
+    # Exact projections (one feature, few mantissa bits), far beyond where the
+    # fast reduction holds, in every other row: the sums must be libm's.
+    L = 24
+    X = np.where(np.arange(64) % 2 == 0, 2.0**45, 1.0).reshape(-1, 1)
+    W = rng.integers(1, 1000, size=(1, L)) / 8.0
+    offset = rng.uniform(0, 2 * np.pi, L - n_pairs)
+    groups = rng.integers(0, 5, 64)
+    S, q = _grouped.trig_group_sums(
+        X,
+        groups,
+        5,
+        n_components=L + n_pairs,
+        n_pairs=n_pairs,
+        weights=W,
+        offset=offset,
+    )
+    P = X @ W
+    Z = np.hstack([np.cos(P[:, :n_pairs]), np.sin(P[:, :n_pairs])])
+    Z = np.sqrt(2.0 / (L + n_pairs)) * np.hstack([Z, np.cos(P[:, n_pairs:] + offset)])
+    S_ref = np.zeros_like(S)
+    np.add.at(S_ref, groups, Z)
+    # A few ulps of cos/sin per row, summed over at most 64 rows.
+    assert np.abs(S - S_ref).max() <= 64 * 4 * np.finfo(np.float64).eps
+    q_ref = np.bincount(groups, (Z * Z).sum(axis=1), 5)
+    np.testing.assert_allclose(q, q_ref, rtol=1e-13)
 
 
 @pytest.mark.parametrize("name", ["rff_cos_sin", "fastfood_cos_phase"])

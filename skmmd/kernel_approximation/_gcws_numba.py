@@ -21,6 +21,8 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from .._jit import serial_and_parallel
+
 PHI = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -251,8 +253,9 @@ def _gcws_rows(
 
 # Rows in parallel for batches; one thread for a few rows, where waking the
 # thread pool (and, on a busy machine, waiting for it) costs more than it saves.
-_gcws_rows_parallel = njit(parallel=True, cache=True, error_model="numpy")(_gcws_rows)
-_gcws_rows_serial = njit(cache=True, error_model="numpy")(_gcws_rows)
+_gcws_rows_serial, _gcws_rows_parallel = serial_and_parallel(
+    _gcws_rows, error_model="numpy"
+)
 _SERIAL_EVALUATIONS = 2**18
 
 

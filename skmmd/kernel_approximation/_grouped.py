@@ -14,8 +14,9 @@ import math
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit, prange
+from numba import prange
 
+from .._jit import serial_and_parallel
 from ._trig import _REDUCTION_LIMIT, _sincos
 
 # Rows of one group summed by one task.
@@ -107,7 +108,16 @@ def _tile_loop(
                 acc_p[j] += cos_row[j]
             for j in range(n_phase):
                 q_t += cos_row[j] * cos_row[j]
-            # Rare: arguments beyond the fast reduction go through libm.
+            # Rare: arguments beyond the fast reduction go through libm. The
+            # count gates the fix-up loops: left ungated, LLVM vectorizes them
+            # by calling libm for every entry and masking the result (3x
+            # slower overall, measured), whenever its runtime alias checks let
+            # it take the vector path.
+            n_big = 0
+            for j in range(L):
+                n_big += abs(p[j]) > _REDUCTION_LIMIT - 8.0
+            if n_big == 0:
+                continue
             for j in range(n_pairs):
                 if abs(p[j]) > _REDUCTION_LIMIT:
                     s, c = _sincos(p[j])
@@ -141,7 +151,7 @@ def _tile_loop(
             q_out[row] = q_t
 
 
-_KERNELS = (njit(cache=True)(_tile_loop), njit(parallel=True, cache=True)(_tile_loop))
+_KERNELS = serial_and_parallel(_tile_loop)
 
 _EMPTY_2D = np.zeros((0, 0))
 _EMPTY_INT = np.zeros(0, dtype=np.int64)

@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .._jit import serial_and_parallel
+
 # Below this many values a parallel launch costs more than it saves (about
 # 0.1 ms idle, far more when the cores are busy).
 _PARALLEL_MIN_SIZE = 2**16
@@ -176,15 +178,10 @@ def _cos_phase_loop_f32(P, offset, scale, out):
                 )
 
 
-def _compiled(loop):
-    """The loop compiled twice: serial (prange is range) and parallel."""
-    return njit(cache=True)(loop), njit(parallel=True, cache=True)(loop)
-
-
-_COS_SIN = _compiled(_cos_sin_loop)
-_COS_PHASE = _compiled(_cos_phase_loop)
-_COS_SIN_F32 = _compiled(_cos_sin_loop_f32)
-_COS_PHASE_F32 = _compiled(_cos_phase_loop_f32)
+_COS_SIN = serial_and_parallel(_cos_sin_loop)
+_COS_PHASE = serial_and_parallel(_cos_phase_loop)
+_COS_SIN_F32 = serial_and_parallel(_cos_sin_loop_f32)
+_COS_PHASE_F32 = serial_and_parallel(_cos_phase_loop_f32)
 
 
 def _numba(kernels, P, *args):
