@@ -9,7 +9,7 @@ the batch size or on the number of threads.
 """
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import gen_batches
 
 from ._draws import permutation_counts
@@ -217,18 +217,21 @@ def _observed(n_units):
     return a, 1.0 - a
 
 
-def _draw(rng, method, n_resamples, n_units):
+def _draw(rng, method, n_resamples, n_units, out=None):
     """Count matrices of one batch: (A, C), rows X* and Y* of each resample.
 
     Each call consumes the generator row by row, so batches of any size cut
-    from one stream give the same resamples.
+    from one stream give the same resamples. ``out``: a buffer of at least
+    (n_resamples, G) for the permutation counts.
     """
     g_x, g_y = n_units
     G = g_x + g_y
     rows = np.arange(n_resamples)[:, None]
     if method == "permutation":
         # A uniformly random g_x-subset per row (Y* is the complement).
-        return permutation_counts(rng, n_resamples, n_units), None
+        if out is not None:
+            out = out[:n_resamples]
+        return permutation_counts(rng, n_resamples, n_units, out), None
     draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
     flat = draws + rows * G
     A = np.bincount(flat[:, :g_x].ravel(), minlength=n_resamples * G)
@@ -309,14 +312,24 @@ def resampled_statistics(
         _statistics(s, *_observed(n_units), m, n, unbiased, permutation)
         for s in sums_list
     )
-    batches = (
-        delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
-        for s in gen_batches(n_resamples, batch)
-    )
-    parallel = Parallel(
-        n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
-    )
-    null = np.concatenate([stat for stat, _ in parallel(batches)])
+    batches = gen_batches(n_resamples, batch)
+    if effective_n_jobs(n_jobs) == 1 and not verbose:
+        # One batch after the other, all drawn into one buffer: fresh pages
+        # for every batch's counts cost more than drawing them (measured).
+        out = np.empty((min(batch, n_resamples), G)) if permutation else None
+        results = (
+            work(s.start, *_draw(rng, method, s.stop - s.start, n_units, out))
+            for s in batches
+        )
+    else:
+        parallel = Parallel(
+            n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
+        )
+        results = parallel(
+            delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
+            for s in batches
+        )
+    null = np.concatenate([stat for stat, _ in results])
     tolerance = 100 * np.finfo(np.float64).eps * scale[0]
     if many:
         return observed[0], null, tolerance

@@ -9,6 +9,13 @@ ARGUMENTS = {
     "moderate": np.random.default_rng(0).normal(size=(300, 64)) * 30,
     # Mixes the fast reduction and the libm fall-back beyond 2**29.
     "huge": np.random.default_rng(1).uniform(-2e9, 2e9, size=(50, 64)),
+    # A few huge entries in every seventh row: rows without one skip the
+    # fall-back, rows with one must take it.
+    "few_huge": np.where(
+        (np.arange(70)[:, None] % 7 == 0) & (np.arange(64) == 5),
+        3e9,
+        np.random.default_rng(4).normal(size=(70, 64)),
+    ),
     "special": np.array(
         [[0.0, -0.0, np.pi / 2, -np.pi, np.pi / 4, 2.0**29, 2.0**29 + 1, 1e300, 5e-320]]
     ),

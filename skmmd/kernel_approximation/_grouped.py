@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from numba import prange
 
 from .._jit import serial_and_parallel
-from ._trig import _REDUCTION_LIMIT, _sincos
+from ._trig import _REDUCTION_LIMIT, _count_above, _sincos
 
 # Rows of one group summed by one task.
 _TILE = 64
@@ -108,15 +108,11 @@ def _tile_loop(
                 acc_p[j] += cos_row[j]
             for j in range(n_phase):
                 q_t += cos_row[j] * cos_row[j]
-            # Rare: arguments beyond the fast reduction go through libm. The
-            # count gates the fix-up loops: left ungated, LLVM vectorizes them
-            # by calling libm for every entry and masking the result (3x
-            # slower overall, measured), whenever its runtime alias checks let
-            # it take the vector path.
-            n_big = 0
-            for j in range(L):
-                n_big += abs(p[j]) > _REDUCTION_LIMIT - 8.0
-            if n_big == 0:
+            # Rare: arguments beyond the fast reduction go through libm, in
+            # loops gated by a count (see _count_above: ungated, LLVM made
+            # them a libm call per entry whenever its runtime alias checks let
+            # it take the vector path).
+            if _count_above(p, _REDUCTION_LIMIT - 8.0) == 0:
                 continue
             for j in range(n_pairs):
                 if abs(p[j]) > _REDUCTION_LIMIT:
