@@ -266,32 +266,30 @@ def bench_linear(sizes, n_resamples, n_components):
     print("target at N=10^6: <= 60 s, <= 2048 MB peak")
 
 
-def _sincos_rows(P, reps, C, S):
-    """Each thread: ``reps`` times the sincos of its own row of ``P`` into its
-    rows of ``C`` and ``S`` (all cache-resident): the compute rate alone."""
-    from numba import prange
-
-    from skmmd.kernel_approximation._trig import _sincos
-
-    for t in prange(P.shape[0]):
-        for _ in range(reps):
-            for j in range(P.shape[1]):
-                s, c = _sincos(P[t, j])
-                C[t, j] = c
-                S[t, j] = s
-
-
 def _throughputs():
     """Machine rates measured now: GEMM flop/s, sincos pairs/s (the library's
     numba sincos, all threads, each on a cache-resident row, as in the fused
     kernel), memory bytes/s (copy: read + write)."""
     import numba
+    from numba import prange
+
+    from skmmd.kernel_approximation._trig import _sincos
+
+    @numba.njit(parallel=True)
+    def sincos_rows(P, reps, C, S):
+        # Each thread: the sincos of its own cache-resident row, reps times.
+        for t in prange(P.shape[0]):
+            for _ in range(reps):
+                for j in range(P.shape[1]):
+                    s, c = _sincos(P[t, j])
+                    C[t, j] = c
+                    S[t, j] = s
 
     rng = np.random.default_rng(0)
     A = rng.normal(size=(2048, 2048))
     A @ A
     gemm = 2 * 2048**3 / _best(lambda: A @ A, 3)
-    kernel = numba.njit(parallel=True)(_sincos_rows)
+    kernel = sincos_rows
     threads = numba.get_num_threads()
     P = rng.normal(size=(threads, 512)) * 3
     C, S = np.empty_like(P), np.empty_like(P)
