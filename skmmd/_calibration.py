@@ -229,8 +229,6 @@ def _draw(rng, method, n_resamples, n_units, out=None):
     rows = np.arange(n_resamples)[:, None]
     if method == "permutation":
         # A uniformly random g_x-subset per row (Y* is the complement).
-        if out is not None:
-            out = out[:n_resamples]
         return permutation_counts(rng, n_resamples, n_units, out), None
     draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
     flat = draws + rows * G

@@ -35,11 +35,11 @@ def _fill_subsets(uniforms, G, inside, A):
 def permutation_counts(rng, n_resamples, n_units, out=None):
     """The X* indicator rows ``A`` (n_resamples, G) of ``n_resamples``
     permutation resamples: uniformly random ``g_x``-subsets of the units
-    (written into ``out`` when given)."""
+    (written into the first rows of ``out`` when given)."""
     g_x, g_y = n_units
     G = g_x + g_y
     k = min(g_x, g_y)
-    A = np.empty((n_resamples, G)) if out is None else out
+    A = np.empty((n_resamples, G)) if out is None else out[:n_resamples]
     # The uniforms go through one small buffer, a few rows at a time (the same
     # stream as one call): a fresh array of them all costs more in page faults
     # than drawing them (measured, 125 MB for B = 999, G = 31250).
