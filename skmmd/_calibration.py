@@ -314,11 +314,21 @@ def resampled_statistics(
     if effective_n_jobs(n_jobs) == 1 and not verbose:
         # One batch after the other, all drawn into one buffer: fresh pages
         # for every batch's counts cost more than drawing them (measured).
-        out = np.empty((min(batch, n_resamples), G)) if permutation else None
-        results = (
-            work(s.start, *_draw(rng, method, s.stop - s.start, n_units, out))
-            for s in batches
-        )
+        rows = -(-min(batch, n_resamples) // chunk_rows) * chunk_rows
+        out = np.empty((rows, G)) if permutation else None
+
+        def sequential(s):
+            size = s.stop - s.start
+            A, C = _draw(rng, method, size, n_units, out)
+            padded = -(-size // chunk_rows) * chunk_rows
+            if out is None or s.start % chunk_rows or padded == size:
+                return work(s.start, A, C)
+            # A last, short chunk is padded with empty resamples in the
+            # buffer's spare rows, not in a fresh copy (64 MB at N = 10^6).
+            out[size:padded] = 0.0
+            return tuple(part[:size] for part in work(s.start, out[:padded], None))
+
+        results = (sequential(s) for s in batches)
     else:
         parallel = Parallel(
             n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"

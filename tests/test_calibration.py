@@ -4,7 +4,7 @@ from sklearn.metrics.pairwise import linear_kernel
 from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
-from skmmd import MMDTest
+from skmmd import MMDTest, _calibration
 from skmmd._calibration import (
     _draw,
     _KernelSums,
@@ -152,7 +152,14 @@ def test_remainder_is_less_than_a_unit():
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("source", ["features", "kernel"])
-def test_results_do_not_depend_on_batch_or_n_jobs(rng, method, source):
+@pytest.mark.parametrize("chunk", [None, 8])
+def test_results_do_not_depend_on_batch_or_n_jobs(
+    rng, monkeypatch, method, source, chunk
+):
+    # chunk=8: products on chunks of 8 resamples, the last one (5) padded, in
+    # the sequential path's spare buffer rows or in a fresh copy.
+    if chunk is not None:
+        monkeypatch.setattr(_calibration, "_CHUNK", chunk)
     m, n = 12, 17
     P = rng.normal(size=(m + n, 2))
     sums = _sources(P, m, n)[source]
@@ -167,7 +174,15 @@ def test_results_do_not_depend_on_batch_or_n_jobs(rng, method, source):
             batch=batch,
             n_jobs=jobs,
         )[1]
-        for batch, jobs in [(None, None), (1, 1), (7, 2), (50, 2), (101, 1)]
+        for batch, jobs in [
+            (None, None),
+            (1, 1),
+            (7, 2),
+            (12, 1),
+            (16, 1),
+            (50, 2),
+            (101, 1),
+        ]
     ]
     for null in runs[1:]:
         np.testing.assert_array_equal(null, runs[0])
