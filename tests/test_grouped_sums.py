@@ -43,9 +43,10 @@ def _samplers(D):
 
 def _layouts(rng, n):
     """Unit layouts: random groups (some empty), one group, groups larger than
-    a tile, and one row per group."""
+    a tile, one row per group, and groups of one tile beside one of many."""
     return {
         "random": (rng.integers(0, 40, n), 45),
+        "mixed": (np.where(rng.random(n) < 0.5, 0, rng.integers(1, 30, n)), 30),
         "one_group": (np.zeros(n, dtype=np.int64), 1),
         "large_groups": (rng.permutation(n) % 3, 3),
         "singletons": (rng.permutation(n), n),
@@ -100,7 +101,7 @@ def test_fused_sums_equal_transform_then_sum(
     rng, monkeypatch, name, D, d, sparse, dtype
 ):
     # Small calls so that a group's rows span several of them.
-    monkeypatch.setattr(_grouped, "_TILE_ENTRIES", 2**12)
+    monkeypatch.setattr(_grouped, "_TILE_ENTRIES", 2**9)
     n = 700
     X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d)
     if sparse:
