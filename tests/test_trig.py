@@ -61,3 +61,30 @@ def test_parallel_and_serial_kernels_agree():
     serial(P, 1.0, a)
     parallel(P, 1.0, b)
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_pairs, L", [(64, 64), (0, 64), (31, 33)])
+def test_project_trig_equals_product_then_kernels(dtype, n_pairs, L):
+    # Small integers times multiples of 2^-8: X @ W is exact in both dtypes,
+    # however BLAS blocks it, so the one-pass path must match the two-pass
+    # one bit for bit (several blocks, the last one short).
+    rng = np.random.default_rng(5)
+    n = 5001
+    X = rng.integers(-3, 4, size=(n, 5)).astype(dtype)
+    W = (rng.integers(-512, 513, size=(5, L)) / 2**8).astype(dtype)
+    offset = rng.uniform(0, 2 * np.pi, L - n_pairs).astype(dtype)
+    assert n > 2 * _trig._PROJECT_BLOCK_ENTRIES // L
+    out = np.full((n, L + n_pairs), np.nan, dtype=dtype)
+    _trig.project_trig(X, W, n_pairs, offset if L > n_pairs else None, 0.5, out)
+    P = X @ W
+    expected = np.empty_like(out)
+    if n_pairs:
+        _trig.cos_sin(
+            np.ascontiguousarray(P[:, :n_pairs]), 0.5, expected[:, : 2 * n_pairs]
+        )
+    if L > n_pairs:
+        phase = np.empty((n, L - n_pairs), dtype=dtype)
+        _trig.cos_phase(np.ascontiguousarray(P[:, n_pairs:]), offset, 0.5, phase)
+        expected[:, 2 * n_pairs :] = phase
+    np.testing.assert_array_equal(out, expected)

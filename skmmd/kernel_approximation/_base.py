@@ -87,7 +87,7 @@ def random_phases(rng, feature, n_components):
     return rng.uniform(0.0, 2.0 * np.pi, size=n_phases) if n_phases else None
 
 
-def trig_features(X, project, feature, n_components, offset=None):
+def trig_features(X, project, feature, n_components, offset=None, weights=None):
     """Evaluate a Fourier-type map blockwise: ``project`` then cos/sin.
 
     Parameters
@@ -107,6 +107,9 @@ def trig_features(X, project, feature, n_components, offset=None):
     offset : ndarray, default=None
         Random phases of the ``cos_phase`` columns (all of them for
         ``cos_phase``, the extra one for ``cos_sin`` with odd ``D``).
+    weights : ndarray of shape (n_features, n_frequencies), default=None
+        When ``project`` is ``X_block @ weights``: large dense inputs are then
+        projected and evaluated in one pass (:func:`_trig.project_trig`).
 
     Returns
     -------
@@ -118,6 +121,13 @@ def trig_features(X, project, feature, n_components, offset=None):
     if offset is not None:
         offset = offset.astype(X.dtype, copy=False)
     n_pairs = n_components // 2 if feature == "cos_sin" else 0
+    if (
+        weights is not None
+        and isinstance(X, np.ndarray)
+        and n * weights.shape[1] >= _trig._PARALLEL_MIN_SIZE
+    ):
+        _trig.project_trig(X, weights, n_pairs, offset, scale, out)
+        return out
     for rows in gen_batches(n, max(1, _BLOCK_ENTRIES // n_components)):
         P = np.ascontiguousarray(project(X[rows]), dtype=X.dtype)
         block = out[rows]

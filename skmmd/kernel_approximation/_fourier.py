@@ -299,6 +299,7 @@ class RandomFourierSampler(BaseSampler):
             self.feature,
             self.n_components,
             offset=self.random_offset_,
+            weights=W,
         )
 
     def _grouped_sums(self, X, groups, n_groups, out=None):

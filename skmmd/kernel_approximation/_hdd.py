@@ -606,7 +606,9 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             return A.astype(dtype, copy=False)
         A = A.astype(dtype, copy=False)
         W = self.random_weights_.astype(dtype, copy=False)
-        return trig_features(A, lambda block: block @ W, "cos_sin", self.n_components)
+        return trig_features(
+            A, lambda block: block @ W, "cos_sin", self.n_components, weights=W
+        )
 
     @property
     def _n_features_out(self):
