@@ -6,15 +6,17 @@ projection together with a branch-free polynomial that LLVM vectorizes (about
 15x libm's speed per core, error <= 2 ulp), rows in parallel. float32 has its
 own kernel of the same shape with Cephes' single-precision polynomials (8
 lanes per AVX2 vector, cos and sin from one reduction): numpy's float32 ufuncs
-are SIMD too but take two passes and one thread.
+are SIMD too but take two passes and one thread. :func:`project_trig` fuses
+the projection ``X W`` with them for large dense inputs, block by block.
 """
 
 import functools
 import math
+import threading
 
 import numpy as np
 from numba import njit, prange
-from threadpoolctl import ThreadpoolController
+from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
 
 from .._jit import renamed, serial_and_parallel
 
@@ -251,6 +253,11 @@ _PROJECT = {
 _PROJECT_BLOCK_ENTRIES = 2**16
 
 
+# Serializes project_trig calls: concurrent limit/restore pairs from several
+# Python threads could leave BLAS limited to one thread.
+_BLAS_LIMIT_LOCK = threading.Lock()
+
+
 @functools.cache
 def _blas_controller():
     import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls it)
@@ -272,7 +279,7 @@ def project_trig(X, W, n_pairs, offset, scale, out):
     W = np.ascontiguousarray(W, dtype=X.dtype)
     offset = np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype)
     rows = max(1, _PROJECT_BLOCK_ENTRIES // max(W.shape[1], 1))
-    with _blas_controller().limit(limits=1, user_api="blas"):
+    with _BLAS_LIMIT_LOCK, _blas_controller().limit(limits=1, user_api="blas"):
         _PROJECT[X.dtype](X, W, n_pairs, offset, X.dtype.type(scale), rows, out)
 
 
