@@ -58,8 +58,8 @@ def test_parallel_and_serial_kernels_agree():
     serial, parallel = _trig._COS_SIN
     a = np.empty((600, 512))
     b = np.empty((600, 512))
-    serial(P, 1.0, a)
-    parallel(P, 1.0, b)
+    serial(P, 1.0, a, _trig.SINCOS_CONSTANTS)
+    parallel(P, 1.0, b, _trig.SINCOS_CONSTANTS)
     np.testing.assert_array_equal(a, b)
 
 

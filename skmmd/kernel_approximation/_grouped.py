@@ -18,7 +18,13 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from .._jit import serial_and_parallel
-from ._trig import _CONTRACT, _REDUCTION_LIMIT, _count_above, _sincos
+from ._trig import (
+    _CONTRACT,
+    _REDUCTION_LIMIT,
+    SINCOS_CONSTANTS,
+    _count_above,
+    _sincos,
+)
 
 # Rows of one group summed by one task.
 _TILE = 64
@@ -75,6 +81,7 @@ def _tile_loop(
     q_out,
     part,
     q_part,
+    constants,
 ):
     """Sum the features of the rows ``order[tile_start[t]:tile_stop[t]]`` (cos
     in ``[:n_pairs]``, sin in ``[n_pairs:2 n_pairs]``, the phase columns
@@ -85,7 +92,7 @@ def _tile_loop(
 
     ``mode`` says where a row's projection comes from: 0 a dense row of ``X``
     times ``W``, 1 a CSR row (``data, indices, indptr``) times ``W``, 2 the row
-    of ``P`` (already projected).
+    of ``P`` (already projected). ``constants`` is ``SINCOS_CONSTANTS``.
     """
     L = W.shape[1] if mode != 2 else P.shape[1]
     n_phase = L - n_pairs
@@ -116,7 +123,7 @@ def _tile_loop(
             # accumulating in the same loop when freshly compiled, measured;
             # the same sums).
             for j in range(n_pairs):
-                s, c = _sincos(p[j])
+                s, c = _sincos(p[j], constants)
                 cos_row[j] = c
                 sin_row[j] = s
             for j in range(n_pairs):
@@ -124,7 +131,7 @@ def _tile_loop(
             for j in range(n_pairs):
                 acc_s[j] += sin_row[j]
             for j in range(n_phase):
-                s, c = _sincos(p[n_pairs + j] + offset[j])
+                s, c = _sincos(p[n_pairs + j] + offset[j], constants)
                 cos_row[j] = c
             for j in range(n_phase):
                 acc_p[j] += cos_row[j]
@@ -138,13 +145,13 @@ def _tile_loop(
                 continue
             for j in range(n_pairs):
                 if abs(p[j]) > _REDUCTION_LIMIT:
-                    s, c = _sincos(p[j])
+                    s, c = _sincos(p[j], constants)
                     acc_c[j] += math.cos(p[j]) - c
                     acc_s[j] += math.sin(p[j]) - s
             for j in range(n_phase):
                 v = p[n_pairs + j]
                 if abs(v) > _REDUCTION_LIMIT - 8.0:
-                    s, c = _sincos(v + offset[j])
+                    s, c = _sincos(v + offset[j], constants)
                     exact = math.cos(v + offset[j])
                     acc_p[j] += exact - c
                     q_t += exact * exact - c * c
@@ -333,6 +340,7 @@ def trig_group_sums(
             q,
             part,
             q_part,
+            SINCOS_CONSTANTS,
         )
         if part.shape[0]:
             _add_parts(S, q, part, q_part, tile_group[shared])
