@@ -306,7 +306,9 @@ def project_trig(X, W, n_pairs, offset, scale, out):
     """
     X = np.ascontiguousarray(X)
     W = np.ascontiguousarray(W, dtype=X.dtype)
-    offset = np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype)
+    offset = (
+        np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype, copy=False)
+    )
     rows = max(1, _PROJECT_BLOCK_ENTRIES // max(W.shape[1], 1))
     with _BLAS_LIMIT_LOCK, _blas_controller().limit(limits=1, user_api="blas"):
         _PROJECT[X.dtype](
