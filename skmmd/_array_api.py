@@ -7,10 +7,16 @@ variable ``SCIPY_ARRAY_API=1`` set before scipy is first imported), an array of
 another namespace is computed on in its namespace and on its device. Without
 dispatch, or for NumPy arrays, :func:`namespace` answers None and the NumPy
 code runs unchanged.
+
+Arrays in host memory (array-api-strict, PyTorch on the CPU) are computed on by
+the NumPy/numba engine, as zero-copy NumPy views (:func:`on_host`): numba is
+the CPU engine, so their results equal the NumPy path's bit for bit, and only
+device arrays (CuPy, PyTorch on a GPU) take the namespace code below.
 """
 
 import functools
 import math
+from copy import copy as shallow_copy
 
 import numpy as np
 import scipy.sparse as sp
@@ -58,6 +64,54 @@ def namespace(*arrays):
     if _is_numpy_namespace(xp):
         return None, None
     return xp, device
+
+
+# Off in tests only: host arrays then take the namespace code that GPUs take.
+HOST_ENGINE = True
+_DLPACK_CPU = 1  # DLPack's device type of host memory (kDLCPU)
+
+
+def _in_host_memory(a):
+    try:
+        return a.__dlpack_device__()[0] == _DLPACK_CPU
+    except (AttributeError, TypeError, ValueError, BufferError):
+        return False
+
+
+def on_host(*arrays):
+    """Whether the NumPy engine computes on these arrays: every array-API
+    array among them (NumPy arrays, lists and None aside) is in host memory."""
+    return HOST_ENGINE and all(_in_host_memory(a) for a in arrays if _candidate(a))
+
+
+def host_view(a):
+    """A zero-copy NumPy view of a host array-API array; anything else as is."""
+    return np.from_dlpack(a) if _candidate(a) else a
+
+
+def convert_fitted(estimator, convert):
+    """Apply ``convert`` to a sampler's fitted arrays (its
+    ``_array_api_attributes``), in place; returns the sampler."""
+    for name in getattr(estimator, "_array_api_attributes", None) or ():
+        value = getattr(estimator, name, None)
+        if value is not None:
+            setattr(estimator, name, convert(value))
+    return estimator
+
+
+def to_namespace(xp, device):
+    """``convert`` for :func:`convert_fitted`: NumPy arrays to ``xp``."""
+    return lambda a: from_numpy(a, xp, device) if isinstance(a, np.ndarray) else a
+
+
+def host_fitted(estimator):
+    """A fitted sampler whose host array-API arrays are NumPy views (the NumPy
+    engine's view of it), for the NumPy engine; as is when that is off."""
+    if not HOST_ENGINE:
+        return estimator
+    return convert_fitted(
+        estimator, lambda a: host_view(a) if _in_host_memory(a) else a
+    )
 
 
 def float_dtypes(xp):
@@ -168,7 +222,9 @@ def dispatching(method):
     ``fit`` runs the sampler's own code (its random draws in NumPy, as always),
     then moves the fitted arrays named in ``_array_api_attributes`` to the
     input's namespace and device; ``transform`` calls the sampler's
-    ``_transform_array_api``. Samplers without them raise a TypeError.
+    ``_transform_array_api``, or for host arrays its NumPy ``transform`` on
+    views. Samplers that say why not (``_array_api_unsupported``) raise a
+    TypeError.
     """
 
     @functools.wraps(method)
@@ -182,20 +238,48 @@ def dispatching(method):
         xp, device = namespace(X)
         if xp is None:
             return method(self, X, *args, **kwargs)
-        if attributes is None:
+        reason = self._array_api_unsupported()
+        if reason is not None:
             raise TypeError(
-                f"{type(self).__name__} computes with NumPy only; X is an array of "
-                f"namespace {xp.__name__} (array_api_dispatch is on). Array-API "
-                f"inputs work with {', '.join(SUPPORTED)}; convert X to NumPy "
-                "for this one."
+                f"{reason}; X is an array of namespace {xp.__name__} "
+                f"(array_api_dispatch is on). Array-API inputs work with "
+                f"{', '.join(SUPPORTED)}; convert X to NumPy for this one."
             )
-        if transform:
+        if on_host(X):
+            X = host_view(X)
+            if transform:
+                Z = method(host_fitted(shallow_copy(self)), X, *args, **kwargs)
+                return from_numpy(Z, xp, device)
+        elif transform:
             return self._transform_array_api(X, xp, device)
         out = method(self, X, *args, **kwargs)
-        for name in attributes:
-            value = getattr(self, name, None)
-            if isinstance(value, np.ndarray):
-                setattr(self, name, from_numpy(value, xp, device))
+        convert_fitted(self, to_namespace(xp, device))
+        return out
+
+    return wrapper
+
+
+def host_inputs(method):
+    """Wrap a two-sample test's ``fit`` or ``partial_fit``: host array-API
+    inputs run the NumPy engine on views, and the fitted maps the test
+    exposes (``transformer_``, ``transformers_``) are copies with their arrays
+    in the inputs' namespace (the test's stream keeps the NumPy ones)."""
+
+    @functools.wraps(method)
+    def wrapper(self, X, y=None, *args, **kwargs):
+        xp, device = namespace(X, y)
+        if xp is None or not on_host(X, y):
+            return method(self, X, y, *args, **kwargs)
+        out = method(self, host_view(X), host_view(y), *args, **kwargs)
+        convert = to_namespace(xp, device)
+
+        def exposed(transformer):
+            return convert_fitted(shallow_copy(transformer), convert)
+
+        if self.__dict__.get("transformer_") is not None:
+            self.transformer_ = exposed(self.transformer_)
+        if self.__dict__.get("transformers_") is not None:
+            self.transformers_ = [exposed(t) for t in self.transformers_]
         return out
 
     return wrapper

@@ -51,13 +51,15 @@ def _stack(X, Y):
 
 
 def _prefit(transformers):
-    """Copies of the transformers if all are fitted already, else None."""
+    """Copies of the transformers if all are fitted already, else None (maps
+    fitted on host array-API arrays: their NumPy views, see
+    :func:`skmmd._array_api.host_inputs`)."""
     try:
         for transformer in transformers:
             check_is_fitted(transformer)
     except NotFittedError:
         return None
-    return [deepcopy(t) for t in transformers]
+    return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
 
 class _BaseMMDTest(BaseEstimator):
@@ -215,6 +217,7 @@ class _BaseMMDTest(BaseEstimator):
 
     @available_if(lambda self: self._streams())
     @_fit_context(prefer_skip_nested_validation=False)
+    @_array_api.host_inputs
     def partial_fit(self, X, y=None, classes=None):
         """Add a chunk of each sample to the test (out-of-core or streamed data).
 
@@ -538,6 +541,7 @@ class MMDTest(_BaseMMDTest):
             yield rows, K
 
     @_fit_context(prefer_skip_nested_validation=False)
+    @_array_api.host_inputs
     def fit(self, X, y=None):
         """Compute the statistic, its null distribution and the p-value.
 
@@ -1013,6 +1017,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         return transformers, names
 
     @_fit_context(prefer_skip_nested_validation=False)
+    @_array_api.host_inputs
     def fit(self, X, y=None):
         """Compute every kernel's statistic and the aggregated p-value.
 

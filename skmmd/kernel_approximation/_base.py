@@ -45,6 +45,12 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     # Fitted arrays moved to the input's namespace after fit (None: NumPy only).
     _array_api_attributes = None
 
+    def _array_api_unsupported(self):
+        """Why this sampler takes no array-API input (None: it takes them)."""
+        if self._array_api_attributes is None:
+            return f"{type(self).__name__} computes with NumPy only"
+        return None
+
     def _float_dtypes(self, X):
         xp, _ = _array_api.namespace(X)
         return FLOAT_DTYPES if xp is None else _array_api.float_dtypes(xp)
@@ -68,7 +74,7 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
-        tags.array_api_support = self._array_api_attributes is not None
+        tags.array_api_support = self._array_api_unsupported() is None
         return tags
 
 

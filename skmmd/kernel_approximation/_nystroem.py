@@ -527,12 +527,6 @@ class NystroemSampler(BaseSampler):
         """
         self._check_kernel_options()
         xp, device = _array_api.namespace(X)
-        if xp is not None and (callable(self.kernel) or self.kernel == "precomputed"):
-            raise TypeError(
-                f"X is an array of namespace {xp.__name__}: NystroemSampler takes "
-                "array-API inputs with vector kernels only, not with "
-                f"kernel={self.kernel!r}; pass a NumPy array."
-            )
         if self.kernel == "precomputed":
             return self._fit_precomputed(X)
         self._vector_input = not callable(self.kernel) or _is_vector_data(X)
@@ -666,7 +660,20 @@ class NystroemSampler(BaseSampler):
 
     # Array-API inputs (see skmmd._array_api): ``K(S, S)`` is decomposed on
     # the host, the rest stays on X's device.
-    _array_api_attributes = ("normalization_", "eigenvalues_", "component_indices_")
+    _array_api_attributes = (
+        "normalization_",
+        "eigenvalues_",
+        "components_",
+        "component_indices_",
+    )
+
+    def _array_api_unsupported(self):
+        if callable(self.kernel) or self.kernel == "precomputed":
+            return (
+                "NystroemSampler takes array-API inputs with vector kernels only, "
+                f"not with kernel={self.kernel!r}"
+            )
+        return super()._array_api_unsupported()
 
     def _transform_array_api(self, X, xp, device):
         X = self._validate_transform_data(X)
@@ -688,9 +695,6 @@ class NystroemSampler(BaseSampler):
         tags = super().__sklearn_tags__()
         # A precomputed kernel matrix is split on both axes by cross-validation.
         tags.input_tags.pairwise = self.kernel == "precomputed"
-        tags.array_api_support = not (
-            callable(self.kernel) or self.kernel == "precomputed"
-        )
         return tags
 
 
