@@ -130,6 +130,8 @@ def from_numpy(x, xp, device):
     if x is None:
         return None
     x = np.asarray(x)
+    if not x.flags.writeable:  # a view of read-only memory, which PyTorch rejects
+        x = x.copy()
     if x.dtype == np.float64:
         return xp.asarray(
             x, dtype=_max_precision_float_dtype(xp, device), device=device
