@@ -84,9 +84,17 @@ def on_host(*arrays):
     return HOST_ENGINE and all(_in_host_memory(a) for a in arrays if _candidate(a))
 
 
-def host_view(a):
-    """A zero-copy NumPy view of a host array-API array; anything else as is."""
-    return np.from_dlpack(a) if _candidate(a) else a
+def host_view(a, name):
+    """A zero-copy NumPy view of the host array-API array ``a`` (the
+    parameter ``name``); anything else as is."""
+    if not _candidate(a):
+        return a
+    try:
+        return np.from_dlpack(a)
+    except (BufferError, RuntimeError, TypeError) as error:
+        raise TypeError(
+            f"{name} is in host memory but cannot be shared with NumPy ({error})."
+        ) from error
 
 
 def convert_fitted(estimator, convert):
@@ -110,7 +118,7 @@ def host_fitted(estimator):
     if not HOST_ENGINE:
         return estimator
     return convert_fitted(
-        estimator, lambda a: host_view(a) if _in_host_memory(a) else a
+        estimator, lambda a: host_view(a, "a fitted array") if _in_host_memory(a) else a
     )
 
 
@@ -248,7 +256,7 @@ def dispatching(method):
                 f"{', '.join(SUPPORTED)}; convert X to NumPy for this one."
             )
         if on_host(X):
-            X = host_view(X)
+            X = host_view(X, "X")
             if transform:
                 Z = method(host_fitted(shallow_copy(self)), X, *args, **kwargs)
                 return from_numpy(Z, xp, device)
@@ -272,7 +280,7 @@ def host_inputs(method):
         xp, device = namespace(X, y)
         if xp is None or not on_host(X, y):
             return method(self, X, y, *args, **kwargs)
-        out = method(self, host_view(X), host_view(y), *args, **kwargs)
+        out = method(self, host_view(X, "X"), host_view(y, "y"), *args, **kwargs)
         convert = to_namespace(xp, device)
 
         def exposed(transformer):

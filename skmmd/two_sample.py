@@ -704,7 +704,7 @@ class MMDTest(_BaseMMDTest):
         if xp is not None and self.transformer_ is not None:  # on X's device
             Z = _array_api.float64(self.transformer_.transform(X), xp, device)
             if _array_api.on_host(Z):  # NumPy's product, as on the NumPy path
-                values = _array_api.host_view(Z) @ self.witness_weights_
+                values = _array_api.host_view(Z, "Z") @ self.witness_weights_
                 return _array_api.from_numpy(values, xp, device)
             return Z @ _array_api.from_numpy(self.witness_weights_, xp, device)
         if self.transformer_ is not None:

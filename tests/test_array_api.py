@@ -353,3 +353,16 @@ def test_errors():
         fitted = RandomFourierSampler(n_components=8).fit(X_xp)
         with pytest.raises(ValueError, match="must use the same namespace"):
             fitted.transform(X)
+
+
+def test_autograd_tensor_error():
+    # A CPU tensor that requires grad cannot be viewed by NumPy: the error
+    # names the parameter and says why.
+    torch, _ = _torch()
+    X = torch.randn(50, 3, requires_grad=True)
+    test = MMDTest(RandomFourierSampler(n_components=8), n_resamples=9)
+    with sklearn.config_context(array_api_dispatch=True):
+        with pytest.raises(TypeError, match="X is in host memory.*detach"):
+            RandomFourierSampler(n_components=8).fit(X)
+        with pytest.raises(TypeError, match="X is in host memory.*detach"):
+            test.fit(X, torch.randn(40, 3))
