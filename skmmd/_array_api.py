@@ -84,11 +84,14 @@ def on_host(*arrays):
     return HOST_ENGINE and all(_in_host_memory(a) for a in arrays if _candidate(a))
 
 
-def host_view(a, name):
-    """A zero-copy NumPy view of the host array-API array ``a`` (the
-    parameter ``name``); anything else as is."""
+def as_numpy(a, name):
+    """The array-API array ``a`` (the parameter ``name``) as NumPy: a
+    zero-copy view in host memory, a host copy of device memory; anything else
+    as is."""
     if not _candidate(a):
         return a
+    if not _in_host_memory(a):
+        return to_numpy(a, get_namespace_and_device(a)[0])
     try:
         return np.from_dlpack(a)
     except (BufferError, RuntimeError, TypeError) as error:
@@ -107,18 +110,38 @@ def convert_fitted(estimator, convert):
     return estimator
 
 
+def convert_maps(test, convert):
+    """Replace a two-sample test's fitted maps (``transformer_``,
+    ``transformers_``) by shallow copies whose arrays are converted, in place;
+    returns the test."""
+
+    def converted(transformer):
+        return convert_fitted(shallow_copy(transformer), convert)
+
+    if test.__dict__.get("transformer_") is not None:
+        test.transformer_ = converted(test.transformer_)
+    if test.__dict__.get("transformers_") is not None:
+        test.transformers_ = [converted(t) for t in test.transformers_]
+    return test
+
+
 def to_namespace(xp, device):
     """``convert`` for :func:`convert_fitted`: NumPy arrays to ``xp``."""
     return lambda a: from_numpy(a, xp, device) if isinstance(a, np.ndarray) else a
 
 
+def fitted_as_numpy(a):
+    """``convert`` for :func:`convert_fitted`: every array to NumPy."""
+    return as_numpy(a, "a fitted array")
+
+
 def host_fitted(estimator):
     """A fitted sampler whose host array-API arrays are NumPy views (the NumPy
-    engine's view of it), for the NumPy engine; as is when that is off."""
+    engine's view of it); as is when that engine is off."""
     if not HOST_ENGINE:
         return estimator
     return convert_fitted(
-        estimator, lambda a: host_view(a, "a fitted array") if _in_host_memory(a) else a
+        estimator, lambda a: fitted_as_numpy(a) if _in_host_memory(a) else a
     )
 
 
@@ -256,7 +279,7 @@ def dispatching(method):
                 f"{', '.join(SUPPORTED)}; convert X to NumPy for this one."
             )
         if on_host(X):
-            X = host_view(X, "X")
+            X = as_numpy(X, "X")
             if transform:
                 Z = method(host_fitted(shallow_copy(self)), X, *args, **kwargs)
                 return from_numpy(Z, xp, device)
@@ -280,16 +303,8 @@ def host_inputs(method):
         xp, device = namespace(X, y)
         if xp is None or not on_host(X, y):
             return method(self, X, y, *args, **kwargs)
-        out = method(self, host_view(X, "X"), host_view(y, "y"), *args, **kwargs)
-        convert = to_namespace(xp, device)
-
-        def exposed(transformer):
-            return convert_fitted(shallow_copy(transformer), convert)
-
-        if self.__dict__.get("transformer_") is not None:
-            self.transformer_ = exposed(self.transformer_)
-        if self.__dict__.get("transformers_") is not None:
-            self.transformers_ = [exposed(t) for t in self.transformers_]
+        out = method(self, as_numpy(X, "X"), as_numpy(y, "y"), *args, **kwargs)
+        convert_maps(self, to_namespace(xp, device))
         return out
 
     return wrapper

@@ -1,6 +1,7 @@
 """Kernel two-sample tests as scikit-learn estimators."""
 
-from copy import deepcopy
+import functools
+from copy import copy, deepcopy
 from numbers import Integral, Real
 
 import numpy as np
@@ -50,6 +51,39 @@ def _stack(X, Y):
     return _inputs.stack(X, Y)
 
 
+def _with_numpy(always=False):
+    """Run a fitted test's method that reads its maps with NumPy on array-API
+    inputs: on host arrays (the NumPy engine, see :mod:`skmmd._array_api`),
+    or with ``always`` on device arrays too (on host copies), with a copy of
+    the test whose maps hold NumPy arrays; an array result goes back to the
+    input's namespace."""
+
+    def decorate(method):
+        @functools.wraps(method)
+        def wrapper(self, X, *args, **kwargs):
+            y = args[0] if args else kwargs.get("y")
+            xp, device = _array_api.namespace(X, y)
+            if xp is None or not (always or _array_api.on_host(X, y)):
+                return method(self, X, *args, **kwargs)
+            check_is_fitted(self)
+            if self.__dict__.get("_stale"):  # calibrate once, on the test itself
+                self._calibrate()
+            test = _array_api.convert_maps(copy(self), _array_api.fitted_as_numpy)
+            out = method(
+                test,
+                _array_api.as_numpy(X, "X"),
+                *(_array_api.as_numpy(a, "y") for a in args),
+                **{k: _array_api.as_numpy(v, k) for k, v in kwargs.items()},
+            )
+            if isinstance(out, np.ndarray):
+                return _array_api.from_numpy(out, xp, device)
+            return out
+
+        return wrapper
+
+    return decorate
+
+
 def _prefit(transformers):
     """Copies of the transformers if all are fitted already, else None (maps
     fitted on host array-API arrays: their NumPy views, see
@@ -96,6 +130,7 @@ class _BaseMMDTest(BaseEstimator):
             and all(get_tags(t).input_tags.allow_nan for t in transformers),
         }
 
+    @_with_numpy(always=True)
     def explain(self, X, y=None, *, columns=None):
         """Which columns moved: a test per column, adjusted for testing them all.
 
@@ -651,6 +686,7 @@ class MMDTest(_BaseMMDTest):
         self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
         self.result_ = _results.result(self, [sums[0]], m, n)
 
+    @_with_numpy()
     def score(self, X, y=None):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
 
@@ -683,6 +719,7 @@ class MMDTest(_BaseMMDTest):
             Z_x, Z_y = _array_api.to_numpy(Z_x, xp), _array_api.to_numpy(Z_y, xp)
         return power_criterion(Z_x, Z_y)
 
+    @_with_numpy()
     def witness(self, X):
         """Witness function: where the first sample has more mass than the second.
 
@@ -703,9 +740,6 @@ class MMDTest(_BaseMMDTest):
         xp, device = _array_api.namespace(X)
         if xp is not None and self.transformer_ is not None:  # on X's device
             Z = _array_api.float64(self.transformer_.transform(X), xp, device)
-            if _array_api.on_host(Z):  # NumPy's product, as on the NumPy path
-                values = _array_api.host_view(Z, "Z") @ self.witness_weights_
-                return _array_api.from_numpy(values, xp, device)
             return Z @ _array_api.from_numpy(self.witness_weights_, xp, device)
         if self.transformer_ is not None:
             return np.asarray(
@@ -721,6 +755,7 @@ class MMDTest(_BaseMMDTest):
             )
         return out
 
+    @_with_numpy(always=True)
     def witness_points(self, X, y=None, *, n_points=5):
         """The rows of each sample where the witness function is most extreme.
 
@@ -778,7 +813,12 @@ class MMDTest(_BaseMMDTest):
             than X), else ``classes_[0]``.
         """
         check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        xp, device = _array_api.namespace(scores)
+        if xp is not None:  # device scores: the labels on their device
+            classes = _array_api.from_numpy(self.classes_, xp, device)
+            return xp.take(classes, xp.astype(scores > 0, xp.int64))
+        return self.classes_[(scores > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

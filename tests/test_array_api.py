@@ -366,3 +366,32 @@ def test_autograd_tensor_error():
             RandomFourierSampler(n_components=8).fit(X)
         with pytest.raises(TypeError, match="X is in host memory.*detach"):
             test.fit(X, torch.randn(40, 3))
+
+
+def test_predict_explain_and_witness_points(xp_device):
+    # Every method of a fitted test takes the namespace's arrays: predict
+    # returns labels in it; explain and witness_points (pandas reports)
+    # compute with NumPy, on host copies of device arrays.
+    X, Y = _two_samples(np.float64, shift=1.0)
+    test = MMDTest(
+        RandomFourierSampler(n_components=32, random_state=0),
+        n_resamples=99,
+        random_state=0,
+    )
+    reference = clone(test).fit(X, Y)
+    with sklearn.config_context(array_api_dispatch=True):
+        fitted = clone(test).fit(_on(xp_device, X), _on(xp_device, Y))
+        labels = fitted.predict(_on(xp_device, X[:30]))
+        report = fitted.explain(_on(xp_device, X), _on(xp_device, Y))
+        points = fitted.witness_points(_on(xp_device, X), _on(xp_device, Y))
+    assert _namespace_of(labels) == _namespace_of(_on(xp_device, X))
+    np.testing.assert_array_equal(_to_numpy(labels), reference.predict(X[:30]))
+    expected = reference.explain(X, Y), reference.witness_points(X, Y)
+    if _numpy_engine(xp_device):
+        assert report.equals(expected[0])
+        assert points.equals(expected[1])
+    else:
+        assert report["column"].tolist() == expected[0]["column"].tolist()
+        np.testing.assert_allclose(report["statistic"], expected[0]["statistic"])
+        assert points["row"].tolist() == expected[1]["row"].tolist()
+        np.testing.assert_allclose(points["witness"], expected[1]["witness"])
