@@ -290,21 +290,3 @@ def dispatching(method):
         return out
 
     return wrapper
-
-
-def host_inputs(method):
-    """Wrap a two-sample test's ``fit`` or ``partial_fit``: host array-API
-    inputs run the NumPy engine on views, and the fitted maps the test
-    exposes (``transformer_``, ``transformers_``) are copies with their arrays
-    in the inputs' namespace (the test's stream keeps the NumPy ones)."""
-
-    @functools.wraps(method)
-    def wrapper(self, X, y=None, *args, **kwargs):
-        xp, device = namespace(X, y)
-        if xp is None or not on_host(X, y):
-            return method(self, X, y, *args, **kwargs)
-        out = method(self, as_numpy(X, "X"), as_numpy(y, "y"), *args, **kwargs)
-        convert_maps(self, to_namespace(xp, device))
-        return out
-
-    return wrapper

@@ -51,12 +51,17 @@ def _stack(X, Y):
     return _inputs.stack(X, Y)
 
 
-def _with_numpy(always=False):
-    """Run a fitted test's method that reads its maps with NumPy on array-API
-    inputs: on host arrays (the NumPy engine, see :mod:`skmmd._array_api`),
-    or with ``always`` on device arrays too (on host copies), with a copy of
-    the test whose maps hold NumPy arrays; an array result goes back to the
-    input's namespace."""
+def _with_numpy(fit=False, always=False):
+    """Run a test's method with NumPy on array-API inputs in host memory (the
+    NumPy engine, see :mod:`skmmd._array_api`), or with ``always`` on host
+    copies of device arrays too.
+
+    ``fit``: the test itself is fit on NumPy views; the maps it then exposes
+    (``transformer_``, ``transformers_``) are copies with their arrays in the
+    inputs' namespace (its stream keeps the NumPy ones). Otherwise the method
+    of a fitted test runs on a copy whose maps hold NumPy arrays, and an array
+    result goes back to the inputs' namespace.
+    """
 
     def decorate(method):
         @functools.wraps(method)
@@ -65,16 +70,18 @@ def _with_numpy(always=False):
             xp, device = _array_api.namespace(X, y)
             if xp is None or not (always or _array_api.on_host(X, y)):
                 return method(self, X, *args, **kwargs)
+            X = _array_api.as_numpy(X, "X")
+            args = [_array_api.as_numpy(a, "y") for a in args]
+            kwargs = {k: _array_api.as_numpy(v, k) for k, v in kwargs.items()}
+            if fit:
+                out = method(self, X, *args, **kwargs)
+                _array_api.convert_maps(self, _array_api.to_namespace(xp, device))
+                return out
             check_is_fitted(self)
             if self.__dict__.get("_stale"):  # calibrate once, on the test itself
                 self._calibrate()
             test = _array_api.convert_maps(copy(self), _array_api.fitted_as_numpy)
-            out = method(
-                test,
-                _array_api.as_numpy(X, "X"),
-                *(_array_api.as_numpy(a, "y") for a in args),
-                **{k: _array_api.as_numpy(v, k) for k, v in kwargs.items()},
-            )
+            out = method(test, X, *args, **kwargs)
             if isinstance(out, np.ndarray):
                 return _array_api.from_numpy(out, xp, device)
             return out
@@ -87,7 +94,7 @@ def _with_numpy(always=False):
 def _prefit(transformers):
     """Copies of the transformers if all are fitted already, else None (maps
     fitted on host array-API arrays: their NumPy views, see
-    :func:`skmmd._array_api.host_inputs`)."""
+    ``_with_numpy``)."""
     try:
         for transformer in transformers:
             check_is_fitted(transformer)
@@ -252,7 +259,7 @@ class _BaseMMDTest(BaseEstimator):
 
     @available_if(lambda self: self._streams())
     @_fit_context(prefer_skip_nested_validation=False)
-    @_array_api.host_inputs
+    @_with_numpy(fit=True)
     def partial_fit(self, X, y=None, classes=None):
         """Add a chunk of each sample to the test (out-of-core or streamed data).
 
@@ -576,7 +583,7 @@ class MMDTest(_BaseMMDTest):
             yield rows, K
 
     @_fit_context(prefer_skip_nested_validation=False)
-    @_array_api.host_inputs
+    @_with_numpy(fit=True)
     def fit(self, X, y=None):
         """Compute the statistic, its null distribution and the p-value.
 
@@ -1060,7 +1067,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         return transformers, names
 
     @_fit_context(prefer_skip_nested_validation=False)
-    @_array_api.host_inputs
+    @_with_numpy(fit=True)
     def fit(self, X, y=None):
         """Compute every kernel's statistic and the aggregated p-value.
 
