@@ -331,7 +331,7 @@ class _StageTimer:
 
 def _one_stages(N, n_resamples, n_components, repeats):
     """Child process of (d): stage times, bounds and peak RSS as JSON."""
-    from skmmd import _calibration, _inputs, _results, _streaming, two_sample
+    from skmmd.two_sample import _calibration, _inputs, _mmd, _results, _streaming
 
     d = 10
     rss_import = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -357,7 +357,7 @@ def _one_stages(N, n_resamples, n_components, repeats):
     for _ in range(repeats):
         timer = _StageTimer()
         timer.wrap(_inputs, "two_samples", "input validation")
-        timer.wrap(two_sample.MMDTest, "_fit_rows", "transformer fit rows")
+        timer.wrap(_mmd.MMDTest, "_fit_rows", "transformer fit rows")
         timer.wrap(RandomFourierSampler, "fit", "transformer fit (median)")
         timer.wrap(_streaming.Stream, "add", "features -> unit sums")
         timer.wrap(_streaming.Stream, "sums", "unit sums -> calibration input")

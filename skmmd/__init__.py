@@ -1,7 +1,6 @@
 """skmmd: scikit-learn-compatible random feature maps and linear-time MMD tests."""
 
-from ._results import MMDTestResult, mmd_test
-from ._show_versions import show_versions
+from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
 from .kernel_approximation import (
     FastfoodSampler,
@@ -14,6 +13,8 @@ from .kernel_approximation import (
     TabularSampler,
 )
 from .two_sample import AggregatedMMDTest, MMDTest
+from .two_sample._api import mmd_test
+from .two_sample._results import MMDTestResult
 
 __version__ = "0.1.0.dev0"
 

@@ -30,7 +30,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler, _files
+from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler
+from ._utils import _files
 from .kernels import median_bandwidth
 
 # Rows per batch when a file is read in batches, and rows of each file held

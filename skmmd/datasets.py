@@ -6,7 +6,7 @@ import numpy as np
 from scipy.stats import multivariate_normal
 from sklearn.utils import check_random_state
 
-from ._compat import Interval, validate_params
+from ._utils._compat import Interval, validate_params
 
 __all__ = [
     "TruncatedMixtureDensity",

@@ -46,8 +46,8 @@ from skmmd import (
     NormalizedRandomFourierSampler,
     NystroemSampler,
     RandomFourierSampler,
-    _array_api,
 )
+from skmmd._utils import _array_api
 
 
 def _strict():

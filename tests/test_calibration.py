@@ -4,15 +4,16 @@ from sklearn.metrics.pairwise import linear_kernel
 from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
-from skmmd import MMDTest, _calibration
-from skmmd._calibration import (
+from skmmd import MMDTest
+from skmmd.mmd import mmd2_features
+from skmmd.two_sample import _calibration
+from skmmd.two_sample._calibration import (
     _draw,
     _KernelSums,
     p_value,
     resampled_statistics,
 )
-from skmmd._streaming import Stream, virtual_positions
-from skmmd.mmd import mmd2_features
+from skmmd.two_sample._streaming import Stream, virtual_positions
 
 METHODS = ["permutation", "bootstrap"]
 STATISTICS = ["unbiased", "biased"]
@@ -256,7 +257,7 @@ def test_type_one_error_high_dimension(method):
 def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     # Large N: the Gram matrix is recomputed in row blocks for every batch
     # instead of being stored; the products must not change.
-    import skmmd._calibration as calibration
+    import skmmd.two_sample._calibration as calibration
 
     m, n = 15, 22
     P = rng.normal(size=(m + n, 3))

@@ -116,7 +116,7 @@ def test_sampler_transform_is_lazy_and_equals_numpy(client):
 
 
 def test_fit_on_a_large_dask_array_reads_a_bounded_subsample(monkeypatch):
-    from skmmd import _dask
+    from skmmd._utils import _dask
 
     monkeypatch.setattr(_dask, "FIT_ROWS", 500)
     X, _ = _data(3, m=5000)
@@ -142,7 +142,7 @@ def test_unknown_chunk_sizes_are_handled():
 
 
 def test_bad_dask_input(monkeypatch):
-    from skmmd import two_sample
+    from skmmd.two_sample import _base as two_sample
 
     X, Y = _data(5, m=5000, n=300)
     bad = X.copy()

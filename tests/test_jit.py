@@ -15,7 +15,7 @@ def test_parallel_copy_never_loads_the_serial_compilation(tmp_path):
             """
             import numpy as np
             from numba import prange
-            from skmmd._jit import serial_and_parallel
+            from skmmd._utils._jit import serial_and_parallel
 
             def total(x):
                 s = 0.0

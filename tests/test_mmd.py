@@ -5,7 +5,6 @@ from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from skmmd import RandomFourierSampler
 from skmmd.kernels import gaussian_kernel
 from skmmd.mmd import (
-    _power_criterion_exact,
     mmd2_block,
     mmd2_exact,
     mmd2_features,
@@ -13,6 +12,7 @@ from skmmd.mmd import (
     power_criterion,
     witness,
 )
+from skmmd.mmd._exact import _power_criterion_exact
 
 SIZES = [(30, 30), (25, 41)]
 

@@ -1,4 +1,4 @@
-"""Nystroem MMD and the three-sample rule (section of skmmd/mmd.py)."""
+"""Nystroem MMD and the three-sample rule (skmmd/mmd/_nystroem.py)."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from test_nystroem import random_graphs, shortest_path_kernel
 
 from skmmd import NystroemSampler
-from skmmd._compat import InvalidParameterError
+from skmmd._utils._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel
 from skmmd.mmd import ThreeSampleResult, nystroem_mmd2, three_sample_test
 

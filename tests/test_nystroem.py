@@ -5,7 +5,7 @@ from sklearn.metrics.pairwise import laplacian_kernel as sk_laplacian
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
 from skmmd import NystroemSampler
-from skmmd._compat import InvalidParameterError
+from skmmd._utils._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel, laplacian_kernel
 
 # The estimator checks run in tests/test_common.py (ESTIMATORS).

@@ -11,8 +11,8 @@ from skmmd import (
     FastfoodSampler,
     MMDTest,
     RandomFourierSampler,
-    _calibration,
 )
+from skmmd.two_sample import _calibration
 
 REL = 1e-10
 

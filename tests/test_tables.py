@@ -12,12 +12,9 @@ from skmmd import (
     MMDTest,
     MMDTestResult,
     TabularSampler,
-    _aggregation,
-    _calibration,
-    _results,
-    _streaming,
 )
 from skmmd.mmd import mmd2_features
+from skmmd.two_sample import _aggregation, _calibration, _results, _streaming
 
 
 def mixed_table(rng, n, shift=0.0, missing=0.15):

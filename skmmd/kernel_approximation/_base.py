@@ -10,8 +10,8 @@ from sklearn.base import (
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _array_api, _dask
-from .._compat import validate_data
+from .._utils import _array_api, _dask
+from .._utils._compat import validate_data
 from ..kernels import median_bandwidth
 from . import _trig
 
@@ -32,7 +32,7 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     _bandwidth_metric = "euclidean"
 
     def __init_subclass__(cls, **kwargs):
-        # fit and transform take dask arrays too (see skmmd._dask): transform
+        # fit and transform take dask arrays too (see skmmd._utils._dask): transform
         # maps the blocks lazily, fit reads a seeded bounded subsample.
         super().__init_subclass__(**kwargs)
         # With array_api_dispatch, arrays of other namespaces (PyTorch, CuPy)

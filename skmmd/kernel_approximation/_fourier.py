@@ -8,8 +8,8 @@ from scipy.stats import qmc as scipy_qmc
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .. import _array_api
-from .._compat import Interval, Options, StrOptions, _fit_context
+from .._utils import _array_api
+from .._utils._compat import Interval, Options, StrOptions, _fit_context
 from ._base import (
     _BLOCK_ENTRIES,
     BaseSampler,
@@ -262,7 +262,7 @@ class RandomFourierSampler(BaseSampler):
     def _n_frequencies(self):
         return n_frequencies(self.feature, self.n_components)
 
-    # Array-API inputs (see skmmd._array_api): the draws move to X's device.
+    # Array-API inputs (see skmmd._utils._array_api): the draws move to X's device.
     _array_api_attributes = ("random_weights_", "random_offset_")
 
     def _transform_array_api(self, X, xp, device):
@@ -305,7 +305,7 @@ class RandomFourierSampler(BaseSampler):
     def _grouped_sums(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, without
         storing the features (added into ``out = (S, q)`` when given; see
-        :func:`skmmd._streaming.grouped_sums`)."""
+        :meth:`skmmd.two_sample._streaming.HostRows.grouped_sums`)."""
         X = self._validate_transform_data(X)
         # Rounded as transform rounds them, then carried in float64.
         W = self.random_weights_.astype(X.dtype).astype(np.float64)

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._utils._compat import Interval, StrOptions, _fit_context
 from . import _gcws_numba
 from ._base import BaseSampler
 

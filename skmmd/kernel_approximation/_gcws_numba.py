@@ -21,7 +21,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from .._jit import serial_and_parallel
+from .._utils._jit import serial_and_parallel
 
 PHI = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

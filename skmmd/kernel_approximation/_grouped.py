@@ -1,15 +1,14 @@
 """Fourier features summed per group without storing them (the fused kernel).
 
 The linear-time test needs only the features summed over resampling units
-(:func:`skmmd._streaming.grouped_sums`). Materialising the ``n x D`` features
-and summing them costs two passes over ``8 n D`` bytes of memory; here each
-row's projection, cos/sin and accumulation happen in buffers that stay in the
-L1/L2 cache. Rows are sorted by group and cut into tiles of at most ``_TILE``
-rows of one group; tiles run in parallel, each summed in row order. A group's
-only tile adds into its output row; the tiles of a group that has several write
-partial sums that are added in order afterwards, so the result does not depend
-on the number of threads.
-"""
+(:meth:`skmmd.two_sample._streaming.HostRows.grouped_sums`). Materialising the
+``n x D`` features and summing them costs two passes over ``8 n D`` bytes of
+memory; here each row's projection, cos/sin and accumulation happen in buffers
+that stay in the L1/L2 cache. Rows are sorted by group and cut into tiles of at
+most ``_TILE`` rows of one group; tiles run in parallel, each summed in row
+order. A group's only tile adds into its output row; the tiles of a group that
+has several write partial sums that are added in order afterwards, so the
+result does not depend on the number of threads."""
 
 import math
 
@@ -17,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
 
-from .._jit import serial_and_parallel
+from .._utils._jit import serial_and_parallel
 from ._trig import (
     _CONTRACT,
     _REDUCTION_LIMIT,

@@ -13,7 +13,7 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._utils._compat import Interval, StrOptions, _fit_context
 from ..kernels import median_bandwidth
 from . import _trig
 from ._bags import BagTransformerMixin

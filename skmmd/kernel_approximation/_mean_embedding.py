@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import HasMethods, _fit_context
+from .._utils._compat import HasMethods, _fit_context
 from ._bags import BagTransformerMixin
 from ._fourier import RandomFourierSampler
 

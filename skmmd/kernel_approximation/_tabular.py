@@ -12,7 +12,7 @@ from sklearn.preprocessing import OneHotEncoder, RobustScaler
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._utils._compat import Interval, StrOptions, _fit_context, validate_data
 from ._fourier import RandomFourierSampler
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, prange
 from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
 
-from .._jit import renamed, serial_and_parallel
+from .._utils._jit import renamed, serial_and_parallel
 
 # Below this many values a parallel launch costs more than it saves (about
 # 0.1 ms idle, far more when the cores are busy).

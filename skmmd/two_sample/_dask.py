@@ -1,10 +1,10 @@
 """Dask as an engine of the streaming pipeline (a thin adapter).
 
-Dask is imported only here, and only when a dask object arrives
-(:func:`is_dask` looks at the type's module, importing nothing). A sampler maps
-a dask array block by block with its own ``transform``; a test reduces the
-blocks' :class:`~skmmd._streaming.UnitSums` on the workers in a tree, so only
-the unit sums (units x features) travel to the client.
+Dask is imported only here and in :mod:`skmmd._utils._dask`, and only when a
+dask object arrives (the engine seam, :mod:`skmmd.two_sample._engines`, has
+recognised it). A test reduces the blocks'
+:class:`~skmmd.two_sample._streaming.UnitSums` on the workers in a tree, so
+only the unit sums (units x features) travel to the client.
 
 The fitted feature maps enter the graph once, as one key every task depends
 on, not closed over in each task (which would serialize them per task). The
@@ -15,58 +15,13 @@ environment, which a cluster of several workers per machine should do (e.g.
 worker), or the workers' threads and numba's oversubscribe the cores.
 """
 
-import functools
-
 import numpy as np
-from sklearn.utils import check_random_state
 
-from ._streaming import _SUPERBLOCK, UnitSums, add_array, take_rows
+from .._utils._dask import _blocks, _known_rows, _n_rows, is_dask
+from ._streaming import _SUPERBLOCK, HOST, UnitSums, add_array
 
-# Rows a sampler's fit on a dask array reads: a seeded uniform subsample
-# (what the data-dependent parts need: the median bandwidth, landmarks).
-FIT_ROWS = 100_000
 # States merged per task of the tree reduction.
 _FAN_IN = 8
-
-
-def is_dask(X):
-    """Whether ``X`` is a dask collection (without importing dask)."""
-    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "dask")
-
-
-def _known_rows(X, name):
-    """A dask array with known row chunks and one column chunk, or a dask
-    DataFrame (its partitions go to the transformers as pandas DataFrames)."""
-    import dask.array as da
-    import dask.dataframe as dd
-
-    if isinstance(X, dd.DataFrame):
-        return X
-    if not isinstance(X, da.Array):
-        raise TypeError(
-            f"{name} must be a dask array or DataFrame; got {type(X).__name__}."
-        )
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D dask array; got {X.ndim} dimensions.")
-    if any(np.isnan(c) for c in X.chunks[0]):
-        X = X.compute_chunk_sizes()  # one pass over the data, as dask requires
-    if X.dtype.kind not in "fiub":
-        raise TypeError(f"{name} must hold numbers; got dtype {X.dtype}.")
-    if X.dtype not in (np.float32, np.float64):
-        X = X.astype(np.float64)
-    return X.rechunk({1: -1})
-
-
-def _blocks(A):
-    """``(delayed block, first row, rows)`` of each block or partition."""
-    if hasattr(A, "columns"):
-        sizes = A.map_partitions(len).compute().tolist()
-        blocks = A.to_delayed()
-    else:
-        sizes = [int(c) for c in A.chunks[0]]
-        blocks = A.to_delayed().ravel()
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
-    return list(zip(blocks, starts.tolist(), sizes))
 
 
 def two_samples(estimator, X, Y):
@@ -106,15 +61,14 @@ def two_samples(estimator, X, Y):
     return X, Y
 
 
-def _n_rows(A):
-    return len(A) if hasattr(A, "columns") else int(A.shape[0])
+def _take_rows(block, rows):
+    """Rows of a computed block (a NumPy array or a pandas DataFrame)."""
+    return HOST.take(block, rows)
 
 
 def take_pooled(X, Y, idx):
     """Rows ``idx`` (sorted) of the pooled sample, in memory."""
     import dask
-
-    from ._streaming import _concat
 
     parts = []
     for A, wanted, shift in ((X, idx[idx < _n_rows(X)], 0), (Y, None, _n_rows(X))):
@@ -122,8 +76,8 @@ def take_pooled(X, Y, idx):
         for block, start, size in _blocks(A):
             inside = wanted[(wanted >= start) & (wanted < start + size)] - start
             if inside.size:
-                parts.append(dask.delayed(take_rows)(block, inside))
-    return _concat(list(dask.compute(*parts)))
+                parts.append(dask.delayed(_take_rows)(block, inside))
+    return HOST.concat(list(dask.compute(*parts)))
 
 
 def _block_sums(transformers, widths, block, sample, start, total, unit, seed, rows):
@@ -134,7 +88,7 @@ def _block_sums(transformers, widths, block, sample, start, total, unit, seed, r
         UnitSums(widths, unit, seed),
         transformers,
         widths,
-        take_rows(block, slice(0, rows)),
+        HOST.take(block, slice(0, rows)),
         sample,
         start,
         total,
@@ -153,8 +107,6 @@ def add_to_stream(stream, X, Y, unit):
     are reduced to unit sums on the workers, the last superblock's rows (fewer
     than ``_SUPERBLOCK`` per sample) are added on the client."""
     import dask
-
-    from ._streaming import _concat
 
     maps = dask.delayed(stream.transformers, pure=True, traverse=False)
     parts, tails = [], [[], []]
@@ -177,7 +129,7 @@ def add_to_stream(stream, X, Y, unit):
                     )
                 )
             if head < size:
-                tails[sample].append(dask.delayed(take_rows)(block, slice(head, size)))
+                tails[sample].append(dask.delayed(_take_rows)(block, slice(head, size)))
     while len(parts) > 1:
         parts = [
             dask.delayed(_merge, pure=True)(*parts[i : i + _FAN_IN])
@@ -186,56 +138,7 @@ def add_to_stream(stream, X, Y, unit):
     state, x_tail, y_tail = dask.compute(parts[0] if parts else None, *tails)
     if state is not None:
         stream.state = state
-    rows = [_concat(list(t)) if len(t) else np.empty((0, 0)) for t in (x_tail, y_tail)]
+    rows = [
+        HOST.concat(list(t)) if len(t) else np.empty((0, 0)) for t in (x_tail, y_tail)
+    ]
     return stream.add(rows, unit)
-
-
-def fit_sample(X, random_state):
-    """A sampler's fit data from a dask array: at most ``FIT_ROWS`` rows, a
-    seeded uniform subsample (drawn from ``random_state``) when there are more."""
-    X = _known_rows(X, "X")
-    if X.shape[0] <= FIT_ROWS:
-        return X.compute()
-    rng = check_random_state(random_state)
-    idx = np.sort(
-        np.random.default_rng(rng.randint(np.iinfo(np.int32).max)).choice(
-            X.shape[0], FIT_ROWS, replace=False
-        )
-    )
-    return X[idx].compute()
-
-
-def _transform_block(block, sampler):
-    return sampler.transform(block)
-
-
-def transform(sampler, X):
-    """``sampler.transform`` of a dask array: a lazy dask array, rows chunked."""
-    import dask
-    import dask.array as da
-
-    X = _known_rows(X, "X")
-    n_out = sampler.transform(np.zeros((1, X.shape[1]), dtype=X.dtype)).shape[1]
-    meta = sampler.transform(np.zeros((1, X.shape[1]), dtype=X.dtype))[:0]
-    return da.map_blocks(
-        _transform_block,
-        X,
-        dask.delayed(sampler, pure=True, traverse=False),
-        chunks=(X.chunks[0], (n_out,)),
-        dtype=meta.dtype,
-        meta=meta,
-    )
-
-
-def dispatching(method):
-    """Wrap a sampler's ``fit`` or ``transform`` to take dask arrays."""
-
-    @functools.wraps(method)
-    def wrapper(self, X, *args, **kwargs):
-        if not is_dask(X):
-            return method(self, X, *args, **kwargs)
-        if method.__name__ == "transform":
-            return transform(self, X)
-        return method(self, fit_sample(X, self.random_state), *args, **kwargs)
-
-    return wrapper

@@ -4,10 +4,10 @@ permutations shared by all of them, with family-wise adjusted p-values."""
 import numpy as np
 from sklearn.base import clone
 
+from ..kernel_approximation import TabularSampler
+from ..kernel_approximation._base import BaseSampler
+from ..kernel_approximation._tabular import _is_dataframe
 from . import _aggregation, _calibration, _results, _streaming
-from .kernel_approximation import TabularSampler
-from .kernel_approximation._base import BaseSampler
-from .kernel_approximation._tabular import _is_dataframe
 
 
 def _select(X, columns):
@@ -63,27 +63,28 @@ def base_map(test, random_state):
     return TabularSampler(random_state=random_state)
 
 
-def column_report(test, X, Y, columns, rng, seed):
+def column_report(test, engine, X, Y, columns, rng, seed):
     """The per-column table of :meth:`MMDTest.explain` (sorted by evidence).
 
     One feature map per column group, fit on the pooled rows of that group
     (the rows the test fits its maps on); the unit sums of all of them in one
-    pass over the rows, and their statistics on the same permutations in the
-    one calibration loop.
+    pass over the rows (by the inputs' ``engine``), and their statistics on
+    the same permutations in the one calibration loop.
     """
     import pandas as pd
 
     groups = column_groups(X, columns)
     base = base_map(test, rng.randint(np.iinfo(np.int32).max))
-    fit_rows = test._fit_rows(X, Y, seed)
+    fit_rows = test._fit_rows(engine, X, Y, seed)
     maps = [
         _ColumnMap(clone(base).fit(_select(fit_rows, cols)), cols)
         for cols in groups.values()
     ]
-    widths = [_streaming.transformer_width(t, X) for t in maps]
-    m, n = _streaming.n_rows(X), _streaming.n_rows(Y)
+    widths = [engine.width(t, X) for t in maps]
+    m, n = engine.n_rows(X), engine.n_rows(Y)
     unit = test._resolve_unit(m, n, sum(widths))
-    sums = _streaming.Stream(maps, widths, unit, seed).add((X, Y), unit).sums()
+    stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+    sums = engine.add(stream, X, Y, unit).sums()
     observed, null, _ = _calibration.resampled_statistics(
         sums,
         m,

@@ -8,7 +8,7 @@ import numpy as np
 from scipy.special import ndtri
 from scipy.stats import norm
 
-from .mmd import _mmd2_from_parts
+from ..mmd._features import _mmd2_from_parts
 
 ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 RelevanceTestResult = namedtuple("RelevanceTestResult", ["statistic", "pvalue"])
@@ -373,65 +373,3 @@ def result(test, sums, m, n):
         n_samples_x=m,
         n_samples_y=n,
     )
-
-
-def mmd_test(X, Y, *, transformer="auto", **options):
-    """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
-
-    Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` for a list of
-    transformers) and returns its ``result_``: the same numbers as the
-    estimator's fitted attributes.
-
-    Parameters
-    ----------
-    X : DataFrame, array-like or sequence of shape (m, ...) or (N, ...)
-        The first sample, or the pooled sample when ``Y`` is labels.
-    Y : DataFrame, array-like or sequence of shape (n, ...) or (N,)
-        The second sample (same columns as ``X``), or labels of two classes.
-    transformer : "auto", object with ``fit`` and ``transform``, list or None, \
-            default="auto"
-        The feature map. ``"auto"``: a :class:`TabularSampler` with the given
-        ``random_state`` (any table: numeric, categorical, missing values);
-        ``None``: the exact (quadratic-time) Gaussian kernel test; a list:
-        the aggregated test over those maps.
-    **options : dict
-        Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
-        ``n_resamples``, ``alpha``, ``random_state``.
-
-    Returns
-    -------
-    result : MMDTestResult
-        ``statistic``, ``pvalue``, ``null_distribution``, ``mmd2``,
-        ``standard_error``, :meth:`~MMDTestResult.confidence_interval` and
-        :meth:`~MMDTestResult.relevance_test`; unpacks as
-        ``statistic, pvalue``.
-
-    See Also
-    --------
-    MMDTest : The estimator behind it (``explain``, ``witness``).
-    scipy.stats.permutation_test : Generic permutation tests.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import skmmd
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(500, 2))
-    >>> Y = rng.normal(size=(500, 2)) + [0.5, 0.0]
-    >>> statistic, pvalue = skmmd.mmd_test(X, Y, random_state=0)
-    >>> pvalue
-    0.001
-    >>> low, high = skmmd.mmd_test(X, Y, random_state=0).confidence_interval()
-    >>> bool(0 < low < statistic < high)
-    True
-    """
-    from .kernel_approximation import TabularSampler
-    from .two_sample import AggregatedMMDTest, MMDTest
-
-    if isinstance(transformer, list):
-        test = AggregatedMMDTest(transformer, **options)
-    else:
-        if isinstance(transformer, str) and transformer == "auto":
-            transformer = TabularSampler(random_state=options.get("random_state"))
-        test = MMDTest(transformer, **options)
-    return test.fit(X, Y).result_

@@ -10,9 +10,9 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from . import _drift_numba
-from ._compat import HasMethods, Interval, _fit_context
-from .kernel_approximation import RandomFourierSampler
+from .._utils._compat import HasMethods, Interval, _fit_context
+from ..kernel_approximation import RandomFourierSampler
+from . import _numba
 
 __all__ = ["OnlineDriftResult", "OnlineMMDDetector"]
 
@@ -315,7 +315,7 @@ class OnlineMMDDetector(BaseEstimator):
         )
         seeds = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         index, ref_sums = self._null_streams(Z, n_held, n_steps, seeds)
-        stats = _drift_numba.simulate(
+        stats = _numba.simulate(
             Z, index, windows, ref_sums, np.einsum("ij,ij->i", ref_sums, ref_sums),
             float(self.n_reference_),
         )  # fmt: skip
@@ -475,7 +475,7 @@ class OnlineMMDDetector(BaseEstimator):
         W, offset, n_pairs, scale = self._fourier
         stats = np.empty(len(self.windows_))
         thr = np.empty(len(self.windows_))
-        flag = _drift_numba.update_fourier(
+        flag = _numba.update_fourier(
             x, W, offset, n_pairs, scale, self._z, self._ring, self._sums,
             self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_, stats, thr,
@@ -504,7 +504,7 @@ class OnlineMMDDetector(BaseEstimator):
         Z = _as_features(Z)
         # work on copies so that an error leaves the state untouched
         ring, sums = self._ring.copy(), self._sums.copy()
-        stats, thr, flags, count = _drift_numba.run_features(
+        stats, thr, flags, count = _numba.run_features(
             Z, ring, sums, self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_,
         )  # fmt: skip

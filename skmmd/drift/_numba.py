@@ -10,7 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .mmd import _mmd2_from_parts
+from ..mmd._features import _mmd2_from_parts
 
 _mmd2 = njit(cache=True)(_mmd2_from_parts)
 

@@ -14,9 +14,9 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import column_or_1d
 
-from . import _array_api
-from ._compat import validate_data
-from .kernel_approximation._tabular import _is_dataframe, _numeric_series
+from .._utils import _array_api
+from .._utils._compat import validate_data
+from ..kernel_approximation._tabular import _is_dataframe, _numeric_series
 
 FLOAT_DTYPES = [np.float64, np.float32]
 

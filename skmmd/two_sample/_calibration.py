@@ -12,8 +12,8 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import gen_batches
 
-from ._draws import permutation_counts
-from .mmd import _mmd2_from_parts
+from .._utils._draws import permutation_counts
+from ..mmd._features import _mmd2_from_parts
 
 # A batch of resamples holds at most this many count entries (spec section 2).
 _BATCH_ENTRIES = 2**23
@@ -32,7 +32,8 @@ _GRAM_ENTRIES = 2**26
 class _FeatureSums:
     """Unit sums of pooled features, for linear-time resampling.
 
-    Built by the streaming pipeline (:meth:`skmmd._streaming.UnitSums.finalize`):
+    Built by the streaming pipeline
+    (:meth:`skmmd.two_sample._streaming.UnitSums.finalize`):
     the ``G = g_x + g_y`` resampling units (X's first), each of ``unit`` points
     of one sample, have feature sums ``U`` (G, D), stored as row blocks
     (``blocks``, often views of the pipeline's state, so the unit sums are not

@@ -4,7 +4,7 @@ Every engine (in memory, ``partial_fit``, files, Dask) drives the same three
 steps: a chunk of rows of one sample is mapped by the feature maps, its
 features are summed into resampling units, and the :class:`UnitSums` of all
 chunks are added up. Only the unit sums (units x features) reach the
-calibration loop of :mod:`skmmd._calibration`, which never sees the rows.
+calibration loop of :mod:`skmmd.two_sample._calibration`, which never sees the rows.
 
 The unit of a row is a deterministic function of the seed and the row's
 position in its sample (counter-based): positions are shuffled within
@@ -23,7 +23,7 @@ permutation test is exact.
 import numpy as np
 import scipy.sparse as sp
 
-from . import _array_api
+from . import _calibration
 
 # Rows whose positions are shuffled together (a power of two, so that units of
 # any power-of-two size up to it nest inside one superblock).
@@ -56,39 +56,7 @@ def virtual_positions(seed, sample, start, stop, total):
     return out
 
 
-def grouped_sums(transformer, X, groups, n_groups, out=None):
-    """Features of ``X`` summed per group: ``(S, q)``, float64.
-
-    ``S[g]`` is the sum of the feature rows of group ``g`` and ``q[g]`` the sum
-    of their squared norms; with ``out = (S, q)`` they are added into those
-    arrays. A transformer may provide a fused ``_grouped_sums(X, groups,
-    n_groups, out=None)`` that never stores the feature matrix; otherwise its
-    ``transform`` is summed through a sparse 0/1 matrix.
-    """
-    xp, device = _array_api.namespace(X)
-    fused = getattr(transformer, "_grouped_sums", None)
-    if xp is not None:  # features and sums on X's device
-        S, q = _array_api.grouped_sums(
-            transformer.transform(X), groups, n_groups, xp, device
-        )
-        return _into(out, S, q)
-    if fused is not None:
-        return fused(X, groups, n_groups, out=out)
-    Z = transformer.transform(X)
-    n_rows = Z.shape[0]
-    M = sp.csr_matrix(
-        (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
-    )
-    if sp.issparse(Z):
-        Z = Z.tocsr().astype(np.float64)
-        S, q = (M @ Z).toarray(), M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
-    else:
-        Z = np.asarray(Z, dtype=np.float64)
-        S, q = M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
-    return _into(out, S, q)
-
-
-def _into(out, S, q):
+def into(out, S, q):
     """``(S, q)``, or ``out`` with them added."""
     if out is None:
         return S, q
@@ -102,18 +70,76 @@ def _fused(transformers):
     return all(getattr(t, "_grouped_sums", None) is not None for t in transformers)
 
 
-def take_rows(X, rows):
-    """Rows of an array, sparse matrix or DataFrame (by position)."""
-    xp, device = _array_api.namespace(X)
-    if xp is not None:
-        return _array_api.take_rows(X, rows, xp, device)
-    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+class HostRows:
+    """The row operations of the pipeline on rows in host memory: NumPy arrays,
+    SciPy sparse matrices, pandas DataFrames and sequences of objects.
+
+    A stream is given the row operations of its input's kind by the engine that
+    recognised the input (:mod:`skmmd.two_sample._engines`); the pipeline calls
+    them and never asks what kind its rows are.
+    """
+
+    def n_rows(self, X):
+        return X.shape[0] if hasattr(X, "shape") else len(X)
+
+    def take(self, X, rows):
+        """Rows of an array, sparse matrix or DataFrame (by position)."""
+        return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+
+    def concat(self, parts):
+        if isinstance(parts[0], list):  # sequences of objects (strings, sets)
+            return [item for part in parts for item in part]
+        if hasattr(parts[0], "iloc"):
+            import pandas as pd
+
+            return pd.concat(parts)
+        if sp.issparse(parts[0]):
+            return sp.vstack(parts, format="csr")
+        return np.vstack(parts)
+
+    def copy(self, X):
+        """A copy of ``X`` (not a view keeping the caller's array alive)."""
+        return X.copy()
+
+    def to_host(self, X):
+        """``X`` as NumPy can compute with it."""
+        return X
+
+    def chunk_rows(self, transformers, widths):
+        """Rows per chunk: the features of a chunk stay within about
+        _CHUNK_ENTRIES; maps with a fused per-unit sum store none."""
+        if _fused(transformers):
+            return _FUSED_ROWS
+        return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+
+    def grouped_sums(self, transformer, X, groups, n_groups, out=None):
+        """Features of ``X`` summed per group: ``(S, q)``, float64.
+
+        ``S[g]`` is the sum of the feature rows of group ``g`` and ``q[g]`` the
+        sum of their squared norms; with ``out = (S, q)`` they are added into
+        those arrays. A transformer may provide a fused ``_grouped_sums(X,
+        groups, n_groups, out=None)`` that never stores the feature matrix;
+        otherwise its ``transform`` is summed through a sparse 0/1 matrix.
+        """
+        fused = getattr(transformer, "_grouped_sums", None)
+        if fused is not None:
+            return fused(X, groups, n_groups, out=out)
+        Z = transformer.transform(X)
+        n_rows = Z.shape[0]
+        M = sp.csr_matrix(
+            (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
+        )
+        if sp.issparse(Z):
+            Z = Z.tocsr().astype(np.float64)
+            S = (M @ Z).toarray()
+            q = M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
+        else:
+            Z = np.asarray(Z, dtype=np.float64)
+            S, q = M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+        return into(out, S, q)
 
 
-def n_rows(X):
-    if hasattr(X, "npartitions") and hasattr(X, "columns"):
-        return len(X)  # a dask DataFrame: its shape is lazy
-    return X.shape[0] if hasattr(X, "shape") else len(X)
+HOST = HostRows()
 
 
 class UnitSums:
@@ -147,16 +173,17 @@ class UnitSums:
         self.sums = [[np.zeros((0, D)) for _ in range(2)] for D in self.n_features]
         self.sq = [[np.zeros(0) for _ in range(2)] for _ in self.n_features]
 
-    def add_chunk(self, transformers, X, sample, start, total):
+    def add_chunk(self, transformers, X, sample, start, total, rows=HOST):
         """Add the rows ``start ..`` of sample ``sample`` (of ``total`` rows, or
         more when the stream goes on) in place. ``transformers`` are the
-        fitted maps, in the order of this state's ``n_features``.
+        fitted maps, in the order of this state's ``n_features``; ``rows``
+        the row operations of ``X``'s kind.
 
         Raises a ValueError naming the rows when a feature map rejects the
         chunk or returns non-finite features; the state is then left partly
         updated, so callers add to a state they can drop.
         """
-        size = n_rows(X)
+        size = rows.n_rows(X)
         if size == 0:
             return self
         units = virtual_positions(self.seed, sample, start, start + size, total)
@@ -169,7 +196,7 @@ class UnitSums:
         for k, transformer in enumerate(transformers):
             S, q = self.sums[k][sample][at], self.sq[k][sample][at]
             try:
-                grouped_sums(transformer, X, units, hi - lo, out=(S, q))
+                rows.grouped_sums(transformer, X, units, hi - lo, out=(S, q))
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{where}: {error}") from error
             # The sums held were finite before: a non-finite one is this chunk's.
@@ -274,8 +301,6 @@ class UnitSums:
         a state of the same unit, is added on the way (this state is left as
         it is).
         """
-        from ._calibration import _FeatureSums
-
         states = [self] if tail is None else [self, tail]
         n_rows = [sum(t.n_rows[s] for t in states) for s in range(2)]
         complete, rest = [], []
@@ -328,16 +353,16 @@ class UnitSums:
             if not blocks:
                 blocks = [np.zeros((0, D))]
             out.append(
-                _FeatureSums(blocks, np.concatenate(q), n_units, self.unit, fixed)
+                _calibration._FeatureSums(
+                    blocks, np.concatenate(q), n_units, self.unit, fixed
+                )
             )
         return out
 
 
-def transformer_width(transformer, X):
-    """Output dimension of a fitted transformer, from one row of ``X``."""
-    lazy_frame = hasattr(X, "npartitions") and hasattr(X, "columns")
-    first = X.head(1) if lazy_frame else take_rows(X, slice(0, 1))
-    return int(transformer.transform(first).shape[1])
+def transformer_width(transformer, X, rows=HOST):
+    """Output dimension of a fitted transformer, from the first row of ``X``."""
+    return int(transformer.transform(rows.take(X, slice(0, 1))).shape[1])
 
 
 def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
@@ -350,11 +375,13 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     nondecreasing in both sizes, so a stream can double its unit as rows come
     (merging pairs of units) and end where a single pass over all rows would.
     """
-    from ._calibration import _GEMM_BUDGET, _UNIT_ENTRIES
-
     cost = max(n_resamples * n_features_out * n_products, 1)
     max_units = max(
-        2, min(_GEMM_BUDGET // cost, _UNIT_ENTRIES // max(n_features_out, 1))
+        2,
+        min(
+            _calibration._GEMM_BUDGET // cost,
+            _calibration._UNIT_ENTRIES // max(n_features_out, 1),
+        ),
     )
     unit = 1
     while -(-n_x // unit) - (-n_y // unit) > max_units:
@@ -365,36 +392,15 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     return max(1, min(unit, cap))
 
 
-def _chunk_rows(transformers, widths, X):
-    """Rows per chunk: the features of a chunk stay within about
-    _CHUNK_ENTRIES; fused maps on NumPy / SciPy input store none."""
-    if _fused(transformers) and _array_api.namespace(X)[0] is None:
-        return _FUSED_ROWS
-    return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
-
-
-def add_array(state, transformers, widths, X, sample, start, total):
+def add_array(state, transformers, widths, X, sample, start, total, rows=HOST):
     """Add the rows of an in-memory array to ``state`` in place, chunk by
     chunk (see :meth:`UnitSums.add_chunk`)."""
-    size = n_rows(X)
-    step = _chunk_rows(transformers, widths, X)
+    size = rows.n_rows(X)
+    step = rows.chunk_rows(transformers, widths)
     for lo in range(0, size, step):
-        chunk = take_rows(X, slice(lo, min(lo + step, size)))
-        state.add_chunk(transformers, chunk, sample, start + lo, total)
+        chunk = rows.take(X, slice(lo, min(lo + step, size)))
+        state.add_chunk(transformers, chunk, sample, start + lo, total, rows)
     return state
-
-
-def _concat(parts):
-    xp, _ = _array_api.namespace(parts[0])
-    if xp is not None:
-        return _array_api.concat(parts, xp)
-    if isinstance(parts[0], list):  # sequences of objects (strings, sets)
-        return [item for part in parts for item in part]
-    if hasattr(parts[0], "iloc"):
-        import pandas as pd
-
-        return pd.concat(parts)
-    return sp.vstack(parts, format="csr") if sp.issparse(parts[0]) else np.vstack(parts)
 
 
 class Stream:
@@ -408,8 +414,9 @@ class Stream:
     after any sequence of :meth:`add` equal those of one call on all rows.
     """
 
-    def __init__(self, transformers, widths, unit, seed):
+    def __init__(self, transformers, widths, unit, seed, rows=HOST):
         self.transformers, self.widths, self.seed = transformers, widths, seed
+        self.rows = rows
         self.state = UnitSums(widths, unit, seed)
         self.buffers = [[], []]
         self.tail = UnitSums(widths, unit, seed)
@@ -426,10 +433,12 @@ class Stream:
         the end, with no staged copy of the sums)."""
         pending = []
         for s, X in enumerate(samples):
-            parts = self.buffers[s] + ([X] if n_rows(X) else [])
+            parts = self.buffers[s] + ([X] if self.rows.n_rows(X) else [])
             # A single part is used as it is: no copy of the caller's array.
-            rows = (parts[0] if len(parts) == 1 else _concat(parts)) if parts else None
-            size = n_rows(rows) if rows is not None else 0
+            if len(parts) > 1:
+                parts = [self.rows.concat(parts)]
+            rows = parts[0] if parts else None
+            size = self.rows.n_rows(rows) if rows is not None else 0
             pending.append((rows, self.state.n_rows[s], size))
         if any(self.state.n_rows):
             return self._add_staged(pending, unit)
@@ -440,11 +449,9 @@ class Stream:
         tail, buffers = UnitSums(self.widths, unit, self.seed), []
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
-            kept = take_rows(rows, slice(flush, size)) if size > flush else None
-            if kept is not None:
-                # Not a view keeping the caller's array alive.
-                xp, _ = _array_api.namespace(kept)
-                kept = kept.copy() if xp is None else _array_api.copy(kept, xp)
+            kept = None
+            if size > flush:  # a copy, not a view keeping the caller's array alive
+                kept = self.rows.copy(self.rows.take(rows, slice(flush, size)))
                 add_array(
                     tail,
                     self.transformers,
@@ -453,6 +460,7 @@ class Stream:
                     s,
                     start + flush,
                     start + size,
+                    self.rows,
                 )
             buffers.append([kept] if kept is not None else [])
         return buffers, tail
@@ -467,10 +475,11 @@ class Stream:
                     state,
                     self.transformers,
                     self.widths,
-                    take_rows(rows, slice(0, flush)),
+                    self.rows.take(rows, slice(0, flush)),
                     s,
                     0,
                     flush,
+                    self.rows,
                 )
         self.buffers, self.tail = self._tail(pending, unit)
         self.state = state
@@ -488,10 +497,11 @@ class Stream:
                     staged,
                     self.transformers,
                     self.widths,
-                    take_rows(rows, slice(0, flush)),
+                    self.rows.take(rows, slice(0, flush)),
                     s,
                     start,
                     start + flush,
+                    self.rows,
                 )
         buffers, tail = self._tail(pending, unit)
         self.state.coarsen(unit)

@@ -1,0 +1,25 @@
+"""Maximum mean discrepancy (MMD) statistics.
+
+From explicit features in linear time (``_features``: the estimator, the power
+criterion used for kernel selection, the witness function), exact from a kernel
+in row blocks with the linear-time and B-test baselines (``_exact``), and the
+regularized Nystroem MMD with its three-sample decision rule (``_nystroem``).
+These are functions of features or kernels; the tests in
+:mod:`skmmd.two_sample` compute the same statistics from streamed unit sums.
+"""
+
+from ._exact import mmd2_block, mmd2_exact, mmd2_linear
+from ._features import mmd2_features, power_criterion, witness
+from ._nystroem import ThreeSampleResult, nystroem_mmd2, three_sample_test
+
+__all__ = [
+    "ThreeSampleResult",
+    "mmd2_block",
+    "mmd2_exact",
+    "mmd2_features",
+    "mmd2_linear",
+    "nystroem_mmd2",
+    "power_criterion",
+    "three_sample_test",
+    "witness",
+]

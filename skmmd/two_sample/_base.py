@@ -1,0 +1,354 @@
+"""Kernel two-sample tests as scikit-learn estimators."""
+
+import functools
+from copy import copy, deepcopy
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import (
+    ClassifierTags,
+    check_random_state,
+    get_tags,
+)
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from .._utils import _array_api
+from .._utils._compat import (
+    Interval,
+    StrOptions,
+    _fit_context,
+)
+from . import (
+    _engines,
+    _explain,
+    _inputs,
+    _streaming,
+)
+
+_FLOAT_DTYPES = [np.float64, np.float32]
+# Above this many pooled points the transformers are fit on a seeded uniform
+# subsample of this size (what their data-dependent parts need: a median
+# bandwidth, landmarks), the same rows in memory and on Dask.
+_FIT_ROWS = 100_000
+
+
+def _stack(X, Y):
+    """The pooled sample: X's rows first, then Y's."""
+    return _inputs.stack(X, Y)
+
+
+def _with_numpy(fit=False, always=False):
+    """Run a test's method with NumPy on array-API inputs in host memory (the
+    NumPy engine, see :mod:`skmmd._utils._array_api`), or with ``always`` on host
+    copies of device arrays too.
+
+    ``fit``: the test itself is fit on NumPy views; the maps it then exposes
+    (``transformer_``, ``transformers_``) are copies with their arrays in the
+    inputs' namespace (its stream keeps the NumPy ones). Otherwise the method
+    of a fitted test runs on a copy whose maps hold NumPy arrays, and an array
+    result goes back to the inputs' namespace.
+    """
+
+    def decorate(method):
+        @functools.wraps(method)
+        def wrapper(self, X, *args, **kwargs):
+            y = args[0] if args else kwargs.get("y")
+            xp, device = _array_api.namespace(X, y)
+            if xp is None or not (always or _array_api.on_host(X, y)):
+                return method(self, X, *args, **kwargs)
+            X = _array_api.as_numpy(X, "X")
+            args = [_array_api.as_numpy(a, "y") for a in args]
+            kwargs = {k: _array_api.as_numpy(v, k) for k, v in kwargs.items()}
+            if fit:
+                out = method(self, X, *args, **kwargs)
+                _array_api.convert_maps(self, _array_api.to_namespace(xp, device))
+                return out
+            check_is_fitted(self)
+            if self.__dict__.get("_stale"):  # calibrate once, on the test itself
+                self._calibrate()
+            test = _array_api.convert_maps(copy(self), _array_api.fitted_as_numpy)
+            out = method(test, X, *args, **kwargs)
+            if isinstance(out, np.ndarray):
+                return _array_api.from_numpy(out, xp, device)
+            return out
+
+        return wrapper
+
+    return decorate
+
+
+def _prefit(transformers):
+    """Copies of the transformers if all are fitted already, else None (maps
+    fitted on host array-API arrays: their NumPy views, see
+    ``_with_numpy``)."""
+    try:
+        for transformer in transformers:
+            check_is_fitted(transformer)
+    except NotFittedError:
+        return None
+    return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
+
+
+class _BaseMMDTest(BaseEstimator):
+    """What the two-sample tests share: the two input conventions, the
+    resampling unit, the calibration parameters and the tags (not public)."""
+
+    _shared_constraints: dict = {
+        "statistic": [StrOptions({"unbiased", "biased"})],
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "resample_unit": [
+            StrOptions({"auto"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "batch": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def _two_samples(self, X, Y, reset, min_rows=2):
+        """Validated ``(X, Y, classes)``: see :func:`._inputs.two_samples`."""
+        return _inputs.two_samples(
+            self, X, Y, reset=reset, min_rows=min_rows, **self._input_options()
+        )
+
+    def _input_options(self):
+        """Inputs pass through to transformers (not to the exact kernel); NaN
+        is let through when every transformer accepts it."""
+        transformers = self._input_transformers()
+        return {
+            "pass_through": transformers is not None,
+            "allow_nan": transformers is not None
+            and all(get_tags(t).input_tags.allow_nan for t in transformers),
+        }
+
+    @_with_numpy(always=True)
+    def explain(self, X, y=None, *, columns=None):
+        """Which columns moved: a test per column, adjusted for testing them all.
+
+        Each column (or group of columns) gets its own kernel: the test's
+        sampler fit on that column alone when the test has a sampler of this
+        package (e.g. :class:`TabularSampler`, :class:`RandomFourierSampler`),
+        else a :class:`TabularSampler`. All columns' statistics are computed on
+        the same permutations (as :class:`AggregatedMMDTest` does with
+        kernels), and their p-values are adjusted by Westfall and Young's
+        single-step min-p rule, so that rejecting every column with
+        ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
+        probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
+        all columns.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels, with
+            the columns seen in ``fit``.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        columns : None, list or dict, default=None
+            ``None``: every column alone. A list of columns and lists of
+            columns (groups tested together), or a dict ``{label: columns}``.
+
+        Returns
+        -------
+        report : pandas.DataFrame
+            One row per column (group), most evidence first: ``column``,
+            ``statistic`` (its MMD^2), ``p_value`` (its own permutation
+            p-value), ``adjusted_p_value`` (family-wise), ``z`` (the statistic
+            standardized over the permutations, which breaks ties), and
+            ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its MMD^2).
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        engine = _engines.engine_for(X)
+        return _explain.column_report(self, engine, X, Y, columns, rng, seed)
+
+    def _resolve_unit(self, m, n, n_features_out):
+        if self.resample_unit != "auto":
+            if self.resample_unit > min(m, n):
+                raise ValueError(
+                    f"resample_unit={self.resample_unit} exceeds the smaller sample "
+                    f"size {min(m, n)}."
+                )
+            return self.resample_unit
+        return _streaming.auto_unit(
+            m, n, n_features_out, self.n_resamples, self._n_products
+        )
+
+    _n_products = 1  # matrix products per resample (two for the bootstrap)
+
+    # Attributes computed from the unit sums; after partial_fit they are
+    # computed when first read (the calibration costs O(B G D), the update
+    # O(chunk D)), so a stream of many chunks calibrates once.
+    _RESULTS = (
+        "statistic_",
+        "p_value_",
+        "null_distribution_",
+        "reject_",
+        "threshold_",
+        "witness_weights_",
+        "statistics_",
+        "p_values_",
+        "result_",
+        "resample_unit_",
+        "n_samples_x_",
+        "n_samples_y_",
+    )
+
+    def __getattr__(self, name):
+        if name in _BaseMMDTest._RESULTS and self.__dict__.get("_stale"):
+            self._calibrate()
+            return self.__dict__[name]
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}"
+        )
+
+    def _fit_rows(self, engine, X, Y, seed):
+        """Rows the transformers are fit on: the pooled sample, or above
+        ``_FIT_ROWS`` points a seeded uniform subsample of it (the same rows
+        whatever the engine). A uniform subsample drawn without the labels
+        keeps the units exchangeable, so the test stays exact."""
+        m, n = engine.n_rows(X), engine.n_rows(Y)
+        if m + n <= _FIT_ROWS:
+            return engine.pooled(X, Y)
+        idx = np.sort(
+            np.random.default_rng([seed, 2]).choice(m + n, _FIT_ROWS, replace=False)
+        )
+        return engine.pooled(X, Y, idx)
+
+    def _start_stream(self, engine, transformers, X, seed):
+        widths = [engine.width(t, X) for t in transformers]
+        unit = 1 if self.resample_unit == "auto" else self.resample_unit
+        self._stream = _streaming.Stream(transformers, widths, unit, seed, engine.rows)
+        return widths
+
+    def _fit_stream(self, engine, X, Y, transformers, seed):
+        """Unit sums of the whole samples by the input's engine, then the
+        results."""
+        m, n = engine.n_rows(X), engine.n_rows(Y)
+        widths = self._start_stream(engine, transformers, X, seed)
+        unit = self._resolve_unit(m, n, sum(widths))
+        engine.add(self._stream, X, Y, unit)
+        self.n_held_out_ = 0
+        self._calibrate()
+        return self
+
+    @available_if(lambda self: self._streams())
+    @_fit_context(prefer_skip_nested_validation=False)
+    @_with_numpy(fit=True)
+    def partial_fit(self, X, y=None, classes=None):
+        """Add a chunk of each sample to the test (out-of-core or streamed data).
+
+        The first call starts the stream. With a transformer that is not
+        fitted yet, it is fit on the first call's rows (both samples pooled,
+        labels unseen), and those rows are held out of the statistic
+        (``n_held_out_``): a map that depends on the rows it tests would make
+        them special and the units not exchangeable. A fitted transformer is
+        used as given and every row counts. Later calls add their rows; the
+        results (``statistic_``, ``p_value_``, ...) are computed from all rows
+        so far when first read. For the same seed, a transformer that does not
+        depend on the data (e.g. a fixed bandwidth) and the same rows in the
+        same order, the results equal those of :meth:`fit`, whatever the chunk
+        sizes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m_chunk, n_features)
+            Rows of the first sample (or pooled rows when ``y`` is labels);
+            a chunk may have no rows of one sample.
+        y : {array-like, sparse matrix} of shape (n_chunk, n_features) or \
+                array-like of shape (N_chunk,)
+            Rows of the second sample, or labels of the rows of ``X``.
+        classes : array-like of shape (2,), default=None
+            The two labels, for the label convention (scikit-learn's
+            ``partial_fit`` signature); checked against those of the chunk.
+
+        Returns
+        -------
+        self : object
+            The test, updated.
+        """
+        first = getattr(self, "_stream", None) is None
+        expected = None if classes is None else np.sort(np.asarray(classes))
+        try:
+            X, Y, classes = self._two_samples(X, y, reset=first, min_rows=0)
+        except ValueError as error:
+            if first:
+                raise
+            rows = self._stream.n_rows
+            raise ValueError(
+                f"partial_fit chunk after rows 0-{rows[0] - 1} of X and 0-"
+                f"{rows[1] - 1} of Y (nothing was added): {error}"
+            ) from error
+        if expected is not None and classes is not None:
+            if not np.all(np.isin(classes, expected)) or expected.size != 2:
+                raise ValueError(
+                    f"classes={expected.tolist()} must be the two labels of y; "
+                    f"got labels {classes.tolist()}."
+                )
+        if first:
+            self.classes_ = np.array([0, 1]) if classes is None else classes
+            rng = check_random_state(self.random_state)
+            seed = rng.randint(np.iinfo(np.int32).max)
+            prefit = self._prefit_transformers()
+            held_out = prefit is None
+            transformers = self._fit_transformers(_stack(X, Y), rng, prefit)
+            # The validated chunk's kind fixes the stream's row operations.
+            engine = _engines.InMemory(_engines.rows_for(X))
+            self._start_stream(engine, transformers, X, seed)
+            self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
+            self._mark_stale()
+            if held_out:
+                return self
+        elif classes is not None and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"The labels of partial_fit must be the classes of the first call, "
+                f"{self.classes_.tolist()}; got {classes.tolist()}."
+            )
+        stream = self._stream
+        m, n = stream.n_rows[0] + X.shape[0], stream.n_rows[1] + Y.shape[0]
+        unit = stream.state.unit
+        if self.resample_unit == "auto":
+            unit = max(unit, self._resolve_unit(m, n, sum(stream.widths)))
+        stream.add((X, Y), unit)
+        self._mark_stale()
+        return self
+
+    def _mark_stale(self):
+        for name in _BaseMMDTest._RESULTS:
+            self.__dict__.pop(name, None)
+        self._stale = True
+
+    def _calibrate(self):
+        """Results from the unit sums (subclasses set their attributes)."""
+        self._stale = False
+        stream = self._stream
+        m, n = stream.n_rows
+        if min(m, n) < 2:
+            raise ValueError(
+                "Each sample needs at least 2 points in the statistic; got "
+                f"{m} in X and {n} in Y so far."
+            )
+        sums = stream.sums()
+        if min(sums[0].n_units) < 1:
+            raise ValueError(
+                f"resample_unit={stream.state.unit} leaves a sample with no complete "
+                f"unit to resample ({m} points in X, {n} in Y)."
+            )
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        self.resample_unit_ = stream.state.unit
+        self._set_results(sums, m, n, stream.seed)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # Missing values pass through to transformers that accept them.
+        tags.input_tags.allow_nan = self._input_options()["allow_nan"]
+        # The labels of fit(pooled, labels) are binary class labels.
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags

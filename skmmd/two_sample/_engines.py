@@ -1,0 +1,129 @@
+"""The one seam between a test's input and its pipeline.
+
+:func:`engine_for` recognises the kind of a test's input once, at the entry of
+``fit`` / ``partial_fit``, and returns the driver that runs the one streaming
+pipeline (:mod:`skmmd.two_sample._streaming`) for that kind:
+
+- :class:`InMemory`: NumPy arrays, SciPy sparse matrices, DataFrames and
+  sequences of objects (the pipeline's :data:`~._streaming.HOST` row
+  operations), or arrays of another array-API namespace on their device
+  (:class:`DeviceRows`);
+- :class:`Lazy`: Dask arrays and DataFrames, reduced to unit sums on the
+  workers by :mod:`skmmd.two_sample._dask`.
+
+Below this module nothing asks what kind its rows are: the pipeline calls
+the row operations it was given, the calibration loop sees only unit sums.
+"""
+
+import numpy as np
+
+from .._utils import _array_api
+from .._utils._dask import _n_rows, is_dask
+from . import _dask, _inputs
+from ._streaming import _CHUNK_ENTRIES, HOST, HostRows, into, transformer_width
+
+
+class DeviceRows(HostRows):
+    """Row operations on arrays of an array-API namespace (PyTorch, CuPy), on
+    their device: features and per-unit sums are computed there, only the sums
+    come to host memory."""
+
+    def __init__(self, xp, device):
+        self.xp, self.device = xp, device
+
+    def take(self, X, rows):
+        return _array_api.take_rows(X, rows, self.xp, self.device)
+
+    def concat(self, parts):
+        return _array_api.concat(parts, self.xp)
+
+    def copy(self, X):
+        return _array_api.copy(X, self.xp)
+
+    def to_host(self, X):
+        return _array_api.to_numpy(X, self.xp)
+
+    def chunk_rows(self, transformers, widths):
+        # The fused per-unit sums are NumPy kernels: features are stored.
+        return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+
+    def grouped_sums(self, transformer, X, groups, n_groups, out=None):
+        S, q = _array_api.grouped_sums(
+            transformer.transform(X), groups, n_groups, self.xp, self.device
+        )
+        return into(out, S, q)
+
+
+class InMemory:
+    """Driver of samples held in memory: the pipeline runs on the client,
+    chunk by chunk, with the row operations ``rows``."""
+
+    lazy = False
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def samples(self, test, X, y):
+        """Validated ``(X, Y, classes)`` of a test's ``fit``."""
+        return test._two_samples(X, y, reset=True)
+
+    def n_rows(self, X):
+        return self.rows.n_rows(X)
+
+    def width(self, transformer, X):
+        return transformer_width(transformer, X, self.rows)
+
+    def pooled(self, X, Y, idx=None):
+        """The pooled sample (X's rows first), or its rows ``idx`` (sorted)."""
+        if idx is None:
+            return _inputs.stack(X, Y)
+        m = self.n_rows(X)
+        return _inputs.stack(
+            self.rows.take(X, idx[idx < m]), self.rows.take(Y, idx[idx >= m] - m)
+        )
+
+    def add(self, stream, X, Y, unit):
+        """Add both samples to ``stream`` at unit size ``unit``."""
+        return stream.add((X, Y), unit)
+
+
+class Lazy(InMemory):
+    """Driver of Dask samples: complete superblocks are reduced to unit sums on
+    the workers, the last rows of each sample are added on the client (with
+    the host row operations)."""
+
+    lazy = True
+
+    def __init__(self):
+        super().__init__(HOST)
+
+    def samples(self, test, X, y):
+        X, Y = _dask.two_samples(test, X, y)
+        return X, Y, None
+
+    def n_rows(self, X):
+        return _n_rows(X)
+
+    def width(self, transformer, X):
+        first = X.head(1) if hasattr(X, "columns") else X[:1]
+        return int(transformer.transform(first).shape[1])
+
+    def pooled(self, X, Y, idx=None):
+        if idx is None:
+            idx = np.arange(self.n_rows(X) + self.n_rows(Y))
+        return _dask.take_pooled(X, Y, idx)
+
+    def add(self, stream, X, Y, unit):
+        return _dask.add_to_stream(stream, X, Y, unit)
+
+
+def rows_for(X):
+    """The row operations of in-memory ``X``: its array-API namespace's on its
+    device, or the host ones."""
+    xp, device = _array_api.namespace(X)
+    return HOST if xp is None else DeviceRows(xp, device)
+
+
+def engine_for(X):
+    """The driver of a test's input ``X`` (recognised here, and only here)."""
+    return Lazy() if is_dask(X) else InMemory(rows_for(X))

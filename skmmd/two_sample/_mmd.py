@@ -1,0 +1,498 @@
+"""MMDTest: the kernel two-sample test with one kernel."""
+
+from numbers import Real
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils import (
+    check_random_state,
+    gen_batches,
+    get_tags,
+)
+from sklearn.utils.validation import check_is_fitted
+
+from .._utils import _array_api
+from .._utils._compat import (
+    HasMethods,
+    Interval,
+    Options,
+    StrOptions,
+    _fit_context,
+)
+from ..kernels import median_bandwidth
+from ..mmd._exact import _kernel_params, _power_criterion_exact
+from ..mmd._features import _BLOCK_ENTRIES, power_criterion
+from . import (
+    _calibration,
+    _engines,
+    _explain,
+    _inputs,
+    _results,
+)
+from ._base import _BaseMMDTest, _prefit, _stack, _with_numpy
+
+
+class MMDTest(_BaseMMDTest):
+    """Kernel two-sample test: maximum mean discrepancy with a calibrated p-value.
+
+    ``MMDTest(transformer).fit(X, Y)`` tests ``H0: P = Q`` from samples
+    ``X ~ P`` and ``Y ~ Q``. With a feature map (any transformer, e.g.
+    :class:`~skmmd.RandomFourierSampler`) the statistic and every resample cost
+    ``O(N D)``; with ``transformer=None`` the kernel is exact and the cost is
+    quadratic in ``N = m + n``.
+
+    It is also a binary classifier in scikit-learn's sense, so that
+    ``GridSearchCV`` on ``fit(pooled, labels)`` splits with ``StratifiedKFold``
+    (every fold holds both samples, as ``score`` needs). ``predict`` is the
+    witness (mean-embedding) classifier: a point goes to the sample with the
+    larger mean kernel value ``mean_i k(x, x_i)`` against ``mean_j k(x, y_j)``,
+    i.e. to ``classes_[0]`` (sample X) where the witness is positive (a Parzen
+    window classifier with equal priors). ``score`` stays the power criterion,
+    not the accuracy.
+
+    Parameters
+    ----------
+    transformer : object with ``fit`` and ``transform``, default=None
+        Feature map ``z``; the test uses the kernel ``z(x)^T z(y)``. It is
+        cloned and fit on the pooled sample without the labels, which keeps
+        the permutation test exact. ``None`` is the exact kernel test with
+        ``kernel``, ``bandwidth`` and ``nu``.
+    kernel : {"gaussian", "laplacian", "matern"} or callable, default="gaussian"
+        Kernel of the exact test (``transformer=None``); a callable
+        ``kernel(A, B)`` returns the kernel matrix between two row blocks.
+        Ignored with a transformer.
+    bandwidth : "median" or float, default="median"
+        Bandwidth of the exact test's kernel; ``"median"`` is the median
+        pairwise distance of (1000 points of) the pooled sample.
+    nu : {0.5, 1.5, 2.5}, default=1.5
+        Smoothness of the Matern kernel.
+    statistic : {"unbiased", "biased"}, default="unbiased"
+        ``MMD2_u`` (U-statistic) or ``MMD2_b`` (V-statistic).
+    calibration : {"permutation", "bootstrap"}, default="permutation"
+        Null distribution: random permutations of the pooled sample (exact
+        level in finite samples), or Efron's two-sample bootstrap from the
+        pooled sample. A resample's statistic excludes the pairs of two draws
+        of one pooled point (biased: the V-statistic of distinct points), else
+        the bootstrap is conservative in high dimension.
+    n_resamples : int, default=999
+        Number of permutations or bootstrap resamples ``B``.
+    alpha : float, default=0.05
+        Level of the test, in (0, 1): ``reject_`` is ``p_value_ <= alpha``.
+    resample_unit : "auto" or int, default="auto"
+        Feature path only: points of each sample that are resampled together
+        as one unit, assigned to units at random (``m % unit`` points of X and
+        ``n % unit`` of Y stay in their sample). ``1`` is the classical test
+        that resamples single points, at cost ``O(B N D)``. Any unit size gives
+        a test of exact level: the random grouping does not depend on the data
+        or their order, so the units are exchangeable under the null. The power
+        is the same as long as there are thousands of units. ``"auto"`` uses 1
+        unless ``B N D`` exceeds about ``3 10^10`` multiply-adds (or the unit
+        sums would exceed 256 MB), then the smallest size that fits, keeping at
+        least 100 units per sample.
+    batch : int, default=None
+        Resamples per matrix product (memory ``O(batch x units)``); ``None``
+        keeps a batch to about ``2**23`` entries. The results do not depend on
+        it.
+    random_state : int, RandomState instance or None, default=None
+        Controls the resamples (and the subsample of the exact test's median
+        heuristic). Pass an int for reproducible output across multiple function
+        calls. The transformer's own ``random_state`` controls its features.
+    n_jobs : int, default=None
+        Threads computing batches of resamples in parallel. The resamples are
+        drawn in one thread in a fixed order, so the results do not depend on
+        it. ``None`` means 1 unless in a :obj:`joblib.parallel_backend` context.
+    verbose : int, default=0
+        Progress messages of the calibration when positive.
+
+    Attributes
+    ----------
+    statistic_ : float
+        Observed MMD^2.
+    p_value_ : float
+        ``(1 + #{b : T_b >= T}) / (B + 1)``, in ``[1 / (B + 1), 1]``.
+    null_distribution_ : ndarray of shape (n_resamples,)
+        The resampled statistics ``T_b``.
+    threshold_ : float
+        ``statistic_`` above it means rejection: the
+        ``floor(alpha (B + 1))``-th largest value of the null distribution
+        (``inf`` if ``alpha (B + 1) < 1``, when no p-value can reach alpha).
+    reject_ : bool
+        Whether H0 is rejected at level ``alpha``.
+    transformer_ : object or None
+        The fitted clone of ``transformer``.
+    bandwidth_ : float or None
+        Bandwidth of the exact test's kernel (None with a transformer).
+    resample_unit_ : int
+        The unit size used (1 for the exact test).
+    witness_weights_ : ndarray of shape (n_features_out,) or None
+        ``s_x / m - s_y / n``, the mean feature difference (feature path).
+    n_samples_x_ : int
+        Size ``m`` of the first sample.
+    n_samples_y_ : int
+        Size ``n`` of the second sample.
+    classes_ : ndarray of shape (2,)
+        The two labels of ``fit(pooled, labels)`` (sorted; the first marks
+        sample X), or ``[0, 1]`` for ``fit(X, Y)``: the labels of ``predict``.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during ``fit``, when X has string column names.
+
+    See Also
+    --------
+    skmmd.mmd.mmd2_features : The statistic from features.
+    skmmd.mmd.power_criterion : The criterion returned by ``score``.
+    MMDTest.witness : The witness function behind ``decision_function``.
+    scipy.stats.permutation_test : Generic permutation tests.
+
+    Notes
+    -----
+    With pooled features ``Z`` and a ``B x N`` matrix ``A`` of resample counts,
+    every resampled sum ``S_x = A Z`` is one matrix product, and the statistic of
+    each resample follows from ``||S_x||^2``, ``S_x^T S_y`` and ``A ||z_i||^2``
+    (see :func:`skmmd.mmd.mmd2_features`). The exact test does the same with the
+    Gram matrix: ``a^T K a`` from ``A K``. The p-value counts the null values
+    ``>= T`` up to a relative tolerance of ``100 eps`` of the magnitude of the
+    terms of ``T`` (as scipy's ``permutation_test`` does relative to ``T``), so
+    that resamples equal to ``T`` up to rounding count as ties. It is valid in
+    finite samples for the permutation test [2]_.
+
+    References
+    ----------
+    .. [1] A. Gretton, K. M. Borgwardt, M. J. Rasch, B. Schoelkopf and A. Smola.
+       A kernel two-sample test. JMLR, 13:723-773, 2012.
+    .. [2] B. Phipson and G. K. Smyth. Permutation p-values should never be
+       zero. Stat. Appl. Genet. Mol. Biol., 9(1), 2010.
+    .. [3] J. Zhao and D. Meng. FastMMD: ensemble of circular discrepancy for
+       efficient two-sample test. Neural Computation, 2015.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd import MMDTest, RandomFourierSampler
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 2))
+    >>> Y = rng.normal(size=(300, 2)) + [0.5, 0.0]
+    >>> test = MMDTest(RandomFourierSampler(random_state=0), random_state=0)
+    >>> test.fit(X, Y).p_value_
+    0.001
+    >>> bool(test.reject_)
+    True
+
+    The witness classifier: X is denser on the left (class 0), Y on the right.
+
+    >>> test.predict([[-1.0, 0.0], [2.0, 0.0]])
+    array([0, 1])
+    """
+
+    _parameter_constraints: dict = {
+        "transformer": [None, HasMethods(["fit", "transform"])],
+        "kernel": [StrOptions({"gaussian", "laplacian", "matern"}), callable],
+        "bandwidth": [
+            StrOptions({"median"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
+        "nu": [Options(Real, {0.5, 1.5, 2.5})],
+        "calibration": [StrOptions({"permutation", "bootstrap"})],
+        **_BaseMMDTest._shared_constraints,
+    }
+
+    def __init__(
+        self,
+        transformer=None,
+        *,
+        kernel="gaussian",
+        bandwidth="median",
+        nu=1.5,
+        statistic="unbiased",
+        calibration="permutation",
+        n_resamples=999,
+        alpha=0.05,
+        resample_unit="auto",
+        batch=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.transformer = transformer
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+        self.nu = nu
+        self.statistic = statistic
+        self.calibration = calibration
+        self.n_resamples = n_resamples
+        self.alpha = alpha
+        self.resample_unit = resample_unit
+        self.batch = batch
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _kernel_function(self):
+        return _kernel_params(self.kernel, self.bandwidth_, self.nu)
+
+    def _kernel_rows(self, P):
+        kfun = self._kernel_function()
+        for rows in gen_batches(P.shape[0], max(1, _BLOCK_ENTRIES // P.shape[0])):
+            K = np.asarray(kfun(P[rows], P), dtype=np.float64)
+            if not np.all(np.isfinite(K)):
+                raise ValueError(
+                    f"The kernel returned non-finite values (NaN or infinity) for "
+                    f"rows {rows.start}-{rows.stop - 1} of the pooled sample; a "
+                    f"kernel must give finite similarities (kernel={self.kernel!r})."
+                )
+            yield rows, K
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    @_with_numpy(fit=True)
+    def fit(self, X, y=None):
+        """Compute the statistic, its null distribution and the p-value.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is 1-D labels.
+        y : {array-like, sparse matrix} of shape (n, n_features) or (N,)
+            The second sample Y, or labels of exactly two classes for the rows of
+            ``X`` (the smaller label marks the first sample). ``fit(pooled,
+            labels)`` gives results identical to ``fit(pooled[labels == a],
+            pooled[labels == b])``: the samples are the rows of each class in
+            their order in ``X``. A dense ``y`` of shape ``(N, 1)`` with the
+            rows of ``X`` is a column vector of labels when ``X`` has more than
+            one feature (as a second sample its number of features would not
+            match): it is raveled with a ``DataConversionWarning``. With one
+            feature, a 2-D ``y`` is always the second sample.
+
+        Returns
+        -------
+        self : object
+            Fitted test.
+        """
+        engine = _engines.engine_for(X)
+        if engine.lazy and self.transformer is None:
+            raise TypeError(
+                "The exact test (transformer=None) is quadratic and takes "
+                "in-memory arrays; give a transformer to test dask arrays."
+            )
+        X, Y, classes = engine.samples(self, X, y)
+        self.classes_ = np.array([0, 1]) if classes is None else classes
+        m, n = engine.n_rows(X), engine.n_rows(Y)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        self._stream = None
+        if self.transformer is not None:
+            self.bandwidth_ = None
+            fit_rows = self._fit_rows(engine, X, Y, seed)
+            self.transformer_ = clone(self.transformer).fit(fit_rows)
+            return self._fit_stream(engine, X, Y, [self.transformer_], seed)
+        # The quadratic exact test computes with NumPy.
+        X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
+        pooled = _stack(X, Y)
+        self.transformer_ = None
+        self.bandwidth_ = (
+            median_bandwidth(
+                pooled,
+                random_state=rng,
+                metric="manhattan" if self.kernel == "laplacian" else "euclidean",
+            )
+            if isinstance(self.bandwidth, str)
+            else float(self.bandwidth)
+        )
+        self.resample_unit_ = 1
+        self._samples = (X, Y)
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        self._set_results(
+            [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
+        )
+        self.witness_weights_ = None
+        return self
+
+    def _input_transformers(self):
+        return None if self.transformer is None else [self.transformer]
+
+    def _streams(self):
+        # The exact test is quadratic: it needs every point at once.
+        return self.transformer is not None
+
+    def _prefit_transformers(self):
+        return _prefit([self.transformer])
+
+    def _fit_transformers(self, pooled, rng, prefit=None):
+        """The fitted maps (``prefit``: fitted copies to use as they are)."""
+        self.transformer_ = prefit[0] if prefit else clone(self.transformer).fit(pooled)
+        self.bandwidth_ = None
+        return [self.transformer_]
+
+    def _set_results(self, sums, m, n, seed):
+        if self.verbose:
+            print(
+                f"MMDTest: m={m}, n={n}, {self.calibration} with "
+                f"{self.n_resamples} resamples, unit={self.resample_unit_}"
+            )
+        observed, null, tolerance = _calibration.resampled_statistics(
+            sums[0],
+            m,
+            n,
+            statistic=self.statistic,
+            method=self.calibration,
+            n_resamples=self.n_resamples,
+            batch=self.batch,
+            seed=seed,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+        )
+        if isinstance(sums[0], _calibration._FeatureSums):
+            self.witness_weights_ = sums[0].mean_difference(m, n)
+        self.statistic_ = observed
+        self.null_distribution_ = null
+        self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
+        self.reject_ = bool(self.p_value_ <= self.alpha)
+        k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
+        self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
+        self.result_ = _results.result(self, [sums[0]], m, n)
+
+    @_with_numpy()
+    def score(self, X, y=None):
+        """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
+
+        With ``GridSearchCV(MMDTest(sampler), {"transformer__bandwidth": [...]})``
+        and a pooled sample with labels of the two samples, the bandwidth is fit
+        on training folds and scored on held-out folds (MMDTest is a classifier,
+        so an integer or default ``cv`` is stratified: every fold holds both
+        samples). Test on data not used in the selection: a p-value computed on
+        the selection data is invalid.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
+            First sample, or pooled sample when ``y`` holds labels.
+        y : {array-like, sparse matrix} of shape (n, n_features) or (N,)
+            Second sample, or labels of two classes.
+
+        Returns
+        -------
+        criterion : float
+            See :func:`skmmd.mmd.power_criterion`.
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        if self.transformer_ is None:
+            return _power_criterion_exact(X, Y, self._kernel_function())
+        Z_x, Z_y = self.transformer_.transform(X), self.transformer_.transform(Y)
+        xp, _ = _array_api.namespace(Z_x)
+        if xp is not None:  # the criterion is a few sums, on the host
+            Z_x, Z_y = _array_api.to_numpy(Z_x, xp), _array_api.to_numpy(Z_y, xp)
+        return power_criterion(Z_x, Z_y)
+
+    @_with_numpy()
+    def witness(self, X):
+        """Witness function: where the first sample has more mass than the second.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_points, n_features)
+            Points where the witness is evaluated.
+
+        Returns
+        -------
+        values : ndarray of shape (n_points,)
+            ``mean_i k(x, x_i) - mean_j k(x, y_j)`` (with the approximate kernel
+            ``z(x)^T z(y)`` when there is a transformer): positive where X is
+            denser than Y.
+        """
+        check_is_fitted(self)
+        X = _inputs.points(self, X, **self._input_options())
+        xp, device = _array_api.namespace(X)
+        if xp is not None and self.transformer_ is not None:  # on X's device
+            Z = _array_api.float64(self.transformer_.transform(X), xp, device)
+            return Z @ _array_api.from_numpy(self.witness_weights_, xp, device)
+        if self.transformer_ is not None:
+            return np.asarray(
+                self.transformer_.transform(X) @ self.witness_weights_
+            ).ravel()
+        kfun = self._kernel_function()
+        S_x, S_y = self._samples
+        out = np.empty(X.shape[0])
+        block = max(1, _BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
+        for rows in gen_batches(X.shape[0], block):
+            out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(
+                axis=1
+            )
+        return out
+
+    @_with_numpy(always=True)
+    def witness_points(self, X, y=None, *, n_points=5):
+        """The rows of each sample where the witness function is most extreme.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
+            The first sample, or the pooled sample when ``y`` is labels.
+        y : DataFrame or array-like of shape (n, n_features) or (N,)
+            The second sample, or labels of the two samples.
+        n_points : int, default=5
+            Rows per sample.
+
+        Returns
+        -------
+        points : pandas.DataFrame
+            ``sample`` ("X" or "Y"), ``row`` (position in its sample),
+            ``witness``, then the row's columns: the rows of X where the
+            witness is largest (X much denser there than Y), then those of Y
+            where it is smallest.
+        """
+        check_is_fitted(self)
+        X, Y, _ = self._two_samples(X, y, reset=False)
+        return _explain.witness_points(self, X, Y, n_points)
+
+    def decision_function(self, X):
+        """Compute ``-witness(X)``: positive where the second sample is denser.
+
+        The mean-embedding classifier's score, with scikit-learn's binary
+        convention that positive values mean ``classes_[1]`` (sample Y).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_points, n_features)
+            Points to score.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_points,)
+            ``mean_j k(x, y_j) - mean_i k(x, x_i)``, that is ``-witness(X)``.
+        """
+        return -self.witness(X)
+
+    def predict(self, X):
+        """Label of the sample with the larger mean kernel value at each point.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_points, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_points,)
+            ``classes_[1]`` where ``decision_function`` is positive (Y denser
+            than X), else ``classes_[0]``.
+        """
+        check_is_fitted(self)
+        scores = self.decision_function(X)
+        xp, device = _array_api.namespace(scores)
+        if xp is not None:  # device scores: the labels on their device
+            classes = _array_api.from_numpy(self.classes_, xp, device)
+            return xp.take(classes, xp.astype(scores > 0, xp.int64))
+        return self.classes_[(scores > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # A binary classifier (predict, decision_function), so that cv splits of
+        # fit(pooled, labels) are stratified; score is still the power criterion.
+        tags.estimator_type = "classifier"
+        tags.input_tags.sparse = (
+            True
+            if self.transformer is None
+            else get_tags(self.transformer).input_tags.sparse
+        )
+        return tags
