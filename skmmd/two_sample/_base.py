@@ -35,11 +35,6 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 _FIT_ROWS = 100_000
 
 
-def _stack(X, Y):
-    """The pooled sample: X's rows first, then Y's."""
-    return _inputs.stack(X, Y)
-
-
 def _with_numpy(fit=False, always=False):
     """Run a test's method with NumPy on array-API inputs in host memory (the
     NumPy engine, see :mod:`skmmd._utils._array_api`), or with ``always`` on host
@@ -110,10 +105,19 @@ class _BaseMMDTest(BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def _two_samples(self, X, Y, reset, min_rows=2):
-        """Validated ``(X, Y, classes)``: see :func:`._inputs.two_samples`."""
+    def _two_samples(self, X, Y, reset, min_rows=2, rows=None):
+        """Validated ``(X, Y, classes)`` of in-memory samples with the row
+        operations ``rows`` (by default, of ``X``'s kind): see
+        :func:`._inputs.two_samples`."""
+        rows = _engines.rows_for(X) if rows is None else rows
         return _inputs.two_samples(
-            self, X, Y, reset=reset, min_rows=min_rows, **self._input_options()
+            self,
+            X,
+            Y,
+            reset=reset,
+            min_rows=min_rows,
+            namespace=rows.namespace,
+            **self._input_options(),
         )
 
     def _input_options(self):
@@ -276,7 +280,8 @@ class _BaseMMDTest(BaseEstimator):
         first = getattr(self, "_stream", None) is None
         expected = None if classes is None else np.sort(np.asarray(classes))
         try:
-            X, Y, classes = self._two_samples(X, y, reset=first, min_rows=0)
+            rows = _engines.rows_for(X) if first else self._stream.rows
+            X, Y, classes = self._two_samples(X, y, first, min_rows=0, rows=rows)
         except ValueError as error:
             if first:
                 raise
@@ -297,9 +302,9 @@ class _BaseMMDTest(BaseEstimator):
             seed = rng.randint(np.iinfo(np.int32).max)
             prefit = self._prefit_transformers()
             held_out = prefit is None
-            transformers = self._fit_transformers(_stack(X, Y), rng, prefit)
-            # The validated chunk's kind fixes the stream's row operations.
-            engine = _engines.InMemory(_engines.rows_for(X))
+            # The first chunk's kind fixes the stream's row operations.
+            engine = _engines.InMemory(rows)
+            transformers = self._fit_transformers(engine.pooled(X, Y), rng, prefit)
             self._start_stream(engine, transformers, X, seed)
             self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
             self._mark_stale()

@@ -30,6 +30,7 @@ class DeviceRows(HostRows):
 
     def __init__(self, xp, device):
         self.xp, self.device = xp, device
+        self.namespace = (xp, device)
 
     def take(self, X, rows):
         return _array_api.take_rows(X, rows, self.xp, self.device)
@@ -65,7 +66,7 @@ class InMemory:
 
     def samples(self, test, X, y):
         """Validated ``(X, Y, classes)`` of a test's ``fit``."""
-        return test._two_samples(X, y, reset=True)
+        return test._two_samples(X, y, reset=True, rows=self.rows)
 
     def n_rows(self, X):
         return self.rows.n_rows(X)
@@ -76,10 +77,12 @@ class InMemory:
     def pooled(self, X, Y, idx=None):
         """The pooled sample (X's rows first), or its rows ``idx`` (sorted)."""
         if idx is None:
-            return _inputs.stack(X, Y)
+            return _inputs.stack(X, Y, self.rows.namespace)
         m = self.n_rows(X)
         return _inputs.stack(
-            self.rows.take(X, idx[idx < m]), self.rows.take(Y, idx[idx >= m] - m)
+            self.rows.take(X, idx[idx < m]),
+            self.rows.take(Y, idx[idx >= m] - m),
+            self.rows.namespace,
         )
 
     def add(self, stream, X, Y, unit):

@@ -151,7 +151,15 @@ def _objects(X, Y, min_rows):
 
 
 def two_samples(
-    estimator, X, Y, *, reset, min_rows=2, pass_through=False, allow_nan=False
+    estimator,
+    X,
+    Y,
+    *,
+    reset,
+    min_rows=2,
+    pass_through=False,
+    allow_nan=False,
+    namespace=None,
 ):
     """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
 
@@ -160,7 +168,9 @@ def two_samples(
     feature (with sklearn's ``DataConversionWarning``); otherwise it is the
     second sample. ``pass_through``: the samples go to transformers, not to
     the exact kernel, so DataFrames and object sequences are kept as they are
-    (``allow_nan``: the transformers accept missing values).
+    (``allow_nan``: the transformers accept missing values). ``namespace``:
+    ``(xp, device)`` of array-API input, as the engine seam recognised it
+    (None for host input).
     """
     if Y is None:
         raise ValueError(
@@ -168,9 +178,8 @@ def two_samples(
             "y is None: give two samples (X, Y) with Y 2-D, or (pooled, labels) "
             "with 1-D labels of two classes."
         )
-    xp, device = _array_api.namespace(X)
-    if xp is not None:
-        return _array_api_samples(estimator, X, Y, reset, min_rows, xp, device)
+    if namespace is not None:
+        return _array_api_samples(estimator, X, Y, reset, min_rows, *namespace)
     mode = _mode(X, pass_through)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
@@ -258,11 +267,11 @@ def points(estimator, X, *, pass_through=False, allow_nan=False):
     return validate_data(estimator, X, reset=False, **_array_params(X, mode, allow_nan))
 
 
-def stack(X, Y):
-    """The pooled sample: X's rows first, then Y's."""
-    xp, _ = _array_api.namespace(X)
-    if xp is not None:
-        return _array_api.concat([X, Y], xp)
+def stack(X, Y, namespace=None):
+    """The pooled sample: X's rows first, then Y's (``namespace``: ``(xp,
+    device)`` of array-API samples)."""
+    if namespace is not None:
+        return _array_api.concat([X, Y], namespace[0])
     if _is_dataframe(X):
         import pandas as pd  # only reached with DataFrames
 

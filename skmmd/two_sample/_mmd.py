@@ -29,7 +29,7 @@ from . import (
     _inputs,
     _results,
 )
-from ._base import _BaseMMDTest, _prefit, _stack, _with_numpy
+from ._base import _BaseMMDTest, _prefit, _with_numpy
 
 
 class MMDTest(_BaseMMDTest):
@@ -287,7 +287,7 @@ class MMDTest(_BaseMMDTest):
             return self._fit_stream(engine, X, Y, [self.transformer_], seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
-        pooled = _stack(X, Y)
+        pooled = _inputs.stack(X, Y)
         self.transformer_ = None
         self.bandwidth_ = (
             median_bandwidth(

@@ -79,6 +79,8 @@ class HostRows:
     them and never asks what kind its rows are.
     """
 
+    namespace = None  # the ``(xp, device)`` of array-API rows
+
     def n_rows(self, X):
         return X.shape[0] if hasattr(X, "shape") else len(X)
 
