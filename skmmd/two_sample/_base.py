@@ -285,10 +285,10 @@ class _BaseMMDTest(BaseEstimator):
         except ValueError as error:
             if first:
                 raise
-            rows = self._stream.n_rows
+            seen = self._stream.n_rows
             raise ValueError(
-                f"partial_fit chunk after rows 0-{rows[0] - 1} of X and 0-"
-                f"{rows[1] - 1} of Y (nothing was added): {error}"
+                f"partial_fit chunk after rows 0-{seen[0] - 1} of X and 0-"
+                f"{seen[1] - 1} of Y (nothing was added): {error}"
             ) from error
         if expected is not None and classes is not None:
             if not np.all(np.isin(classes, expected)) or expected.size != 2:
