@@ -20,7 +20,7 @@ import numpy as np
 from .._utils import _array_api
 from .._utils._dask import _n_rows, is_dask
 from . import _dask, _inputs
-from ._streaming import _CHUNK_ENTRIES, HOST, HostRows, into, transformer_width
+from ._streaming import HOST, HostRows, into, transformer_width
 
 
 class DeviceRows(HostRows):
@@ -44,9 +44,8 @@ class DeviceRows(HostRows):
     def to_host(self, X):
         return _array_api.to_numpy(X, self.xp)
 
-    def chunk_rows(self, transformers, widths):
-        # The fused per-unit sums are NumPy kernels: features are stored.
-        return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+    def fuses(self, transformers):
+        return False  # the fused per-unit sums are NumPy kernels
 
     def grouped_sums(self, transformer, X, groups, n_groups, out=None):
         S, q = _array_api.grouped_sums(

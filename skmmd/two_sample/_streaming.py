@@ -65,11 +65,6 @@ def into(out, S, q):
     return out
 
 
-def _fused(transformers):
-    """Whether every map sums its features per group without storing them."""
-    return all(getattr(t, "_grouped_sums", None) is not None for t in transformers)
-
-
 class HostRows:
     """The row operations of the pipeline on rows in host memory: NumPy arrays,
     SciPy sparse matrices, pandas DataFrames and sequences of objects.
@@ -107,10 +102,15 @@ class HostRows:
         """``X`` as NumPy can compute with it."""
         return X
 
+    def fuses(self, transformers):
+        """Whether every map sums its features per group without storing
+        them (a fused NumPy kernel)."""
+        return all(getattr(t, "_grouped_sums", None) is not None for t in transformers)
+
     def chunk_rows(self, transformers, widths):
         """Rows per chunk: the features of a chunk stay within about
         _CHUNK_ENTRIES; maps with a fused per-unit sum store none."""
-        if _fused(transformers):
+        if self.fuses(transformers):
             return _FUSED_ROWS
         return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
 
