@@ -12,8 +12,8 @@ from .kernel_approximation import (
     RandomFourierSampler,
     TabularSampler,
 )
-from .two_sample import AggregatedMMDTest, MMDTest
-from .two_sample._api import mmd_test
+from .two_sample import AggregatedMMDTest, HSICTest, MMDTest
+from .two_sample._api import hsic_test, mmd_test
 from .two_sample._results import MMDTestResult
 
 __version__ = "0.1.0.dev0"
@@ -23,6 +23,7 @@ __all__ = [
     "FastfoodSampler",
     "GCWSSampler",
     "HDDSampler",
+    "HSICTest",
     "MMDTest",
     "MMDTestResult",
     "MeanEmbedding",
@@ -32,6 +33,7 @@ __all__ = [
     "RandomFourierSampler",
     "TabularSampler",
     "__version__",
+    "hsic_test",
     "mmd_test",
     "show_versions",
 ]

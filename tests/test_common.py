@@ -12,6 +12,7 @@ from skmmd import (
     AggregatedMMDTest,
     FastfoodSampler,
     GCWSSampler,
+    HSICTest,
     MMDTest,
     NormalizedRandomFourierSampler,
     NystroemSampler,
@@ -51,6 +52,13 @@ ESTIMATORS = [
     NystroemSampler(kernel="poly", kernel_params={"degree": 2}, random_state=0),
     TabularSampler(n_components=16, random_state=0),
     MMDTest(TabularSampler(n_components=16, random_state=0), n_resamples=19),
+    HSICTest(
+        RandomFourierSampler(n_components=16, random_state=0),
+        RandomFourierSampler(n_components=16, random_state=0),
+        n_resamples=19,
+        random_state=0,
+    ),
+    HSICTest(statistic="unbiased", n_resamples=19, random_state=0),
 ]
 # The feature-name checks apply to the transformers only.
 TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]

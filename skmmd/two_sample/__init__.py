@@ -12,11 +12,12 @@ before it; ``pyproject.toml``'s import-linter contracts keep it so):
 - ``_engines`` and ``_dask``: the drivers, where the kind of input is
   recognised once and the pipeline is run for it;
 - ``_explain``: per-column reports and witness points;
-- ``_base``, ``_mmd``, ``_aggregated``: the estimators; ``_api``:
-  :func:`skmmd.mmd_test`.
+- ``_base``, ``_mmd``, ``_aggregated``, ``_hsic``: the estimators; ``_api``:
+  :func:`skmmd.mmd_test`, :func:`skmmd.hsic_test`.
 """
 
 from ._aggregated import AggregatedMMDTest
+from ._hsic import HSICTest
 from ._mmd import MMDTest
 
-__all__ = ["AggregatedMMDTest", "MMDTest"]
+__all__ = ["AggregatedMMDTest", "HSICTest", "MMDTest"]

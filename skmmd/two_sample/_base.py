@@ -35,6 +35,15 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 _FIT_ROWS = 100_000
 
 
+def fit_indices(n_rows, seed):
+    """Rows the feature maps are fit on: all (None), or above ``_FIT_ROWS``
+    a seeded uniform subsample of ``_FIT_ROWS`` of them (sorted)."""
+    if n_rows <= _FIT_ROWS:
+        return None
+    rng = np.random.default_rng([seed, 2])
+    return np.sort(rng.choice(n_rows, _FIT_ROWS, replace=False))
+
+
 def _with_numpy(fit=False, always=False):
     """Run a test's method with NumPy on array-API inputs in host memory (the
     NumPy engine, see :mod:`skmmd._utils._array_api`), or with ``always`` on host
@@ -218,12 +227,7 @@ class _BaseMMDTest(BaseEstimator):
         whatever the engine). A uniform subsample drawn without the labels
         keeps the units exchangeable, so the test stays exact."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
-        if m + n <= _FIT_ROWS:
-            return engine.pooled(X, Y)
-        idx = np.sort(
-            np.random.default_rng([seed, 2]).choice(m + n, _FIT_ROWS, replace=False)
-        )
-        return engine.pooled(X, Y, idx)
+        return engine.pooled(X, Y, fit_indices(m + n, seed))
 
     def _start_stream(self, engine, transformers, X, seed):
         widths = [engine.width(t, X) for t in transformers]

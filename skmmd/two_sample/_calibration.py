@@ -311,38 +311,83 @@ def resampled_statistics(
         _statistics(s, *_observed(n_units), m, n, unbiased, permutation)
         for s in sums_list
     )
-    batches = gen_batches(n_resamples, batch)
-    if effective_n_jobs(n_jobs) == 1 and not verbose:
+
+    def draw(s):
+        return _draw(rng, method, s.stop - s.start, n_units)
+
+    rows = -(-min(batch, n_resamples) // chunk_rows) * chunk_rows
+    buffer = []
+
+    def sequential(s):
         # One batch after the other, all drawn into one buffer: fresh pages
         # for every batch's counts cost more than drawing them (measured).
-        rows = -(-min(batch, n_resamples) // chunk_rows) * chunk_rows
-        out = np.empty((rows, G)) if permutation else None
+        if permutation and not buffer:
+            buffer.append(np.empty((rows, G)))
+        out = buffer[0] if buffer else None
+        size = s.stop - s.start
+        A, C = _draw(rng, method, size, n_units, out)
+        padded = -(-size // chunk_rows) * chunk_rows
+        if out is None or s.start % chunk_rows or padded == size:
+            return work(s.start, A, C)
+        # A last, short chunk is padded with empty resamples in the buffer's
+        # spare rows, not in a fresh copy (64 MB at N = 10^6).
+        out[size:padded] = 0.0
+        return tuple(part[:size] for part in work(s.start, out[:padded], None))
 
-        def sequential(s):
-            size = s.stop - s.start
-            A, C = _draw(rng, method, size, n_units, out)
-            padded = -(-size // chunk_rows) * chunk_rows
-            if out is None or s.start % chunk_rows or padded == size:
-                return work(s.start, A, C)
-            # A last, short chunk is padded with empty resamples in the
-            # buffer's spare rows, not in a fresh copy (64 MB at N = 10^6).
-            out[size:padded] = 0.0
-            return tuple(part[:size] for part in work(s.start, out[:padded], None))
-
-        results = (sequential(s) for s in batches)
-    else:
-        parallel = Parallel(
-            n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
-        )
-        results = parallel(
-            delayed(work)(s.start, *_draw(rng, method, s.stop - s.start, n_units))
-            for s in batches
-        )
+    results = _run_batches(
+        gen_batches(n_resamples, batch), draw, work, n_jobs, verbose, sequential
+    )
     null = np.concatenate([stat for stat, _ in results])
     tolerance = 100 * np.finfo(np.float64).eps * scale[0]
     if many:
         return observed[0], null, tolerance
     return float(observed[0, 0]), null[:, 0], float(tolerance[0])
+
+
+def _run_batches(batches, draw, work, n_jobs, verbose, sequential=None):
+    """The one loop over batches of resamples, for every test.
+
+    ``draw(s)`` draws the resamples of batch ``s`` (a slice) from the test's
+    one generator, always in batch order, so the null distribution does not
+    depend on threads; ``work(start, *drawn)`` returns their statistics.
+    ``sequential(s)``, when given, does both for one thread (a test may reuse
+    buffers there). Batches run in threads when ``n_jobs`` asks for them.
+    """
+    if effective_n_jobs(n_jobs) == 1 and not verbose:
+        one = sequential or (lambda s: work(s.start, *draw(s)))
+        return [one(s) for s in batches]
+    parallel = Parallel(
+        n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
+    )
+    return parallel(delayed(work)(s.start, *draw(s)) for s in batches)
+
+
+def resampled_hsic(
+    parts, *, n_resamples=999, batch=None, seed=0, n_jobs=None, verbose=0
+):
+    """Observed HSIC and its permutation null: the y observations (units)
+    paired with the x ones by uniformly random permutations.
+
+    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations.
+    Returns ``(observed, null, tolerance)`` as :func:`resampled_statistics`.
+    """
+    rng = np.random.default_rng(seed)
+    G = parts.G
+    if batch is None:
+        batch = max(1, _BATCH_ENTRIES // G)
+
+    def draw(s):
+        # Row after row from the one generator: any batching, same pairings.
+        identity = np.broadcast_to(np.arange(G), (s.stop - s.start, G))
+        return (rng.permuted(identity, axis=1),)
+
+    def work(start, pairings):
+        return parts.statistics(pairings)
+
+    results = _run_batches(gen_batches(n_resamples, batch), draw, work, n_jobs, verbose)
+    observed, scale = parts.observed()
+    null = np.concatenate([stat for stat, _ in results])
+    return observed, null, 100 * np.finfo(np.float64).eps * scale
 
 
 def p_value(observed, null, tolerance):

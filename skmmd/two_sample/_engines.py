@@ -54,6 +54,33 @@ class DeviceRows(HostRows):
         return into(out, S, q)
 
 
+class PairRows(HostRows):
+    """Row operations on the paired rows ``(X, Y)`` of an independence test:
+    each operation applies to both variables, with the row operations of
+    their kind (``inner``), so a chunk of pairs stays a pair."""
+
+    def __init__(self, inner=HOST):
+        self.inner = inner
+
+    def n_rows(self, P):
+        return self.inner.n_rows(P[0])
+
+    def take(self, P, rows):
+        return tuple(self.inner.take(V, rows) for V in P)
+
+    def concat(self, parts):
+        return tuple(self.inner.concat(list(V)) for V in zip(*parts))
+
+    def copy(self, P):
+        return tuple(self.inner.copy(V) for V in P)
+
+    def fuses(self, transformers):
+        return self.inner.fuses(transformers)
+
+    def chunk_rows(self, transformers, widths):
+        return self.inner.chunk_rows(transformers, widths)
+
+
 class InMemory:
     """Driver of samples held in memory: the pipeline runs on the client,
     chunk by chunk, with the row operations ``rows``."""
