@@ -201,10 +201,11 @@ class HSICTest(BaseEstimator):
         if sp.issparse(V):
             raise TypeError(f"{name} must be dense; got a sparse matrix.")
         params = {"dtype": [np.float64, np.float32], "ensure_min_samples": 1}
+        if np.ndim(V) == 1:  # one variable of one column (like scipy.stats)
+            V = np.reshape(check_array(V, ensure_2d=False, input_name=name), (-1, 1))
         if name == "X":
             return validate_data(self, V, reset=reset, **params)
-        V = check_array(V, ensure_2d=False, input_name=name, **params)
-        return V.reshape(-1, 1) if V.ndim == 1 else V
+        return check_array(V, input_name=name, **params)
 
     def _pairs(self, X, y, reset):
         if y is None:

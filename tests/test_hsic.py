@@ -1,0 +1,220 @@
+"""HSICTest and hsic_test: the statistic against Gram-matrix HSIC, the
+permutation p-value, level and power on small seeded problems, the unit
+observations, and bad input."""
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV
+
+import skmmd
+from skmmd import HSICTest, MMDTestResult, RandomFourierSampler, TabularSampler
+from skmmd.mmd import hsic_features
+from skmmd.two_sample._streaming import virtual_positions
+
+
+def _gram_hsic(Zx, Zy, unbiased):
+    """Textbook HSIC from the Gram matrices (Gretton et al. 2005; Song et
+    al. 2012), quadratic."""
+    K, L = Zx @ Zx.T, Zy @ Zy.T
+    n = K.shape[0]
+    if not unbiased:
+        H = np.eye(n) - 1.0 / n
+        return np.trace(K @ H @ L @ H) / n**2
+    Kt, Lt = K - np.diag(np.diag(K)), L - np.diag(np.diag(L))
+    one = np.ones(n)
+    return (
+        np.trace(Kt @ Lt)
+        + (one @ Kt @ one) * (one @ Lt @ one) / ((n - 1) * (n - 2))
+        - 2.0 / (n - 2) * (one @ Kt @ Lt @ one)
+    ) / (n * (n - 3))
+
+
+def _maps(seed=0, D=64):
+    return (
+        RandomFourierSampler(n_components=D, random_state=seed),
+        RandomFourierSampler(n_components=D, random_state=seed + 1),
+    )
+
+
+def _dependent(rng, n):
+    x = rng.normal(size=(n, 2))
+    return x, x[:, :1] ** 2 + 0.3 * rng.normal(size=(n, 1))
+
+
+@pytest.mark.parametrize("statistic", ["biased", "unbiased"])
+def test_statistic_equals_gram_hsic_of_the_features(statistic):
+    rng = np.random.default_rng(0)
+    X, Y = _dependent(rng, 120)
+    test = HSICTest(*_maps(), statistic=statistic, n_resamples=19, random_state=0).fit(
+        X, Y
+    )
+    assert test.resample_unit_ == 1
+    Zx = test.x_transformer_.transform(X)
+    Zy = test.y_transformer_.transform(Y)
+    expected = _gram_hsic(Zx, Zy, statistic == "unbiased")
+    assert test.statistic_ == pytest.approx(expected, rel=1e-10)
+    assert hsic_features(Zx, Zy, statistic=statistic) == pytest.approx(
+        expected, rel=1e-10
+    )
+    # The result's effect size is the unbiased HSIC either way.
+    assert test.result_.mmd2 == pytest.approx(_gram_hsic(Zx, Zy, True), rel=1e-10)
+
+
+def test_null_is_hsic_of_permuted_pairs_and_p_value_counts_it():
+    rng = np.random.default_rng(1)
+    X, Y = _dependent(rng, 40)
+    test = HSICTest(*_maps(), n_resamples=49, random_state=3).fit(X, Y)
+    # Each null value is the statistic of some pairing of the y rows.
+    Zx = test.x_transformer_.transform(X)
+    Zy = test.y_transformer_.transform(Y)
+    null = test.null_distribution_
+    assert null.shape == (49,)
+    perm_rng = np.random.default_rng(5)
+    values = [_gram_hsic(Zx, Zy[perm_rng.permutation(40)], False) for _ in range(200)]
+    assert np.min(values) <= null.min() and null.max() <= max(values) * 1.5
+    expected = (1 + np.sum(null >= test.statistic_ - 1e-12)) / 50
+    assert test.p_value_ == pytest.approx(expected)
+    assert test.reject_ == (test.p_value_ <= test.alpha)
+
+
+def test_results_do_not_depend_on_batch_or_threads():
+    rng = np.random.default_rng(2)
+    X, Y = _dependent(rng, 200)
+    ref = HSICTest(*_maps(), n_resamples=99, random_state=0).fit(X, Y)
+    for options in ({"batch": 7}, {"n_jobs": 2}, {"batch": 10, "n_jobs": 2}):
+        other = HSICTest(*_maps(), n_resamples=99, random_state=0, **options)
+        other.fit(X, Y)
+        np.testing.assert_array_equal(other.null_distribution_, ref.null_distribution_)
+        assert other.p_value_ == ref.p_value_
+
+
+def test_level_and_power_small_seeded():
+    """Type-I error near alpha on independent pairs (Gaussian and t with 3
+    dof) and power on y = x^2 + noise; 150 repetitions each."""
+    rejections, power = [], []
+    for rep in range(150):
+        rng = np.random.default_rng(rep)
+        x = rng.normal(size=(60, 1))
+        y = rng.standard_t(3, size=(60, 1)) if rep % 2 else rng.normal(size=(60, 1))
+        test = HSICTest(*_maps(rep, 32), n_resamples=39, random_state=rep)
+        rejections.append(test.fit(x, y).reject_)
+        if rep < 30:
+            power.append(test.fit(x, x**2 + 0.2 * y).reject_)
+    # 150 tests at 0.05: 3 standard deviations are about 0.054.
+    assert 0.0 < np.mean(rejections) <= 0.11
+    assert np.mean(power) >= 0.9
+
+
+def test_units_are_unit_means_of_random_groups():
+    rng = np.random.default_rng(3)
+    X, Y = _dependent(rng, 1003)
+    test = HSICTest(*_maps(), resample_unit=4, n_resamples=19, random_state=0)
+    test.fit(X, Y)
+    seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max)
+    units = virtual_positions(seed, 0, 0, 1003, 1003) // 4
+    complete = np.flatnonzero(np.bincount(units) == 4)
+    Zx = test.x_transformer_.transform(X)
+    Zy = test.y_transformer_.transform(Y)
+    means = [np.array([Z[units == u].mean(axis=0) for u in complete]) for Z in (Zx, Zy)]
+    assert test.resample_unit_ == 4 and len(complete) == 250
+    assert test.statistic_ == pytest.approx(_gram_hsic(*means, False), rel=1e-9)
+    assert test.p_value_ == 0.05  # (1 + 0) / 20: strong dependence
+
+
+def test_auto_unit_grows_with_the_rows():
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(20000, 1)), rng.normal(size=(20000, 1))
+    test = HSICTest(*_maps(D=16), n_resamples=99, random_state=0).fit(X, Y)
+    # 99 x G^2 <= 2^30 and G <= 4096: units of 8 rows (2500 of them).
+    assert test.resample_unit_ == 8
+    assert test.n_samples_ == 20000
+    assert 0 < test.p_value_ <= 1
+
+
+def test_hsic_test_returns_the_estimators_result():
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-1, 1, size=300)
+    result = skmmd.hsic_test(x, np.cos(3 * x), random_state=0, n_resamples=99)
+    test = HSICTest(random_state=0, n_resamples=99).fit(x, np.cos(3 * x))
+    assert isinstance(result, MMDTestResult)
+    statistic, pvalue = result
+    assert statistic == test.statistic_ and pvalue == test.p_value_ == 0.01
+    low, high = result.confidence_interval()
+    assert low < result.mmd2 < high and result.standard_error > 0
+
+
+def test_tables_use_the_tabular_map():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(6)
+    city = rng.choice(["Kyiv", "Lviv", "Odesa"], size=400)
+    income = np.where(city == "Kyiv", 2.0, 0.0) + rng.normal(size=400)
+    X = pd.DataFrame({"city": city, "age": rng.normal(size=400)})
+    test = HSICTest(random_state=0, n_resamples=99).fit(X, income)
+    assert isinstance(test.x_transformer_, TabularSampler)
+    assert isinstance(test.y_transformer_, RandomFourierSampler)
+    assert test.p_value_ == 0.01
+    assert list(test.feature_names_in_) == ["city", "age"]
+    with pytest.raises(TypeError, match="y has non-numeric columns.*y_transformer"):
+        HSICTest(y_transformer=RandomFourierSampler()).fit(income, X)
+
+
+def test_clone_pickle_and_grid_search():
+    rng = np.random.default_rng(7)
+    X, Y = _dependent(rng, 100)
+    test = HSICTest(*_maps(), n_resamples=19, random_state=0).fit(X, Y)
+    again = pickle.loads(pickle.dumps(test))
+    assert again.statistic_ == test.statistic_
+    assert clone(test).get_params()["n_resamples"] == 19
+    grid = GridSearchCV(
+        HSICTest(n_resamples=19, random_state=0),
+        {"statistic": ["biased", "unbiased"]},
+        scoring=lambda est, X, y: -est.fit(X, y).p_value_,
+        cv=2,
+    )
+    assert grid.fit(X, Y.ravel()).best_params_["statistic"] in ("biased", "unbiased")
+
+
+@pytest.mark.parametrize(
+    "X, y, error, match",
+    [
+        (
+            np.ones((10, 2)) * np.arange(10)[:, None],
+            np.arange(9.0),
+            ValueError,
+            "paired row by row; got 10 rows in X and 9 in y",
+        ),
+        (np.arange(10.0)[:, None], np.full(10, 3.0), ValueError, "y is constant"),
+        (np.ones((10, 1)), np.arange(10.0), ValueError, "X is constant"),
+        (
+            np.arange(4.0)[:, None],
+            np.arange(4.0),
+            ValueError,
+            "at least 5 pairs .* n_samples = 4",
+        ),
+        (
+            np.where(np.arange(10) == 3, np.nan, np.arange(10.0))[:, None],
+            np.arange(10.0),
+            ValueError,
+            "Input X contains NaN",
+        ),
+        (
+            np.arange(10.0)[:, None],
+            np.where(np.arange(10) == 3, np.inf, 1.0 * np.arange(10)),
+            ValueError,
+            "Input y contains infinity",
+        ),
+        (np.arange(10.0)[:, None], None, ValueError, "requires y"),
+    ],
+)
+def test_bad_input_names_it(X, y, error, match):
+    with pytest.raises(error, match=match):
+        HSICTest(n_resamples=9).fit(X, y)
+
+
+def test_resample_unit_leaving_too_few_units():
+    X = np.arange(40.0)[:, None]
+    with pytest.raises(ValueError, match="resample_unit=10 leaves 4 units"):
+        HSICTest(resample_unit=10, n_resamples=9).fit(X, X[::-1])
