@@ -186,3 +186,32 @@ def test_dask_dataframes_pass_partitions_to_the_transformer():
             dd.from_pandas(fx, npartitions=2),
             dd.from_pandas(fy.rename(columns={"c": "d"}), npartitions=2),
         )
+
+
+def test_hsic_on_a_cluster_equals_in_memory(client):
+    """HSICTest on dask arrays (pairs reduced to unit sums on the workers)
+    gives the in-memory statistic and p-value for the same seed."""
+    from skmmd import HSICTest
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(10000, 2))
+    y = np.sin(2 * x[:, 0]) + rng.normal(size=10000)
+
+    def make():
+        return HSICTest(
+            RandomFourierSampler(bandwidth=1.0, n_components=32, random_state=0),
+            RandomFourierSampler(bandwidth=1.0, n_components=32, random_state=1),
+            n_resamples=99,
+            random_state=0,
+        )
+
+    ref = make().fit(x, y)
+    test = make().fit(da.from_array(x, chunks=3000), da.from_array(y, chunks=2500))
+    assert test.resample_unit_ == ref.resample_unit_ == 4
+    assert test.statistic_ == pytest.approx(ref.statistic_, rel=REL)
+    np.testing.assert_allclose(
+        test.null_distribution_, ref.null_distribution_, rtol=REL
+    )
+    assert test.p_value_ == ref.p_value_ == 0.01
+    with pytest.raises(ValueError, match="paired row by row"):
+        make().fit(da.from_array(x), da.from_array(y[:-1]))

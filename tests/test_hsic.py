@@ -216,5 +216,48 @@ def test_bad_input_names_it(X, y, error, match):
 
 def test_resample_unit_leaving_too_few_units():
     X = np.arange(40.0)[:, None]
-    with pytest.raises(ValueError, match="resample_unit=10 leaves 4 units"):
+    with pytest.raises(ValueError, match="resample_unit=10 pairs; got 4 from 40"):
         HSICTest(resample_unit=10, n_resamples=9).fit(X, X[::-1])
+
+
+def test_partial_fit_over_chunks_equals_fit():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(9000, 2))
+    Y = X[:, :1] * rng.normal(size=(9000, 1))  # dependent, uncorrelated
+
+    def make(prefit):
+        maps = [
+            RandomFourierSampler(bandwidth=1.0, n_components=32, random_state=s)
+            for s in (0, 1)
+        ]
+        if prefit:
+            maps = [maps[0].fit(X[:1]), maps[1].fit(Y[:1])]
+        return HSICTest(*maps, n_resamples=99, random_state=0)
+
+    ref = make(False).fit(X, Y)
+    test = make(True)
+    cuts = np.sort(rng.choice(np.arange(1, 9000), 6, replace=False))
+    for x, y in zip(np.split(X, cuts), np.split(Y, cuts)):
+        test.partial_fit(x, y)
+    assert test.n_held_out_ == 0 and test.resample_unit_ == ref.resample_unit_ == 4
+    assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-10)
+    np.testing.assert_allclose(
+        test.null_distribution_, ref.null_distribution_, rtol=1e-10
+    )
+    assert test.p_value_ == ref.p_value_ == 0.01
+    # A bad chunk is rejected, naming the pairs so far, and changes nothing.
+    with pytest.raises(ValueError, match="after 9000 pairs .*paired row by row"):
+        test.partial_fit(X[:5], Y[:4])
+    assert test.n_samples_ == 9000 and test.statistic_ == pytest.approx(ref.statistic_)
+
+
+def test_partial_fit_holds_out_the_chunk_its_maps_are_fit_on():
+    rng = np.random.default_rng(9)
+    X, Y = _dependent(rng, 600)
+    test = HSICTest(n_resamples=49, random_state=0)
+    test.partial_fit(X[:200], Y[:200])
+    assert test.n_held_out_ == 200
+    with pytest.raises(ValueError, match="at least 5 complete units"):
+        test.statistic_
+    test.partial_fit(X[200:], Y[200:])
+    assert test.n_samples_ == 400 and test.p_value_ == 0.02

@@ -96,7 +96,29 @@ def _prefit(transformers):
     return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
 
-class _BaseMMDTest(BaseEstimator):
+class StreamedResults:
+    """Results computed from a test's stream when first read: after
+    ``partial_fit`` the calibration (``O(B G D)``) runs once, however many
+    chunks came (each costs ``O(chunk D)``). Subclasses list the attributes in
+    ``_RESULTS`` and compute them in ``_calibrate``."""
+
+    _RESULTS = ()
+
+    def __getattr__(self, name):
+        if name in type(self)._RESULTS and self.__dict__.get("_stale"):
+            self._calibrate()
+            return self.__dict__[name]
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}"
+        )
+
+    def _mark_stale(self):
+        for name in self._RESULTS:
+            self.__dict__.pop(name, None)
+        self._stale = True
+
+
+class _BaseMMDTest(StreamedResults, BaseEstimator):
     """What the two-sample tests share: the two input conventions, the
     resampling unit, the calibration parameters and the tags (not public)."""
 
@@ -213,14 +235,6 @@ class _BaseMMDTest(BaseEstimator):
         "n_samples_y_",
     )
 
-    def __getattr__(self, name):
-        if name in _BaseMMDTest._RESULTS and self.__dict__.get("_stale"):
-            self._calibrate()
-            return self.__dict__[name]
-        raise AttributeError(
-            f"{type(self).__name__!r} object has no attribute {name!r}"
-        )
-
     def _fit_rows(self, engine, X, Y, seed):
         """Rows the transformers are fit on: the pooled sample, or above
         ``_FIT_ROWS`` points a seeded uniform subsample of it (the same rows
@@ -327,11 +341,6 @@ class _BaseMMDTest(BaseEstimator):
         stream.add((X, Y), unit)
         self._mark_stale()
         return self
-
-    def _mark_stale(self):
-        for name in _BaseMMDTest._RESULTS:
-            self.__dict__.pop(name, None)
-        self._stale = True
 
     def _calibrate(self):
         """Results from the unit sums (subclasses set their attributes)."""

@@ -61,37 +61,95 @@ def two_samples(estimator, X, Y):
     return X, Y
 
 
-def _take_rows(block, rows):
-    """Rows of a computed block (a NumPy array or a pandas DataFrame)."""
-    return HOST.take(block, rows)
+def pairs(estimator, X, y):
+    """Validated dask variables ``(X, Y)`` of an independence test's ``fit``:
+    2-D dask arrays (a 1-D y becomes a column), Y's row chunks those of X."""
+    if not is_dask(y):
+        raise TypeError("With a dask array X, give y as a dask array too.")
+    if getattr(y, "ndim", 2) == 1:
+        y = y.reshape(-1, 1)
+    X, Y = _known_rows(X, "X"), _known_rows(y, "y")
+    if hasattr(X, "columns") or hasattr(Y, "columns"):
+        raise TypeError("HSICTest takes dask arrays, not dask DataFrames.")
+    if X.shape[0] != Y.shape[0]:
+        raise ValueError(
+            f"X and y must be paired row by row; got {X.shape[0]} rows in X and "
+            f"{Y.shape[0]} in y."
+        )
+    estimator.__dict__.pop("feature_names_in_", None)
+    estimator.n_features_in_ = X.shape[1]
+    return X, Y.rechunk({0: X.chunks[0]})
+
+
+def _materialize(block):
+    """A computed block as the pipeline's rows: a NumPy array, a pandas
+    DataFrame, or a pair of them."""
+    if isinstance(block, tuple):
+        return tuple(_materialize(part) for part in block)
+    return block if hasattr(block, "iloc") else np.asarray(block)
+
+
+def _sample_blocks(A):
+    """``(delayed block, first row, rows)`` of a sample, or of a pair of aligned
+    samples (one delayed pair per block)."""
+    if not isinstance(A, tuple):
+        return _blocks(A)
+    import dask
+
+    parts = [_blocks(V) for V in A]
+    return [
+        (dask.delayed(tuple)([block for block, _, _ in row]), *row[0][1:])
+        for row in zip(*parts)
+    ]
+
+
+def _take_rows(rows, block, wanted):
+    """Rows ``wanted`` of a computed block, with the row operations ``rows``."""
+    return rows.take(_materialize(block), wanted)
+
+
+def _delayed_rows(A, wanted, rows=HOST):
+    """Delayed rows ``wanted`` (sorted positions) of ``A``, block by block."""
+    import dask
+
+    parts = []
+    for block, start, size in _sample_blocks(A):
+        inside = wanted[(wanted >= start) & (wanted < start + size)] - start
+        if inside.size:
+            parts.append(dask.delayed(_take_rows)(rows, block, inside))
+    return parts
 
 
 def take_pooled(X, Y, idx):
     """Rows ``idx`` (sorted) of the pooled sample, in memory."""
     import dask
 
-    parts = []
-    for A, wanted, shift in ((X, idx[idx < _n_rows(X)], 0), (Y, None, _n_rows(X))):
-        wanted = idx[idx >= shift] - shift if wanted is None else wanted
-        for block, start, size in _blocks(A):
-            inside = wanted[(wanted >= start) & (wanted < start + size)] - start
-            if inside.size:
-                parts.append(dask.delayed(_take_rows)(block, inside))
+    m = _n_rows(X)
+    parts = _delayed_rows(X, idx[idx < m]) + _delayed_rows(Y, idx[idx >= m] - m)
     return HOST.concat(list(dask.compute(*parts)))
 
 
-def _block_sums(transformers, widths, block, sample, start, total, unit, seed, rows):
-    """The state of the first ``rows`` rows of one block, chunk by chunk
+def take(A, idx, rows):
+    """Rows ``idx`` (sorted) of a sample or a pair, in memory."""
+    import dask
+
+    return rows.concat(list(dask.compute(*_delayed_rows(A, idx, rows))))
+
+
+def _block_sums(
+    transformers, widths, rows, block, sample, start, total, unit, seed, head
+):
+    """The state of the first ``head`` rows of one block, chunk by chunk
     (bounded memory)."""
-    block = block if hasattr(block, "iloc") else np.asarray(block)
     return add_array(
         UnitSums(widths, unit, seed),
         transformers,
         widths,
-        HOST.take(block, slice(0, rows)),
+        rows.take(_materialize(block), slice(0, head)),
         sample,
         start,
         total,
+        rows,
     )
 
 
@@ -103,22 +161,27 @@ def _merge(*states):
 
 
 def add_to_stream(stream, X, Y, unit):
-    """Add two dask samples to a new stream: the rows of complete superblocks
-    are reduced to unit sums on the workers, the last superblock's rows (fewer
-    than ``_SUPERBLOCK`` per sample) are added on the client."""
+    """Add two dask samples (or one pair, ``Y`` None) to a new stream: the rows
+    of complete superblocks are reduced to unit sums on the workers, the last
+    superblock's rows (fewer than ``_SUPERBLOCK`` per sample) are added on the
+    client."""
     import dask
 
+    rows = stream.rows
     maps = dask.delayed(stream.transformers, pure=True, traverse=False)
     parts, tails = [], [[], []]
     for sample, A in enumerate((X, Y)):
-        flush = _n_rows(A) // _SUPERBLOCK * _SUPERBLOCK
-        for block, start, size in _blocks(A):
+        if A is None:
+            continue
+        flush = rows_of(A) // _SUPERBLOCK * _SUPERBLOCK
+        for block, start, size in _sample_blocks(A):
             head = min(size, max(flush - start, 0))
             if head:
                 parts.append(
                     dask.delayed(_block_sums, pure=True)(
                         maps,
                         stream.widths,
+                        rows,
                         block,
                         sample,
                         start,
@@ -129,7 +192,8 @@ def add_to_stream(stream, X, Y, unit):
                     )
                 )
             if head < size:
-                tails[sample].append(dask.delayed(_take_rows)(block, slice(head, size)))
+                tail = dask.delayed(_take_rows)(rows, block, slice(head, size))
+                tails[sample].append(tail)
     while len(parts) > 1:
         parts = [
             dask.delayed(_merge, pure=True)(*parts[i : i + _FAN_IN])
@@ -138,7 +202,11 @@ def add_to_stream(stream, X, Y, unit):
     state, x_tail, y_tail = dask.compute(parts[0] if parts else None, *tails)
     if state is not None:
         stream.state = state
-    rows = [
-        HOST.concat(list(t)) if len(t) else np.empty((0, 0)) for t in (x_tail, y_tail)
-    ]
-    return stream.add(rows, unit)
+    return stream.add(
+        [rows.concat(list(t)) if len(t) else None for t in (x_tail, y_tail)], unit
+    )
+
+
+def rows_of(A):
+    """Rows of a dask sample or pair."""
+    return _n_rows(A[0] if isinstance(A, tuple) else A)

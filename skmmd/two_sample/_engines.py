@@ -18,7 +18,7 @@ the row operations it was given, the calibration loop sees only unit sums.
 import numpy as np
 
 from .._utils import _array_api
-from .._utils._dask import _n_rows, is_dask
+from .._utils._dask import is_dask
 from . import _dask, _inputs
 from ._streaming import HOST, HostRows, into, transformer_width
 
@@ -112,8 +112,21 @@ class InMemory:
         )
 
     def add(self, stream, X, Y, unit):
-        """Add both samples to ``stream`` at unit size ``unit``."""
+        """Add both samples (or one pair of variables, ``Y`` None) to
+        ``stream`` at unit size ``unit``."""
         return stream.add((X, Y), unit)
+
+    def pairs(self, test, X, y):
+        """Validated variables ``(X, Y)`` of an independence test's ``fit``."""
+        return test._pairs(X, y, reset=True)
+
+    def paired(self):
+        """This driver for the pairs ``(X, Y)`` of an independence test."""
+        return type(self)(PairRows(self.rows))
+
+    def rows_of(self, X, idx):
+        """Rows ``idx`` (sorted; None: all) of ``X``, in memory."""
+        return X if idx is None else self.rows.take(X, idx)
 
 
 class Lazy(InMemory):
@@ -123,18 +136,21 @@ class Lazy(InMemory):
 
     lazy = True
 
-    def __init__(self):
-        super().__init__(HOST)
+    def __init__(self, rows=HOST):
+        super().__init__(rows)
 
     def samples(self, test, X, y):
         X, Y = _dask.two_samples(test, X, y)
         return X, Y, None
 
     def n_rows(self, X):
-        return _n_rows(X)
+        return _dask.rows_of(X)
 
     def width(self, transformer, X):
-        first = X.head(1) if hasattr(X, "columns") else X[:1]
+        if isinstance(X, tuple):  # a pair: the first row of each variable
+            first = tuple(V[:1] for V in X)
+        else:
+            first = X.head(1) if hasattr(X, "columns") else X[:1]
         return int(transformer.transform(first).shape[1])
 
     def pooled(self, X, Y, idx=None):
@@ -144,6 +160,14 @@ class Lazy(InMemory):
 
     def add(self, stream, X, Y, unit):
         return _dask.add_to_stream(stream, X, Y, unit)
+
+    def pairs(self, test, X, y):
+        return _dask.pairs(test, X, y)
+
+    def rows_of(self, X, idx):
+        if idx is None:
+            idx = np.arange(self.n_rows(X))
+        return _dask.take(X, idx, self.rows)
 
 
 def rows_for(X):

@@ -1,12 +1,14 @@
 """HSICTest: a test of independence of two variables at linear cost."""
 
+from copy import deepcopy
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
@@ -14,7 +16,7 @@ from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._tabular import _is_dataframe
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts
 from . import _calibration, _engines, _streaming
-from ._base import fit_indices
+from ._base import StreamedResults, fit_indices
 from ._results import MMDTestResult
 
 # Pairings times observations^2 (the permutation null's cost) at most this:
@@ -29,16 +31,38 @@ class _Half:
 
     def __init__(self, transformer, which):
         self.transformer, self.which = transformer, which
-        fused = getattr(transformer, "_grouped_sums", None)
-        if fused is not None:  # the map's own fused per-unit sums
-
-            def grouped(P, groups, n_groups, out=None):
-                return fused(P[which], groups, n_groups, out=out)
-
-            self._grouped_sums = grouped
 
     def transform(self, P):
         return self.transformer.transform(P[self.which])
+
+
+class _FusedHalf(_Half):
+    """:class:`_Half` of a map with fused per-unit sums (no feature matrix)."""
+
+    def _grouped_sums(self, P, groups, n_groups, out=None):
+        return self.transformer._grouped_sums(P[self.which], groups, n_groups, out=out)
+
+
+def _half(transformer, which):
+    fused = getattr(transformer, "_grouped_sums", None) is not None
+    return (_FusedHalf if fused else _Half)(transformer, which)
+
+
+def _constant(name):
+    return ValueError(
+        f"{name} is constant: it is independent of everything, and HSIC is 0 "
+        "for every pairing (no test)."
+    )
+
+
+def _fitted(transformer):
+    if isinstance(transformer, str):
+        return False
+    try:
+        check_is_fitted(transformer)
+    except NotFittedError:
+        return False
+    return True
 
 
 def _auto_unit(n_rows, n_resamples):
@@ -53,7 +77,7 @@ def _auto_unit(n_rows, n_resamples):
         unit *= 2
 
 
-class HSICTest(BaseEstimator):
+class HSICTest(StreamedResults, BaseEstimator):
     """Kernel test of independence (HSIC) with explicit feature maps.
 
     Tests ``H0: X and y are independent`` from paired rows ``(x_i, y_i)``.
@@ -139,7 +163,7 @@ class HSICTest(BaseEstimator):
     >>> test = HSICTest(random_state=0).fit(x, y)
     >>> test.p_value_
     0.001
-    >>> bool(abs(np.corrcoef(x[:, 0], y[:, 0])[0, 1]) < 0.1)
+    >>> bool(abs(np.corrcoef(x[:, 0], y[:, 0])[0, 1]) < 0.2)  # little correlation
     True
     """
 
@@ -184,7 +208,18 @@ class HSICTest(BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _variable(self, V, name, transformer, reset):
+    _RESULTS = (
+        "statistic_",
+        "p_value_",
+        "null_distribution_",
+        "reject_",
+        "threshold_",
+        "result_",
+        "resample_unit_",
+        "n_samples_",
+    )
+
+    def _variable(self, V, name, transformer, reset, min_rows):
         """One variable, validated: a DataFrame kept as it is (its map reads
         it), else a 2-D float array (a 1-D one becomes a column)."""
         if _is_dataframe(V):
@@ -200,42 +235,41 @@ class HSICTest(BaseEstimator):
             return V
         if sp.issparse(V):
             raise TypeError(f"{name} must be dense; got a sparse matrix.")
-        params = {"dtype": [np.float64, np.float32], "ensure_min_samples": 1}
+        params = {"dtype": [np.float64, np.float32], "ensure_min_samples": min_rows}
         if np.ndim(V) == 1:  # one variable of one column (like scipy.stats)
             V = np.reshape(check_array(V, ensure_2d=False, input_name=name), (-1, 1))
         if name == "X":
             return validate_data(self, V, reset=reset, **params)
         return check_array(V, input_name=name, **params)
 
-    def _pairs(self, X, y, reset):
+    def _pairs(self, X, y, reset, min_rows=_MIN_UNITS, fit_maps=True):
+        """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
+        a constant variable is an error now."""
         if y is None:
             raise ValueError(
                 "HSICTest requires y to be passed, but the target y is None: give "
                 "the second variable, one row per row of X."
             )
-        X = self._variable(X, "X", self.x_transformer, reset)
-        Y = self._variable(y, "y", self.y_transformer, reset)
+        X = self._variable(X, "X", self.x_transformer, reset, 1)
+        Y = self._variable(y, "y", self.y_transformer, reset, 1)
         if len(X) != len(Y):
             raise ValueError(
                 f"X and y must be paired row by row; got {len(X)} rows in X and "
                 f"{len(Y)} in y."
             )
-        if len(X) < _MIN_UNITS:
+        if len(X) < min_rows:
             raise ValueError(
-                f"HSICTest needs at least {_MIN_UNITS} pairs (rows of X and y); "
+                f"HSICTest needs at least {min_rows} pairs (rows of X and y); "
                 f"got n_samples = {len(X)}."
             )
-        for V, name in ((X, "X"), (Y, "y")):
+        for V, name in ((X, "X"), (Y, "y")) if fit_maps else ():
             constant = (
                 (V.nunique(dropna=False) <= 1).all()
                 if _is_dataframe(V)
                 else np.all(V == V[:1])
             )
             if constant:
-                raise ValueError(
-                    f"{name} is constant: it is independent of everything, and "
-                    "HSIC is 0 for every pairing (no test)."
-                )
+                raise _constant(name)
         return X, Y
 
     def _map(self, transformer, V, random_state):
@@ -245,6 +279,23 @@ class HSICTest(BaseEstimator):
             return RandomFourierSampler(random_state=random_state)
         return clone(transformer)
 
+    def _start(self, engine, pairs, seed, rng, fit_rows):
+        """Fit the maps on ``fit_rows`` (a pair) and start the stream."""
+        fit_x, fit_y = fit_rows
+        self.x_transformer_ = self._map(self.x_transformer, fit_x, rng.randint(2**31))
+        self.y_transformer_ = self._map(self.y_transformer, fit_y, rng.randint(2**31))
+        self.x_transformer_.fit(fit_x)
+        self.y_transformer_.fit(fit_y)
+        maps = [_half(self.x_transformer_, 0), _half(self.y_transformer_, 1)]
+        widths = [engine.width(t, pairs) for t in maps]
+        unit = 1 if self.resample_unit == "auto" else self.resample_unit
+        self._stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+
+    def _unit(self, n_rows):
+        if self.resample_unit == "auto":
+            return max(self._stream.state.unit, _auto_unit(n_rows, self.n_resamples))
+        return self.resample_unit
+
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Compute HSIC, its permutation null distribution and the p-value.
@@ -252,7 +303,7 @@ class HSICTest(BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n, n_features)
-            The first variable.
+            The first variable (a dask array: reduced on the workers).
         y : DataFrame or array-like of shape (n,) or (n, n_features_y)
             The second variable, row ``i`` paired with row ``i`` of X.
 
@@ -261,38 +312,92 @@ class HSICTest(BaseEstimator):
         self : object
             Fitted test.
         """
-        X, Y = self._pairs(X, y, reset=True)
+        engine = _engines.engine_for(X)
+        pairs = engine.pairs(self, X, y)
+        engine = engine.paired()
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
-        rows = _engines.PairRows()
-        pairs = (X, Y)
-        idx = fit_indices(len(X), seed)
-        fit_x, fit_y = pairs if idx is None else rows.take(pairs, idx)
-        self.x_transformer_ = self._map(self.x_transformer, X, rng.randint(2**31))
-        self.y_transformer_ = self._map(self.y_transformer, Y, rng.randint(2**31))
-        self.x_transformer_.fit(fit_x)
-        self.y_transformer_.fit(fit_y)
-        maps = [_Half(self.x_transformer_, 0), _Half(self.y_transformer_, 1)]
-        widths = [_streaming.transformer_width(t, pairs, rows) for t in maps]
-        unit = self.resample_unit
-        if unit == "auto":
-            unit = _auto_unit(len(X), self.n_resamples)
-        elif len(X) // unit < _MIN_UNITS:
-            raise ValueError(
-                f"resample_unit={unit} leaves {len(X) // unit} units of "
-                f"{len(X)} pairs; at least {_MIN_UNITS} are needed."
-            )
-        stream = _streaming.Stream(maps, widths, unit, seed, rows)
-        stream.add((pairs, rows.take(pairs, slice(0, 0))), unit)
-        self._set_results(stream, seed)
+        n = engine.n_rows(pairs)
+        fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
+        self._start(engine, pairs, seed, rng, fit_rows)
+        engine.add(self._stream, pairs, None, self._unit(n))
+        self.n_held_out_ = 0
+        self._calibrate()
         return self
 
-    def _set_results(self, stream, seed):
+    @_fit_context(prefer_skip_nested_validation=False)
+    def partial_fit(self, X, y):
+        """Add a chunk of pairs to the test (out-of-core or streamed data).
+
+        As :meth:`MMDTest.partial_fit`: maps that are not fitted yet are fit
+        on the first chunk, whose pairs are then held out (``n_held_out_``);
+        fitted maps are used as given. Results are computed from all pairs so
+        far when first read; for the same seed, maps that do not depend on the
+        data and the same pairs in the same order, they equal those of
+        :meth:`fit`, whatever the chunks.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_chunk, n_features)
+            Rows of the first variable.
+        y : DataFrame or array-like of shape (n_chunk,) or (n_chunk, n_features_y)
+            The paired rows of the second variable.
+
+        Returns
+        -------
+        self : object
+            The test, updated.
+        """
+        first = getattr(self, "_stream", None) is None
+        prefit = first and _fitted(self.x_transformer) and _fitted(self.y_transformer)
+        try:
+            X, Y = self._pairs(X, y, first, 1, fit_maps=first and not prefit)
+        except ValueError as error:
+            if first:
+                raise
+            raise ValueError(
+                f"partial_fit chunk after {self._stream.n_rows[0]} pairs (nothing "
+                f"was added): {error}"
+            ) from error
+        engine = _engines.InMemory(_engines.PairRows())
+        pairs = (X, Y)
+        if first:
+            rng = check_random_state(self.random_state)
+            seed = rng.randint(np.iinfo(np.int32).max)
+            self._start(engine, pairs, seed, rng, pairs)
+            if prefit:  # the given maps, as they are
+                self.x_transformer_ = deepcopy(self.x_transformer)
+                self.y_transformer_ = deepcopy(self.y_transformer)
+                self._stream.transformers = [
+                    _half(self.x_transformer_, 0),
+                    _half(self.y_transformer_, 1),
+                ]
+            self.n_held_out_ = 0 if prefit else len(X)
+            self._mark_stale()
+            if not prefit:
+                return self
+        stream = self._stream
+        stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
+        self._mark_stale()
+        return self
+
+    def _calibrate(self):
+        self._stale = False
+        stream = self._stream
         sums = stream.sums()
         unit = stream.state.unit
         # The observations: unit means of each variable's features, pairs
         # kept together; incomplete units are left out.
         a, b = (s.U / unit for s in sums)
+        if a.shape[0] < _MIN_UNITS:
+            raise ValueError(
+                f"HSICTest needs at least {_MIN_UNITS} complete units of "
+                f"resample_unit={unit} pairs; got {a.shape[0]} from "
+                f"{stream.n_rows[0]} pairs so far."
+            )
+        for V, name in ((a, "X"), (b, "y")):
+            if np.all(np.abs(V - V[:1]) <= 1e-12 * np.abs(V).max()):
+                raise _constant(name)
         parts = HSICParts(a, b, self.statistic == "unbiased")
         if self.verbose:
             print(
@@ -303,7 +408,7 @@ class HSICTest(BaseEstimator):
             parts,
             n_resamples=self.n_resamples,
             batch=self.batch,
-            seed=seed,
+            seed=stream.seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
         )

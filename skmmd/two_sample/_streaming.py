@@ -428,14 +428,15 @@ class Stream:
         return [self.state.n_rows[s] + self.tail.n_rows[s] for s in range(2)]
 
     def add(self, samples, unit):
-        """Add rows of each sample (``samples = (X, Y)``) at unit size ``unit``
-        (a multiple of the current one). Every chunk is mapped before anything
-        changes, so a chunk that fails leaves the stream as it was (an empty
-        stream, the first call, is summed into a new state that replaces it at
+        """Add rows of each sample (``samples = (X, Y)``, None for no rows) at unit
+        size ``unit`` (a multiple of the current one). Every chunk is mapped before
+        anything changes, so a chunk that fails leaves the stream as it was (an
+        empty stream, the first call, is summed into a new state that replaces it at
         the end, with no staged copy of the sums)."""
         pending = []
         for s, X in enumerate(samples):
-            parts = self.buffers[s] + ([X] if self.rows.n_rows(X) else [])
+            fresh = X is not None and self.rows.n_rows(X)
+            parts = self.buffers[s] + ([X] if fresh else [])
             # A single part is used as it is: no copy of the caller's array.
             if len(parts) > 1:
                 parts = [self.rows.concat(parts)]
