@@ -390,6 +390,13 @@ def resampled_hsic(
     return observed, null, 100 * np.finfo(np.float64).eps * scale
 
 
+def threshold(null, alpha):
+    """The null's upper ``alpha`` quantile among ``B + 1`` values: the
+    statistic rejects at level ``alpha`` when it exceeds it."""
+    k = int(np.floor(alpha * (null.size + 1) + 1e-9))
+    return float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
+
+
 def p_value(observed, null, tolerance):
     """``(1 + #{T_b >= T - tolerance}) / (B + 1)``: never 0, never NaN."""
     return (1.0 + np.count_nonzero(null >= observed - tolerance)) / (null.size + 1.0)

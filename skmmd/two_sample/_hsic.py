@@ -1,7 +1,6 @@
 """HSICTest: a test of independence of two variables at linear cost."""
 
 from copy import deepcopy
-from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -10,13 +9,13 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
+from .._utils._compat import HasMethods, StrOptions, _fit_context
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._tabular import _is_dataframe
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts
 from . import _calibration, _engines, _streaming
-from ._base import StreamedResults, fit_indices
+from ._base import StreamedResults, _BaseMMDTest, fit_indices
 from ._results import MMDTestResult
 
 # Pairings times observations^2 (the permutation null's cost) at most this:
@@ -170,17 +169,7 @@ class HSICTest(StreamedResults, BaseEstimator):
     _parameter_constraints: dict = {
         "x_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "y_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
-        "statistic": [StrOptions({"biased", "unbiased"})],
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "resample_unit": [
-            StrOptions({"auto"}),
-            Interval(Integral, 1, None, closed="left"),
-        ],
-        "batch": [None, Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-        "n_jobs": [None, Integral],
-        "verbose": ["verbose"],
+        **_BaseMMDTest._shared_constraints,
     }
 
     def __init__(
@@ -416,8 +405,7 @@ class HSICTest(StreamedResults, BaseEstimator):
         self.null_distribution_ = null
         self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
         self.reject_ = bool(self.p_value_ <= self.alpha)
-        k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
-        self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
+        self.threshold_ = _calibration.threshold(null, self.alpha)
         self.resample_unit_ = unit
         self.n_samples_ = stream.n_rows[0]
         hsic_u, se = parts.jackknife()

@@ -347,8 +347,7 @@ class MMDTest(_BaseMMDTest):
         self.null_distribution_ = null
         self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
         self.reject_ = bool(self.p_value_ <= self.alpha)
-        k = int(np.floor(self.alpha * (self.n_resamples + 1) + 1e-9))
-        self.threshold_ = float(np.sort(null)[::-1][k - 1]) if k >= 1 else np.inf
+        self.threshold_ = _calibration.threshold(null, self.alpha)
         self.result_ = _results.result(self, [sums[0]], m, n)
 
     @_with_numpy()
