@@ -37,8 +37,9 @@ def _hyppo():
 
 
 def null_pair(rng, n, d, law):
-    draw = (lambda s: rng.standard_t(3, size=s)) if law == "t3" else rng.normal
-    return draw((n, d)), draw((n, d))
+    if law == "t3":
+        return rng.standard_t(3, size=(n, d)), rng.standard_t(3, size=(n, d))
+    return rng.normal(size=(n, d)), rng.normal(size=(n, d))
 
 
 def dependent_pair(rng, n, kind):
