@@ -268,13 +268,18 @@ class HSICTest(StreamedResults, BaseEstimator):
             return RandomFourierSampler(random_state=random_state)
         return clone(transformer)
 
-    def _start(self, engine, pairs, seed, rng, fit_rows):
-        """Fit the maps on ``fit_rows`` (a pair) and start the stream."""
-        fit_x, fit_y = fit_rows
-        self.x_transformer_ = self._map(self.x_transformer, fit_x, rng.randint(2**31))
-        self.y_transformer_ = self._map(self.y_transformer, fit_y, rng.randint(2**31))
-        self.x_transformer_.fit(fit_x)
-        self.y_transformer_.fit(fit_y)
+    def _start(self, engine, pairs, seed, rng, fit_rows=None):
+        """Fit the maps on ``fit_rows`` (a pair; None: copies of the given,
+        fitted maps) and start the stream."""
+        if fit_rows is None:
+            self.x_transformer_ = deepcopy(self.x_transformer)
+            self.y_transformer_ = deepcopy(self.y_transformer)
+        else:
+            fit_x, fit_y = fit_rows
+            x_map = self._map(self.x_transformer, fit_x, rng.randint(2**31))
+            y_map = self._map(self.y_transformer, fit_y, rng.randint(2**31))
+            self.x_transformer_ = x_map.fit(fit_x)
+            self.y_transformer_ = y_map.fit(fit_y)
         maps = [_half(self.x_transformer_, 0), _half(self.y_transformer_, 1)]
         widths = [engine.width(t, pairs) for t in maps]
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
@@ -353,14 +358,8 @@ class HSICTest(StreamedResults, BaseEstimator):
         if first:
             rng = check_random_state(self.random_state)
             seed = rng.randint(np.iinfo(np.int32).max)
-            self._start(engine, pairs, seed, rng, pairs)
-            if prefit:  # the given maps, as they are
-                self.x_transformer_ = deepcopy(self.x_transformer)
-                self.y_transformer_ = deepcopy(self.y_transformer)
-                self._stream.transformers = [
-                    _half(self.x_transformer_, 0),
-                    _half(self.y_transformer_, 1),
-                ]
+            # Fitted maps are used as given; others are fit on this chunk.
+            self._start(engine, pairs, seed, rng, None if prefit else pairs)
             self.n_held_out_ = 0 if prefit else len(X)
             self._mark_stale()
             if not prefit:
