@@ -43,30 +43,42 @@ def _paired_quadratic(K, L, pairings):  # pragma: no cover - compiled
     return out
 
 
+def feature_gram(a):
+    """The Gram ``a a^T`` of features centered over the observations (HSIC
+    does not change when a constant is added to a feature map, and centered
+    features keep the rounding small)."""
+    a = np.asarray(a, dtype=np.float64)
+    a = a - a.mean(axis=0)
+    return a @ a.T
+
+
+def centered_gram(K):
+    """``H K H`` with ``H = I - 11'/G``: the Gram of the centered features of
+    any kernel (the centering :func:`feature_gram` does in feature space)."""
+    K = np.asarray(K, dtype=np.float64)
+    rows = K.mean(axis=1)
+    return K - rows[:, None] - K.mean(axis=0)[None, :] + rows.mean()
+
+
 class HSICParts:
     """The Grams of ``G`` observations and the terms of both estimators that
     depend on the pairing only through O(G) sums.
 
     Parameters
     ----------
-    a : ndarray of shape (G, D_x)
-        Features (or unit sums of features) of x.
-    b : ndarray of shape (G, D_y)
-        Features of y, paired with ``a`` row by row.
+    K : ndarray of shape (G, G)
+        Centered Gram of x (:func:`feature_gram` of features or unit sums of
+        features, or :func:`centered_gram` of an exact kernel matrix).
+    L : ndarray of shape (G, G)
+        Centered Gram of y, its rows paired with those of ``K``.
     unbiased : bool
         Which estimator.
     """
 
-    def __init__(self, a, b, unbiased):
-        a = np.asarray(a, dtype=np.float64)
-        b = np.asarray(b, dtype=np.float64)
-        self.G = G = a.shape[0]
+    def __init__(self, K, L, unbiased):
+        self.G = G = K.shape[0]
         self.unbiased = unbiased
-        # HSIC does not change when a constant is added to either feature map:
-        # centered features keep the rounding small.
-        a = a - a.mean(axis=0)
-        b = b - b.mean(axis=0)
-        self.K, self.L = a @ a.T, b @ b.T
+        self.K, self.L = K, L
         if unbiased:
             dk, dl = np.diagonal(self.K).copy(), np.diagonal(self.L).copy()
             self.dk, self.dl = dk, dl
@@ -177,4 +189,5 @@ def hsic_features(X, Y, *, statistic="biased"):
             f"The {statistic} HSIC of features takes {low} to {MAX_OBSERVATIONS} "
             f"rows; got {n}."
         )
-    return HSICParts(X, Y, statistic == "unbiased").observed()[0]
+    parts = HSICParts(feature_gram(X), feature_gram(Y), statistic == "unbiased")
+    return parts.observed()[0]

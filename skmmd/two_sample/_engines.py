@@ -74,6 +74,9 @@ class PairRows(HostRows):
     def copy(self, P):
         return tuple(self.inner.copy(V) for V in P)
 
+    def to_host(self, P):
+        return tuple(self.inner.to_host(V) for V in P)
+
     def fuses(self, transformers):
         return self.inner.fuses(transformers)
 

@@ -13,7 +13,8 @@ from .._utils._compat import HasMethods, StrOptions, _fit_context
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._tabular import _is_dataframe
-from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts
+from ..kernels import gaussian_kernel, median_bandwidth
+from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts, centered_gram, feature_gram
 from . import _calibration, _engines, _streaming
 from ._base import StreamedResults, _BaseMMDTest, fit_indices
 from ._results import MMDTestResult
@@ -89,14 +90,19 @@ class HSICTest(StreamedResults, BaseEstimator):
     in the same calibration loop. Cost ``O(n D)`` for the features plus
     ``O(B G^2)`` for ``B`` permutations of ``G`` units, whatever ``n``.
 
+    ``None`` for a transformer is the exact Gaussian kernel with the median
+    bandwidth of that variable (the classical quadratic-time HSIC test of
+    Gretton et al. 2008, the ground truth of small problems): every pair is
+    an observation, so at most 4096 pairs, in memory, with :meth:`fit`.
+
     Parameters
     ----------
-    x_transformer : "auto" or object with ``fit`` and ``transform``, \
+    x_transformer : "auto", None or object with ``fit`` and ``transform``, \
             default="auto"
         Feature map of X. ``"auto"``: :class:`RandomFourierSampler`
         (Gaussian kernel, median bandwidth) for arrays, :class:`TabularSampler`
-        for DataFrames.
-    y_transformer : "auto" or object with ``fit`` and ``transform``, \
+        for DataFrames; ``None``: the exact Gaussian kernel (numeric X).
+    y_transformer : "auto", None or object with ``fit`` and ``transform``, \
             default="auto"
         Feature map of y, likewise.
     statistic : {"biased", "unbiased"}, default="biased"
@@ -136,8 +142,10 @@ class HSICTest(StreamedResults, BaseEstimator):
     result_ : MMDTestResult
         The same values, with the unbiased HSIC and its jackknife standard
         error (``mmd2``, ``standard_error``: HSIC is an MMD^2).
-    x_transformer_, y_transformer_ : object
-        The fitted feature maps.
+    x_transformer_, y_transformer_ : object or None
+        The fitted feature maps (None for an exact kernel).
+    x_bandwidth_, y_bandwidth_ : float or None
+        The median bandwidths of exact kernels (None for feature maps).
     resample_unit_ : int
         Rows per unit.
     n_samples_ : int
@@ -167,8 +175,16 @@ class HSICTest(StreamedResults, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "x_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
-        "y_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "x_transformer": [
+            StrOptions({"auto"}),
+            None,
+            HasMethods(["fit", "transform"]),
+        ],
+        "y_transformer": [
+            StrOptions({"auto"}),
+            None,
+            HasMethods(["fit", "transform"]),
+        ],
         **_BaseMMDTest._shared_constraints,
     }
 
@@ -213,10 +229,17 @@ class HSICTest(StreamedResults, BaseEstimator):
         it), else a 2-D float array (a 1-D one becomes a column)."""
         if _is_dataframe(V):
             numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
-            if not numeric and isinstance(transformer, BaseSampler):
+            if not numeric and (
+                transformer is None or isinstance(transformer, BaseSampler)
+            ):
+                kind = (
+                    "None (the exact Gaussian kernel)"
+                    if transformer is None
+                    else type(transformer).__name__
+                )
                 raise TypeError(
                     f"{name} has non-numeric columns and {name}_transformer="
-                    f"{type(transformer).__name__} maps numbers only: give "
+                    f"{kind} maps numbers only: give "
                     f"{name}_transformer='auto' (a TabularSampler) or encode them."
                 )
             if name == "X":
@@ -280,6 +303,7 @@ class HSICTest(StreamedResults, BaseEstimator):
             y_map = self._map(self.y_transformer, fit_y, rng.randint(2**31))
             self.x_transformer_ = x_map.fit(fit_x)
             self.y_transformer_ = y_map.fit(fit_y)
+        self.x_bandwidth_ = self.y_bandwidth_ = None
         maps = [_half(self.x_transformer_, 0), _half(self.y_transformer_, 1)]
         widths = [engine.width(t, pairs) for t in maps]
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
@@ -307,16 +331,63 @@ class HSICTest(StreamedResults, BaseEstimator):
             Fitted test.
         """
         engine = _engines.engine_for(X)
+        if self._exact() and engine.lazy:
+            raise TypeError(
+                "The exact test (x_transformer=None or y_transformer=None) is "
+                "quadratic and takes in-memory arrays; give feature maps to test "
+                "dask arrays."
+            )
         pairs = engine.pairs(self, X, y)
         engine = engine.paired()
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         n = engine.n_rows(pairs)
+        if self._exact():
+            return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
         fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
         self._start(engine, pairs, seed, rng, fit_rows)
         engine.add(self._stream, pairs, None, self._unit(n))
         self.n_held_out_ = 0
         self._calibrate()
+        return self
+
+    def _exact(self):
+        return self.x_transformer is None or self.y_transformer is None
+
+    def _fit_exact(self, pairs, seed, rng):
+        """The quadratic test: Grams of every pair, an exact Gaussian kernel
+        for a variable without a feature map."""
+        n = len(pairs[0])
+        if n > MAX_OBSERVATIONS:
+            raise ValueError(
+                f"The exact test (x_transformer=None or y_transformer=None) forms "
+                f"n x n Gram matrices and takes at most {MAX_OBSERVATIONS} pairs; "
+                f"got n_samples = {n}. Give feature maps (the default 'auto') "
+                "for more."
+            )
+        if self.resample_unit not in ("auto", 1):
+            raise ValueError(
+                "The exact test (x_transformer=None or y_transformer=None) has "
+                "every pair as an observation: resample_unit must be 'auto' or "
+                f"1; got {self.resample_unit!r}."
+            )
+        grams = []
+        for V, name in zip(pairs, ("x", "y")):
+            transformer = getattr(self, f"{name}_transformer")
+            if transformer is None:
+                V = check_array(V, dtype=np.float64, input_name=name.upper())
+                bandwidth = median_bandwidth(V, random_state=rng)
+                fitted, K = None, centered_gram(gaussian_kernel(V, bandwidth=bandwidth))
+            else:
+                bandwidth = None
+                fitted = self._map(transformer, V, rng.randint(2**31)).fit(V)
+                K = feature_gram(fitted.transform(V))
+            setattr(self, f"{name}_transformer_", fitted)
+            setattr(self, f"{name}_bandwidth_", bandwidth)
+            grams.append(K)
+        self._stream = None
+        self.n_held_out_ = 0
+        self._set_results(HSICParts(*grams, self.statistic == "unbiased"), n, 1, seed)
         return self
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -342,6 +413,12 @@ class HSICTest(StreamedResults, BaseEstimator):
         self : object
             The test, updated.
         """
+        if self._exact():
+            raise TypeError(
+                "partial_fit streams feature maps; the exact test "
+                "(x_transformer=None or y_transformer=None) takes all pairs at "
+                "once: use fit."
+            )
         first = getattr(self, "_stream", None) is None
         prefit = first and _fitted(self.x_transformer) and _fitted(self.y_transformer)
         try:
@@ -386,17 +463,22 @@ class HSICTest(StreamedResults, BaseEstimator):
         for V, name in ((a, "X"), (b, "y")):
             if np.all(np.abs(V - V[:1]) <= 1e-12 * np.abs(V).max()):
                 raise _constant(name)
-        parts = HSICParts(a, b, self.statistic == "unbiased")
+        grams = feature_gram(a), feature_gram(b)
+        parts = HSICParts(*grams, self.statistic == "unbiased")
+        self._set_results(parts, stream.n_rows[0], unit, stream.seed)
+
+    def _set_results(self, parts, n_samples, unit, seed):
+        """The fitted results of the observations' ``parts``."""
         if self.verbose:
             print(
-                f"HSICTest: n={stream.n_rows[0]}, {a.shape[0]} units of {unit}, "
+                f"HSICTest: n={n_samples}, {parts.G} units of {unit}, "
                 f"{self.n_resamples} pairings"
             )
         observed, null, tolerance = _calibration.resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
             batch=self.batch,
-            seed=stream.seed,
+            seed=seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
         )
@@ -406,7 +488,7 @@ class HSICTest(StreamedResults, BaseEstimator):
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.resample_unit_ = unit
-        self.n_samples_ = stream.n_rows[0]
+        self.n_samples_ = n_samples
         hsic_u, se = parts.jackknife()
         self.result_ = MMDTestResult(
             statistic=self.statistic_,
