@@ -368,11 +368,15 @@ def resampled_hsic(
     """Observed HSIC and its permutation null: the y observations (units)
     paired with the x ones by uniformly random permutations.
 
-    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations.
-    Returns ``(observed, null, tolerance)`` as :func:`resampled_statistics`.
+    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations, or
+    a list of them (several x variables against one y, e.g. each column of a
+    table), all on the same pairings. Returns ``(observed, null, tolerance)``
+    as :func:`resampled_statistics` (a column of ``null`` per part for a list).
     """
+    many = isinstance(parts, list)
+    parts = parts if many else [parts]
     rng = np.random.default_rng(seed)
-    G = parts.G
+    G = parts[0].G
     if batch is None:
         batch = max(1, _BATCH_ENTRIES // G)
 
@@ -382,12 +386,15 @@ def resampled_hsic(
         return (rng.permuted(identity, axis=1),)
 
     def work(start, pairings):
-        return parts.statistics(pairings)
+        return np.column_stack([part.statistics(pairings)[0] for part in parts])
 
     results = _run_batches(gen_batches(n_resamples, batch), draw, work, n_jobs, verbose)
-    observed, scale = parts.observed()
-    null = np.concatenate([stat for stat, _ in results])
-    return observed, null, 100 * np.finfo(np.float64).eps * scale
+    observed, scale = np.array([part.observed() for part in parts]).T
+    null = np.concatenate(results)
+    tolerance = 100 * np.finfo(np.float64).eps * scale
+    if many:
+        return observed, null, tolerance
+    return float(observed[0]), null[:, 0], float(tolerance[0])
 
 
 def threshold(null, alpha):

@@ -54,13 +54,46 @@ def column_groups(X, columns):
     return groups
 
 
-def base_map(test, random_state):
+def base_map(transformer, random_state):
     """Each column's kernel: the test's own map when it is a sampler of this
     package (it applies to any set of columns), else a TabularSampler."""
-    transformer = getattr(test, "transformer", None)
     if isinstance(transformer, (BaseSampler, TabularSampler)):
         return transformer
     return TabularSampler(random_state=random_state)
+
+
+def column_maps(base, fit_rows, groups):
+    """A copy of ``base`` fit on each column group of ``fit_rows``."""
+    return [
+        _ColumnMap(clone(base).fit(_select(fit_rows, cols)), cols)
+        for cols in groups.values()
+    ]
+
+
+def ranked(groups, observed, null, intervals, effect):
+    """The report of ``explain``: each column group's statistic (``observed``)
+    against its column of ``null`` (the same resamples for all), with
+    family-wise adjusted p-values and the confidence interval of its
+    ``effect`` (e.g. "mmd2"), most evidence first."""
+    import pandas as pd
+
+    T = np.vstack([observed, null])
+    report = pd.DataFrame(
+        {
+            "column": list(groups),
+            "statistic": observed,
+            "p_value": _aggregation.per_kernel_p_values(T)[0],
+            "adjusted_p_value": _aggregation.minp_adjusted_p_values(T),
+            "z": _aggregation.standardize(T)[0],
+            f"{effect}_low": [ci.low for ci in intervals],
+            f"{effect}_high": [ci.high for ci in intervals],
+        }
+    )
+    # Ties in the (discrete) p-values are broken by the standardized statistic.
+    report = report.sort_values(
+        ["adjusted_p_value", "p_value", "z"], ascending=[True, True, False]
+    )
+    return report.reset_index(drop=True)
 
 
 def column_report(test, engine, X, Y, columns, rng, seed):
@@ -71,15 +104,11 @@ def column_report(test, engine, X, Y, columns, rng, seed):
     pass over the rows (by the inputs' ``engine``), and their statistics on
     the same permutations in the one calibration loop.
     """
-    import pandas as pd
-
     groups = column_groups(X, columns)
-    base = base_map(test, rng.randint(np.iinfo(np.int32).max))
-    fit_rows = test._fit_rows(engine, X, Y, seed)
-    maps = [
-        _ColumnMap(clone(base).fit(_select(fit_rows, cols)), cols)
-        for cols in groups.values()
-    ]
+    base = base_map(
+        getattr(test, "transformer", None), rng.randint(np.iinfo(np.int32).max)
+    )
+    maps = column_maps(base, test._fit_rows(engine, X, Y, seed), groups)
     widths = [engine.width(t, X) for t in maps]
     m, n = engine.n_rows(X), engine.n_rows(Y)
     unit = test._resolve_unit(m, n, sum(widths))
@@ -96,24 +125,8 @@ def column_report(test, engine, X, Y, columns, rng, seed):
         seed=seed,
         n_jobs=test.n_jobs,
     )
-    T = np.vstack([observed, null])
     intervals = [_results.interval(*_results.effect_size(s, m, n)) for s in sums]
-    report = pd.DataFrame(
-        {
-            "column": list(groups),
-            "statistic": observed,
-            "p_value": _aggregation.per_kernel_p_values(T)[0],
-            "adjusted_p_value": _aggregation.minp_adjusted_p_values(T),
-            "z": _aggregation.standardize(T)[0],
-            "mmd2_low": [ci.low for ci in intervals],
-            "mmd2_high": [ci.high for ci in intervals],
-        }
-    )
-    # Ties in the (discrete) p-values are broken by the standardized statistic.
-    report = report.sort_values(
-        ["adjusted_p_value", "p_value", "z"], ascending=[True, True, False]
-    )
-    return report.reset_index(drop=True)
+    return ranked(groups, observed, null, intervals, "mmd2")
 
 
 def witness_points(test, X, Y, n_points):

@@ -160,6 +160,9 @@ class MMDTestResult:
         Size of the first sample.
     n_samples_y : int
         Size of the second sample.
+    column_report : pandas.DataFrame or None, default=None
+        The per-column report of ``explain`` when it was asked for with the
+        test (``hsic_test(..., explain=True)``).
 
     Attributes
     ----------
@@ -194,6 +197,7 @@ class MMDTestResult:
         standard_error,
         n_samples_x,
         n_samples_y,
+        column_report=None,
     ):
         self.statistic = statistic
         self.pvalue = pvalue
@@ -204,6 +208,7 @@ class MMDTestResult:
         self.standard_error = standard_error
         self.n_samples_x = n_samples_x
         self.n_samples_y = n_samples_y
+        self.column_report = column_report
 
     def __iter__(self):
         return iter((self.statistic, self.pvalue))
