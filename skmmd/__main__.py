@@ -12,6 +12,11 @@ machine-readable output of all of it. Tables with columns of any type (Parquet,
 or CSV with a header and non-numeric values) are tested in memory with the
 tabular feature map; numeric Parquet files (and any file with
 ``--batch-rows``) are read in batches, memory bounded whatever their size.
+
+``python -m skmmd independence table.parquet --target y``: HSIC test of
+independence of the target column and the other columns of one table (Parquet,
+CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
+every column by its dependence on the target (feature screening).
 """
 
 import argparse
@@ -30,7 +35,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC, LinearSVC
 
-from . import FastfoodSampler, MMDTest, RandomFourierSampler, TabularSampler
+from . import (
+    FastfoodSampler,
+    HSICTest,
+    MMDTest,
+    RandomFourierSampler,
+    TabularSampler,
+)
 from ._utils import _files
 from .kernels import median_bandwidth
 
@@ -481,6 +492,157 @@ def run_test(args, out=None):
     return 0
 
 
+def _target_split(table, target, path):
+    """``(X, y)``: the other columns and the target column of ``table``."""
+    labels = list(table.columns)
+    if target not in labels and target.isdigit() and int(target) in labels:
+        target = int(target)  # a column position of a headerless file
+    if target not in labels:
+        raise ValueError(
+            f"{path}: --target {target!r} is not a column of the file; it has "
+            f"{labels[:20]}."
+        )
+    X = table.drop(columns=[target])
+    if X.shape[1] == 0:
+        raise ValueError(
+            f"{path}: the table has only the target column {target!r}; nothing "
+            "to test it against."
+        )
+    return X, table[[target]]
+
+
+def run_independence(args, out=None):
+    """The ``independence`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    columns = args.columns.split(",") if args.columns else None
+    table = read_table(args.table, True)
+    X, y = _target_split(table, args.target, args.table)
+    if columns is not None:
+        missing = [c for c in columns if c not in X.columns]
+        if missing:
+            raise ValueError(
+                f"{args.table}: --columns names columns {missing} that are not "
+                f"columns of the file other than the target; it has "
+                f"{list(X.columns)[:20]}."
+            )
+        X = X[columns]
+    exact = None if args.exact else "auto"
+    test = HSICTest(
+        exact,
+        exact,
+        statistic=args.statistic,
+        n_resamples=args.n_resamples,
+        alpha=args.alpha,
+        random_state=args.seed,
+    )
+    test.fit(X, y)
+    report = test.explain(X, y) if args.explain else None
+    effect = test.result_
+    low, high = effect.confidence_interval(args.confidence_level)
+    if args.json:
+        result = {
+            "statistic": test.statistic_,
+            "p_value": test.p_value_,
+            "reject": test.reject_,
+            "alpha": args.alpha,
+            "n_samples": test.n_samples_,
+            "n_features": test.n_features_in_,
+            "target": args.target,
+            "kernel": "exact" if args.exact else "auto",
+            "statistic_type": args.statistic,
+            "n_resamples": args.n_resamples,
+            "resample_unit": test.resample_unit_,
+            "seed": args.seed,
+            "result": effect.to_dict(args.confidence_level),
+        }
+        if report is not None:
+            result["columns"] = report.to_dict(orient="records")
+        print(json.dumps(result, default=str), file=out)
+        return 0
+    decision = (
+        f"reject H0: {args.target} depends on the other columns"
+        if test.reject_
+        else "do not reject H0 (no evidence of dependence)"
+    )
+    lines = [
+        f"HSIC independence test: {args.table}, target {args.target!r} against "
+        f"{test.n_features_in_} columns, n={test.n_samples_}",
+        f"kernel: {'exact Gaussian' if args.exact else 'auto (random features)'}; "
+        f"{args.statistic} statistic, {args.n_resamples} permutations, "
+        f"seed {args.seed}",
+        f"HSIC     = {test.statistic_:.6g}",
+        f"p-value  = {test.p_value_:.6g}",
+        f"decision = {decision} (alpha = {args.alpha})",
+        f"effect   = HSIC {effect.mmd2:.4g}, {args.confidence_level:.0%} interval "
+        f"[{low:.4g}, {high:.4g}]",
+    ]
+    print("\n".join(lines), file=out)
+    if report is not None:
+        print(
+            f"\nper-column dependence on {args.target!r} (family-wise adjusted "
+            "p-values):",
+            file=out,
+        )
+        print(report.to_string(index=False), file=out)
+    return 0
+
+
+def _add_common(parser):
+    """The options the test and independence commands share."""
+    parser.add_argument(
+        "--columns", help="comma-separated columns to test (default: all)"
+    )
+    parser.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        help="level of the effect's interval (default 0.95)",
+    )
+    parser.add_argument("--n-resamples", type=int, default=999, help="default 999")
+    parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _check_common(parser, args):
+    if args.n_resamples < 1:
+        parser.error(f"--n-resamples must be >= 1; got {args.n_resamples}")
+    if not 0 < args.alpha < 1:
+        parser.error(f"--alpha must be in (0, 1); got {args.alpha}")
+    if not 0 < args.confidence_level < 1:
+        parser.error(
+            f"--confidence-level must be in (0, 1); got {args.confidence_level}"
+        )
+
+
+def _independence_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m skmmd independence",
+        description="HSIC test of independence of one column of a table (the "
+        "target) and its other columns; the table is a Parquet, CSV (with a "
+        "header row) or NPY file, its columns of any type.",
+    )
+    parser.add_argument("table", help="the table (.parquet, .csv or .npy)")
+    parser.add_argument(
+        "--target", required=True, help="the target column (name, or position)"
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="test every column against the target, with family-wise adjusted "
+        "p-values (feature screening)",
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="exact Gaussian kernels (quadratic; numeric columns, at most 4096 "
+        "rows) instead of random features",
+    )
+    parser.add_argument("--statistic", choices=["biased", "unbiased"], default="biased")
+    _add_common(parser)
+    return parser
+
+
 def _test_parser():
     parser = argparse.ArgumentParser(
         prog="python -m skmmd test",
@@ -498,9 +660,6 @@ def _test_parser():
         "tabular for files with non-numeric columns, else rff",
     )
     parser.add_argument(
-        "--columns", help="comma-separated columns to test (default: all)"
-    )
-    parser.add_argument(
         "--explain",
         action="store_true",
         help="per-column report with family-wise adjusted p-values (in memory)",
@@ -512,12 +671,6 @@ def _test_parser():
         help="relevance test of H0: MMD^2 <= delta (a tolerated shift, > 0)",
     )
     parser.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        help="level of the MMD^2 interval (default 0.95)",
-    )
-    parser.add_argument(
         "--bandwidth",
         type=_bandwidth,
         default="median",
@@ -526,16 +679,13 @@ def _test_parser():
     parser.add_argument(
         "--n-components", type=int, default=1024, help="features (default 1024)"
     )
-    parser.add_argument("--n-resamples", type=int, default=999, help="default 999")
     parser.add_argument(
         "--statistic", choices=["unbiased", "biased"], default="unbiased"
     )
     parser.add_argument(
         "--calibration", choices=["permutation", "bootstrap"], default="permutation"
     )
-    parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    _add_common(parser)
     parser.add_argument(
         "--batch-rows",
         type=int,
@@ -553,35 +703,39 @@ def _test_parser():
     return parser
 
 
+def _run(command, args, name):
+    try:
+        return command(args)
+    except (TypeError, ValueError) as exc:
+        print(f"python -m skmmd {name}: error: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv=None):
     """Entry point of ``python -m skmmd`` and the ``skmmd`` command."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "test":
         parser = _test_parser()
         args = parser.parse_args(argv[1:])
-        if args.n_resamples < 1:
-            parser.error(f"--n-resamples must be >= 1; got {args.n_resamples}")
-        if not 0 < args.alpha < 1:
-            parser.error(f"--alpha must be in (0, 1); got {args.alpha}")
+        _check_common(parser, args)
         if args.n_components < 1:
             parser.error(f"--n-components must be >= 1; got {args.n_components}")
         if args.batch_rows < 0:
             parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")
         if args.delta is not None and not args.delta > 0:
             parser.error(f"--delta must be > 0; got {args.delta}")
-        if not 0 < args.confidence_level < 1:
-            parser.error(
-                f"--confidence-level must be in (0, 1); got {args.confidence_level}"
-            )
-        try:
-            return run_test(args)
-        except ValueError as exc:
-            print(f"python -m skmmd test: error: {exc}", file=sys.stderr)
-            return 2
+        return _run(run_test, args, "test")
+    if argv and argv[0] == "independence":
+        parser = _independence_parser()
+        args = parser.parse_args(argv[1:])
+        _check_common(parser, args)
+        return _run(run_independence, args, "independence")
     parser = argparse.ArgumentParser(
         prog="python -m skmmd",
-        description="Run the skmmd demo (no arguments), or 'python -m skmmd test "
-        "A.csv B.csv' for a two-sample test (see 'python -m skmmd test -h').",
+        description="Run the skmmd demo (no arguments), 'python -m skmmd test "
+        "A.csv B.csv' for a two-sample test (see 'python -m skmmd test -h'), or "
+        "'python -m skmmd independence T.csv --target y' for a test of "
+        "independence.",
     )
     parser.add_argument(
         "--copies",

@@ -257,3 +257,67 @@ def test_cli_streamed_bad_files(tmp_path, parquet_samples, capsys):
     pq.write_table(pa.table({"u": np.arange(5000.0)}), narrow)
     assert main(["test", a, str(narrow), "--bandwidth", "1"]) == 2
     assert "same number of features" in capsys.readouterr().err
+
+
+@pytest.fixture
+def dependence_table(tmp_path):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(2)
+    n = 600
+    table = pd.DataFrame(
+        {
+            "age": rng.uniform(20, 70, n),
+            "noise": rng.normal(size=n),
+            "city": rng.choice(["Kyiv", "Lviv", "Odesa"], n),
+        }
+    )
+    table["spend"] = (
+        np.abs(table.age - 45) / 10 + (table.city == "Lviv") + 0.5 * rng.normal(size=n)
+    )
+    path = tmp_path / "table.csv"
+    table.to_csv(path, index=False)
+    return path, table
+
+
+def test_cli_independence_equals_hsic_test(dependence_table, capsys):
+    """The command is hsic_test on the file's table: same statistic and
+    p-value, the same per-column report (--explain)."""
+    from skmmd import hsic_test
+
+    path, table = dependence_table
+    args = ["independence", str(path), "--target", "spend", "--n-resamples", "99"]
+    assert main([*args, "--explain", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = hsic_test(table, "spend", explain=True, n_resamples=99, random_state=0)
+    assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert result["p_value"] == expected.pvalue == 0.01
+    columns = [row["column"] for row in result["columns"]]
+    assert columns == list(expected.column_report.column)
+    assert set(columns[:2]) == {"age", "city"}
+    assert main([*args, "--columns", "noise"]) == 0
+    text = capsys.readouterr().out
+    assert "against 1 columns" in text and "do not reject H0" in text
+
+
+@pytest.mark.parametrize(
+    "extra, match",
+    [
+        (["--target", "price"], "--target 'price' is not a column of the file"),
+        (["--target", "spend", "--columns", "age,zip"], r"names columns \['zip'\]"),
+        (["--target", "spend", "--exact"], "X has non-numeric columns and x_trans"),
+    ],
+)
+def test_cli_independence_errors(dependence_table, capsys, extra, match):
+    path, _ = dependence_table
+    assert main(["independence", str(path), "--n-resamples", "9", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m skmmd independence: error:")
+    assert re.search(match, err)
+
+
+def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
+    path, _ = dependence_table
+    args = ["independence", str(path), "--target", "spend", "--columns", "age"]
+    assert main([*args, "--exact", "--n-resamples", "49", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["kernel"] == "exact" and result["p_value"] == 0.02

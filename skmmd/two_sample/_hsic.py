@@ -238,9 +238,9 @@ class HSICTest(StreamedResults, BaseEstimator):
                     else type(transformer).__name__
                 )
                 raise TypeError(
-                    f"{name} has non-numeric columns and {name}_transformer="
+                    f"{name} has non-numeric columns and {name.lower()}_transformer="
                     f"{kind} maps numbers only: give "
-                    f"{name}_transformer='auto' (a TabularSampler) or encode them."
+                    f"{name.lower()}_transformer='auto' (a TabularSampler) or encode them."
                 )
             if name == "X":
                 validate_data(self, V, reset=reset, skip_check_array=True)
