@@ -502,10 +502,9 @@ class HSICTest(StreamedResults, BaseEstimator):
         )
 
     def explain(self, X, y, *, columns=None):
-        """Which columns of X depend on y: a test per column, adjusted for
-        testing them all (feature screening).
+        """Which columns of X depend on y: feature screening.
 
-        Each column (or group of columns) of X gets its own feature map (a
+        A test per column, adjusted for testing them all. Each column (or group of columns) of X gets its own feature map (a
         copy of ``x_transformer`` when it is a sampler of this package, else
         the "auto" map of that column) and is tested against y with the
         fitted y map (or, for an exact y kernel, random Fourier features of
