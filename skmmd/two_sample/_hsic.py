@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._utils._compat import HasMethods, StrOptions, _fit_context
@@ -238,9 +239,9 @@ class HSICTest(StreamedResults, BaseEstimator):
                     else type(transformer).__name__
                 )
                 raise TypeError(
-                    f"{name} has non-numeric columns and {name.lower()}_transformer="
-                    f"{kind} maps numbers only: give "
-                    f"{name.lower()}_transformer='auto' (a TabularSampler) or encode them."
+                    f"{name} has non-numeric columns and {name.lower()}_"
+                    f"transformer={kind} maps numbers only: give {name.lower()}_"
+                    "transformer='auto' (a TabularSampler) or encode them."
                 )
             if name == "X":
                 validate_data(self, V, reset=reset, skip_check_array=True)
@@ -390,6 +391,12 @@ class HSICTest(StreamedResults, BaseEstimator):
         self._set_results(HSICParts(*grams, self.statistic == "unbiased"), n, 1, seed)
         return self
 
+    def _streams(self):
+        # partial_fit streams feature maps; the exact test takes all pairs at
+        # once.
+        return not self._exact()
+
+    @available_if(_streams)
     @_fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y):
         """Add a chunk of pairs to the test (out-of-core or streamed data).
@@ -413,12 +420,6 @@ class HSICTest(StreamedResults, BaseEstimator):
         self : object
             The test, updated.
         """
-        if self._exact():
-            raise TypeError(
-                "partial_fit streams feature maps; the exact test "
-                "(x_transformer=None or y_transformer=None) takes all pairs at "
-                "once: use fit."
-            )
         first = getattr(self, "_stream", None) is None
         prefit = first and _fitted(self.x_transformer) and _fitted(self.y_transformer)
         try:
@@ -504,10 +505,11 @@ class HSICTest(StreamedResults, BaseEstimator):
     def explain(self, X, y, *, columns=None):
         """Which columns of X depend on y: feature screening.
 
-        A test per column, adjusted for testing them all. Each column (or group of columns) of X gets its own feature map (a
-        copy of ``x_transformer`` when it is a sampler of this package, else
-        the "auto" map of that column) and is tested against y with the
-        fitted y map (or, for an exact y kernel, random Fourier features of
+        A test per column, adjusted for testing them all. Each column (or
+        group of columns) of X gets its own feature map (a copy of
+        ``x_transformer`` when it is a sampler of this package, else the
+        "auto" map of that column) and is tested against y with the fitted y
+        map (or, for an exact y kernel, random Fourier features of
         that Gaussian kernel), all on the same random pairings, in one pass
         over the rows. The p-values are adjusted by Westfall and Young's
         single-step min-p rule, as in :meth:`MMDTest.explain`: rejecting
