@@ -4,9 +4,11 @@
     dof; d_x = d_y = 1 and 5; n = 500);
 (b) power at n = 500 on dependence that correlation misses (y = x^2 + noise,
     a sine, a ring; noise set so that no test is at power 1), HSICTest
-    (D = 1024) beside hyppo's Hsic (Gaussian kernel, median bandwidth,
-    permutation) and Dcorr, same draws and B (199 by default: hyppo's exact
-    tests take ~3 s each at B = 999);
+    (D = 1024) beside our exact test (Gaussian kernel, median bandwidth of
+    each variable), hyppo's Hsic (Gaussian kernel, permutation; its
+    bandwidth is the median distance of x, used for y too) and Dcorr, same
+    draws and B (199 by default: hyppo's exact tests take ~3 s each at
+    B = 999); --no-hyppo leaves hyppo out;
 (c) time at n = 5000, HSICTest against hyppo's Hsic, same run, draws and
     number of permutations (hyppo's exact test takes over 10 min at B = 999);
 (d) n = 10^7 pairs in memory: time and peak RSS (a fresh process).
@@ -74,26 +76,31 @@ def level(reps, n_resamples):
             )
 
 
-def power(reps, n_resamples):
-    Hsic, Dcorr = _hyppo()
+def power(reps, n_resamples, use_hyppo=True):
+    Hsic, Dcorr = _hyppo() if use_hyppo else (None, None)
     print(f"\n(b) power, n=500, alpha=0.05, {reps} repetitions, B={n_resamples}")
     print(
-        f"{'dependence':<11} {'HSICTest D=1024':>16} {'hyppo Hsic':>11} "
-        f"{'hyppo Dcorr':>12} {'HSICTest - Hsic (95%)':>22}"
+        f"{'dependence':<11} {'HSICTest D=1024':>16} {'HSICTest exact':>15} "
+        f"{'hyppo Hsic':>11} {'hyppo Dcorr':>12} {'D=1024 - Hsic (95%)':>22}"
     )
     for kind in ("quadratic", "sine", "ring"):
-        ours, hsic, dcorr = (np.zeros(reps, bool) for _ in range(3))
+        ours, exact, hsic, dcorr = (np.zeros(reps, bool) for _ in range(4))
         for rep in range(reps):
             rng = np.random.default_rng([rep, 7])
             x, y = dependent_pair(rng, 500, kind)
             test = HSICTest(n_resamples=n_resamples, random_state=rep)
             ours[rep] = test.fit(x, y).reject_
+            test = HSICTest(None, None, n_resamples=n_resamples, random_state=rep)
+            exact[rep] = test.fit(x, y).reject_
             if Hsic is not None:
                 np.random.seed(rep)
                 hsic[rep] = Hsic().test(x, y, reps=n_resamples, auto=False)[1] <= 0.05
                 dcorr[rep] = Dcorr().test(x, y, reps=n_resamples, auto=False)[1] <= 0.05
         if Hsic is None:
-            print(f"{kind:<11} {ours.mean():>16.3f} {'n/a':>11} {'n/a':>12}")
+            print(
+                f"{kind:<11} {ours.mean():>16.3f} {exact.mean():>15.3f} "
+                f"{'n/a':>11} {'n/a':>12}"
+            )
             continue
         # paired difference on the same draws, with its normal-approximation
         # 95% interval
@@ -101,8 +108,8 @@ def power(reps, n_resamples):
         half = 1.96 * diff.std(ddof=1) / np.sqrt(reps)
         low, mid, high = diff.mean() - half, diff.mean(), diff.mean() + half
         print(
-            f"{kind:<11} {ours.mean():>16.3f} {hsic.mean():>11.3f} "
-            f"{dcorr.mean():>12.3f} "
+            f"{kind:<11} {ours.mean():>16.3f} {exact.mean():>15.3f} "
+            f"{hsic.mean():>11.3f} {dcorr.mean():>12.3f} "
             f"{f'{mid:+.3f} [{low:+.3f}, {high:+.3f}]':>22}"
         )
 
@@ -181,6 +188,7 @@ if __name__ == "__main__":
         "--speed-resamples", type=int, default=99, help="B of (c), for both tests"
     )
     parser.add_argument("--n-large", type=float, default=1e7)
+    parser.add_argument("--no-hyppo", action="store_true", help="leave hyppo out")
     parser.add_argument("--one-large", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     # hyppo warns below 1000 permutations; the p-values here are compared at
@@ -192,7 +200,7 @@ if __name__ == "__main__":
     if "a" in args.parts:
         level(args.reps, args.n_resamples)
     if "b" in args.parts:
-        power(args.power_reps, args.power_resamples)
+        power(args.power_reps, args.power_resamples, not args.no_hyppo)
     if "c" in args.parts:
         speed(5000, args.speed_resamples)
     if "d" in args.parts:
