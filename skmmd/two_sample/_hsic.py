@@ -66,6 +66,14 @@ def _fitted(transformer):
     return True
 
 
+def _pair_stream(engine, pairs, x_maps, y_map, unit, seed):
+    """The pipeline of fitted maps of X (one, or one per column group) and of
+    y over the pairs' rows."""
+    maps = [_half(t, 0) for t in x_maps] + [_half(y_map, 1)]
+    widths = [engine.width(t, pairs) for t in maps]
+    return _streaming.Stream(maps, widths, unit, seed, engine.rows)
+
+
 def _auto_unit(n_rows, n_resamples):
     """The smallest power of two keeping ``n_resamples x units^2`` within the
     pairing budget and the units within the Gram limit (nondecreasing in
@@ -305,10 +313,10 @@ class HSICTest(StreamedResults, BaseEstimator):
             self.x_transformer_ = x_map.fit(fit_x)
             self.y_transformer_ = y_map.fit(fit_y)
         self.x_bandwidth_ = self.y_bandwidth_ = None
-        maps = [_half(self.x_transformer_, 0), _half(self.y_transformer_, 1)]
-        widths = [engine.width(t, pairs) for t in maps]
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
-        self._stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+        self._stream = _pair_stream(
+            engine, pairs, [self.x_transformer_], self.y_transformer_, unit, seed
+        )
 
     def _unit(self, n_rows):
         if self.resample_unit == "auto":
@@ -569,13 +577,11 @@ class HSICTest(StreamedResults, BaseEstimator):
                 bandwidth=self.y_bandwidth_, random_state=rng.randint(2**31)
             ).fit(Y)
         x_maps = _explain.column_maps(base, fit_x, groups)
-        maps = [_half(t, 0) for t in x_maps] + [_half(y_map, 1)]
-        widths = [engine.width(t, (X, Y)) for t in maps]
         # The pairing budget is shared by the columns.
         unit = self.resample_unit
         if unit == "auto":
             unit = _auto_unit(n, self.n_resamples * len(groups))
-        stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+        stream = _pair_stream(engine, (X, Y), x_maps, y_map, unit, seed)
         sums = engine.add(stream, (X, Y), None, unit).sums()
         L = feature_gram(sums[-1].U / unit)
         unbiased = self.statistic == "unbiased"
