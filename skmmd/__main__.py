@@ -227,8 +227,8 @@ def load_sample(path):
 def read_table(path, tabular, columns=None):
     """Read one sample: a pandas DataFrame for the tabular test (Parquet, or
     CSV with a header row and columns of any type), else a float array
-    (:func:`load_sample`). ``columns`` keeps only those columns (names, or
-    0-based positions for headerless numeric files)."""
+    (:func:`load_sample`). ``columns``: 0-based positions of the columns to
+    keep (see :func:`skmmd._utils._files.matched_columns`)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file.")
@@ -242,33 +242,15 @@ def read_table(path, tabular, columns=None):
             elif suffix == ".npy":
                 data = pd.DataFrame(load_sample(path))
             else:
-                data = pd.read_csv(path)
+                header = _files.file_columns(path)[0] is not None
+                data = pd.read_csv(path, header=0 if header else None)
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: not a readable table ({exc}).") from None
-        if columns is not None:
-            missing = [c for c in columns if c not in data.columns]
-            if missing:
-                raise ValueError(
-                    f"{path}: --columns names columns {missing} that the file does "
-                    f"not have; it has {list(data.columns)[:20]}."
-                )
-            data = data[columns]
-        return data
+        return data if columns is None else data.iloc[:, columns]
     if path.suffix.lower() in (".parquet", ".pq"):
-        raise ValueError(
-            f"{path}: Parquet files are read as tables: use the "
-            "tabular transformer (the default)."
-        )
+        return np.vstack(list(_files.iter_batches(path, _BATCH_ROWS, columns)))
     data = load_sample(path)
-    if columns is not None:
-        try:
-            data = data[:, [int(c) for c in columns]]
-        except (ValueError, IndexError):
-            raise ValueError(
-                f"{path}: --columns of a numeric file are 0-based positions below "
-                f"{data.shape[1]}; got {columns}."
-            ) from None
-    return data
+    return data if columns is None else data[:, columns]
 
 
 def _is_table(path):
@@ -331,8 +313,16 @@ def _streams(args):
     """Whether the files are read in batches (bounded memory)."""
     if args.transformer in ("exact", "tabular") or args.explain:
         return False
-    suffixes = {Path(p).suffix.lower() for p in (args.sample_a, args.sample_b)}
-    return args.batch_rows > 0 or bool(suffixes & {".parquet", ".pq"})
+    if args.batch_rows > 0:
+        return True
+    # Parquet files larger than one batch (smaller ones are read at once, so
+    # that no rows are held out to fit the bandwidth).
+    rows = [
+        _files.count_rows(p)
+        for p in (args.sample_a, args.sample_b)
+        if Path(p).suffix.lower() in (".parquet", ".pq")
+    ]
+    return any(n > _BATCH_ROWS for n in rows)
 
 
 def _progress(args, total):
@@ -355,10 +345,9 @@ def _fit_streamed(test, args):
     (``n_held_out_``), so the test stays exact.
     """
     batch_rows = args.batch_rows or _BATCH_ROWS
-    columns = getattr(args, "columns", None)
     readers = [
         _files.iter_batches(path, batch_rows, columns)
-        for path in (args.sample_a, args.sample_b)
+        for path, columns in zip((args.sample_a, args.sample_b), args.positions)
     ]
     counts = [_files.count_rows(p) for p in (args.sample_a, args.sample_b)]
     bar = _progress(args, None if None in counts else sum(counts))
@@ -379,25 +368,24 @@ def _fit_streamed(test, args):
         bar.close()
     if not hasattr(test, "_stream"):
         raise ValueError(f"{args.sample_a} and {args.sample_b} hold no rows.")
+    if not all(test._stream.n_rows):
+        raise ValueError(
+            f"{args.sample_a} and {args.sample_b} hold no rows besides the first "
+            f"{_HELD_OUT} of each, held out to fit the median bandwidth: pass "
+            "--bandwidth VALUE (then every row counts), or leave out --batch-rows."
+        )
     return test
 
 
 def _tables(args):
     """The two samples in memory, read as the transformer needs them."""
     tabular = args.transformer == "tabular"
-    X = read_table(args.sample_a, tabular, args.columns)
-    Y = read_table(args.sample_b, tabular, args.columns)
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(
-            f"{args.sample_a} has {X.shape[1]} columns but {args.sample_b} has "
-            f"{Y.shape[1]}: both samples need the same features."
-        )
-    if tabular:  # an .npy sample takes the other file's column names
-        unnamed = list(range(X.shape[1]))
-        if list(Y.columns) == unnamed:
-            Y.columns = X.columns
-        elif list(X.columns) == unnamed:
-            X.columns = Y.columns
+    X, Y = (
+        read_table(path, tabular, columns)
+        for path, columns in zip((args.sample_a, args.sample_b), args.positions)
+    )
+    if tabular and args.names is not None:  # an .npy or headerless sample
+        X.columns = Y.columns = args.names
     return X, Y
 
 
@@ -407,7 +395,10 @@ def run_test(args, out=None):
     if args.transformer == "auto":
         tabular = _is_table(args.sample_a) or _is_table(args.sample_b)
         args.transformer = "tabular" if tabular else "rff"
-    args.columns = args.columns.split(",") if args.columns else None
+    requested = args.columns.split(",") if args.columns else None
+    args.positions, args.names = _files.matched_columns(
+        (args.sample_a, args.sample_b), requested
+    )
     test = _make_test(args)
     report = points = None
     if _streams(args):
@@ -492,40 +483,30 @@ def run_test(args, out=None):
     return 0
 
 
-def _target_split(table, target, path):
-    """``(X, y)``: the other columns and the target column of ``table``."""
-    labels = list(table.columns)
-    if target not in labels and target.isdigit() and int(target) in labels:
-        target = int(target)  # a column position of a headerless file
-    if target not in labels:
-        raise ValueError(
-            f"{path}: --target {target!r} is not a column of the file; it has "
-            f"{labels[:20]}."
-        )
-    X = table.drop(columns=[target])
-    if X.shape[1] == 0:
-        raise ValueError(
-            f"{path}: the table has only the target column {target!r}; nothing "
-            "to test it against."
-        )
-    return X, table[[target]]
-
-
 def run_independence(args, out=None):
     """The ``independence`` command: returns the exit status."""
     out = sys.stdout if out is None else out
-    columns = args.columns.split(",") if args.columns else None
     table = read_table(args.table, True)
-    X, y = _target_split(table, args.target, args.table)
-    if columns is not None:
-        missing = [c for c in columns if c not in X.columns]
-        if missing:
+    names, width = _files.file_columns(args.table)
+    (target,) = _files.column_positions(
+        args.table, names, width, [args.target], "--target"
+    )
+    others = [i for i in range(width) if i != target]
+    if args.columns:
+        columns = _files.column_positions(
+            args.table, names, width, args.columns.split(","), "--columns"
+        )
+        if target in columns:
             raise ValueError(
-                f"{args.table}: --columns names columns {missing} that are not "
-                f"columns of the file other than the target; it has "
-                f"{list(X.columns)[:20]}."
+                f"{args.table}: --columns includes the target {args.target!r}."
             )
-        X = X[columns]
+        others = columns
+    if not others:
+        raise ValueError(
+            f"{args.table}: the table has only the target column {args.target!r}; "
+            "nothing to test it against."
+        )
+    X, y = table.iloc[:, others], table.iloc[:, [target]]
     exact = None if args.exact else "auto"
     test = HSICTest(
         exact,
@@ -602,6 +583,11 @@ def _add_common(parser):
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an error, show the traceback instead of one line",
+    )
 
 
 def _check_common(parser, args):
@@ -703,12 +689,25 @@ def _test_parser():
     return parser
 
 
+# Exit statuses of the commands (documented in the module docstring).
+EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
+
+
 def _run(command, args, name):
+    """Run a command; any error is one line on standard error and an exit
+    status (``--debug``: the traceback instead)."""
     try:
         return command(args)
-    except (TypeError, ValueError) as exc:
-        print(f"python -m skmmd {name}: error: {exc}", file=sys.stderr)
-        return 2
+    except Exception as exc:
+        if args.debug:
+            raise
+        # Bad input or files (argparse's status for usage errors, too).
+        expected = isinstance(exc, (TypeError, ValueError, OSError, ImportError))
+        kind = "error" if expected else f"internal error ({type(exc).__name__})"
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        hint = "" if expected else " (--debug shows the traceback; please report it)"
+        print(f"python -m skmmd {name}: {kind}: {message}{hint}", file=sys.stderr)
+        return EXIT_INPUT if expected else EXIT_INTERNAL
 
 
 def main(argv=None):

@@ -5,6 +5,7 @@ only), NPY through a memory map; each yields float64 arrays of at most
 ``batch_rows`` rows, so memory does not grow with the file.
 """
 
+import csv
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,115 @@ def _numeric(batch, path, columns):
     return np.column_stack(arrays)
 
 
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def file_columns(path):
+    """``(names, width)`` of a file's columns: the names of a Parquet schema or
+    of a CSV's header row (a first row that is not all numbers), else None
+    (NPY, headerless CSV)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file.")
+    suffix = path.suffix.lower()
+    if suffix == ".npy":
+        try:
+            shape = np.load(path, mmap_mode="r", allow_pickle=False).shape
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a readable .npy file ({exc}).") from None
+        return None, (shape[1] if len(shape) == 2 else 1)
+    if suffix in (".parquet", ".pq"):
+        _pyarrow(path)
+        import pyarrow.parquet as pq
+
+        try:
+            names = list(pq.read_schema(path).names)
+        except Exception as exc:  # pyarrow's errors of a damaged file
+            raise ValueError(f"{path}: not a readable Parquet file ({exc}).") from None
+        return names, len(names)
+    try:
+        with open(path, newline="") as f:
+            first = next(
+                (row for row in csv.reader(f) if row and any(c.strip() for c in row)),
+                None,
+            )
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text CSV file.") from None
+    if first is None:
+        raise ValueError(f"{path}: the file holds no data.")
+    header = not all(_is_number(c) for c in first)
+    return ([c.strip() for c in first] if header else None), len(first)
+
+
+def column_positions(path, names, width, requested, option="--columns"):
+    """0-based positions of the ``requested`` columns (names of the file, or
+    positions); a ValueError listing the file's columns when one is absent."""
+    out, missing = [], []
+    for column in requested:
+        if names is not None and column in names:
+            out.append(names.index(column))
+        elif column.strip().isdigit() and int(column) < width:
+            out.append(int(column))
+        else:
+            missing.append(column)
+    if missing:
+        has = f"columns {names[:20]}" if names is not None else f"{width} columns"
+        raise ValueError(
+            f"{path}: {option} names columns {missing} that the file does not "
+            f"have; it has {has} (give names, or 0-based positions)."
+        )
+    return out
+
+
+def matched_columns(paths, requested=None):
+    """The columns of two files to compare: ``(positions, names)``, the
+    0-based positions in each file and the names (None if neither file names
+    its columns).
+
+    ``requested`` (names or positions, default all) must all be in each file.
+    Files that both name their columns are matched by name: the second's are
+    taken in the first's order, and differing names are an error, so that
+    CSV and Parquet behave alike.
+    """
+    (names_a, width_a), (names_b, width_b) = (file_columns(p) for p in paths)
+    if requested is None:
+        pos_a = list(range(width_a))
+        if names_a is not None and names_b is not None:
+            if sorted(names_a) != sorted(names_b):
+                only_a = [c for c in names_a if c not in names_b]
+                only_b = [c for c in names_b if c not in names_a]
+                raise ValueError(
+                    f"{paths[0]} and {paths[1]} have different columns: only in "
+                    f"the first {only_a[:20]}, only in the second {only_b[:20]} "
+                    "(choose common ones with --columns)."
+                )
+            pos_b = [names_b.index(c) for c in names_a]
+        else:
+            pos_b = list(range(width_b))
+    else:
+        pos_a = column_positions(paths[0], names_a, width_a, requested)
+        pos_b = column_positions(paths[1], names_b, width_b, requested)
+    if len(pos_a) != len(pos_b):
+        raise ValueError(
+            f"{paths[0]} has {len(pos_a)} columns but {paths[1]} has "
+            f"{len(pos_b)}: both samples need the same features."
+        )
+    picked = [None if n is None else [n[i] for i in p] for n, p in
+              ((names_a, pos_a), (names_b, pos_b))]  # fmt: skip
+    if None not in picked and picked[0] != picked[1]:
+        raise ValueError(
+            f"the columns of {paths[0]} {picked[0][:20]} and of {paths[1]} "
+            f"{picked[1][:20]} differ; choose columns by name with --columns."
+        )
+    names = picked[0] if picked[0] is not None else picked[1]
+    return (pos_a, pos_b), names
+
+
 def iter_batches(path, batch_rows, columns=None):
     """Rows of a Parquet, CSV (header row) or NPY file, ``batch_rows`` at a time.
 
@@ -48,8 +158,8 @@ def iter_batches(path, batch_rows, columns=None):
         The file.
     batch_rows : int
         Rows per batch.
-    columns : list of str, default=None
-        Columns to read (Parquet and CSV); all by default.
+    columns : list of int, default=None
+        0-based positions of the columns to read, in this order; all by default.
 
     Yields
     ------
@@ -67,29 +177,38 @@ def iter_batches(path, batch_rows, columns=None):
                 f"{data.shape} and dtype {data.dtype}."
             )
         data = data.reshape(-1, 1) if data.ndim == 1 else data
+        if columns is not None:
+            data = data[:, columns]
         for lo in range(0, data.shape[0], batch_rows):
             yield np.asarray(data[lo : lo + batch_rows], dtype=np.float64)
         return
     _pyarrow(path)
+    names, width = file_columns(path)
+    header = names is not None
+    if not header:  # a headerless CSV: pyarrow's names f0, f1, ...
+        names = [f"f{i}" for i in range(width)]
+    selected = None if columns is None else [names[i] for i in columns]
     if suffix in (".parquet", ".pq"):
         import pyarrow.parquet as pq
 
         # pre_buffer=True (pyarrow's default) keeps every column chunk read so
         # far: memory grew with the file (2.9 GB at 10^7 rows, 45 MB without).
         reader = pq.ParquetFile(path, pre_buffer=False).iter_batches(
-            batch_size=batch_rows, columns=columns
+            batch_size=batch_rows, columns=selected
         )
     else:
         import pyarrow.csv as pcsv
 
         reader = pcsv.open_csv(
             path,
-            read_options=pcsv.ReadOptions(block_size=1 << 22),
-            convert_options=pcsv.ConvertOptions(include_columns=columns),
+            read_options=pcsv.ReadOptions(
+                block_size=1 << 22, autogenerate_column_names=not header
+            ),
+            convert_options=pcsv.ConvertOptions(include_columns=selected),
         )
     pending, size = [], 0
-    for batch in reader:
-        pending.append(_numeric(batch, path, columns))
+    for batch in _checked(reader, path):
+        pending.append(_numeric(batch, path, selected))
         size += pending[-1].shape[0]
         while size >= batch_rows:
             rows = np.vstack(pending)
@@ -99,6 +218,15 @@ def iter_batches(path, batch_rows, columns=None):
         yield np.vstack(pending)
 
 
+def _checked(reader, path):
+    """The batches of a pyarrow reader; its errors (a damaged or truncated
+    file) as one ValueError naming the file."""
+    try:
+        yield from reader
+    except Exception as exc:  # pyarrow's OSError / ArrowInvalid / thrift errors
+        raise ValueError(f"{path}: not a readable file ({exc}).") from None
+
+
 def count_rows(path):
     """Rows of a Parquet or NPY file (from its metadata), or None."""
     path = Path(path)
@@ -106,7 +234,11 @@ def count_rows(path):
     if suffix == ".npy":
         return int(np.load(path, mmap_mode="r").shape[0])
     if suffix in (".parquet", ".pq"):
+        _pyarrow(path)
         import pyarrow.parquet as pq
 
-        return int(pq.ParquetFile(path).metadata.num_rows)
+        try:
+            return int(pq.ParquetFile(path).metadata.num_rows)
+        except Exception as exc:  # pyarrow's errors of a damaged file
+            raise ValueError(f"{path}: not a readable Parquet file ({exc}).") from None
     return None

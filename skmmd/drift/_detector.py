@@ -250,6 +250,7 @@ class OnlineMMDDetector(BaseEstimator):
         n : int
             Minimum number of rows of ``X_ref``.
         """
+        self._validate_params()  # also called before fit (e.g. ert=inf)
         max_window = int(_windows(self.window_size)[-1])
         need_held = max_window + self._steady_steps(max_window)
         n = math.ceil(need_held / self.calibration_size)
@@ -295,7 +296,7 @@ class OnlineMMDDetector(BaseEstimator):
         if hasattr(self.transformer_, "feature_names_in_"):
             self.feature_names_in_ = self.transformer_.feature_names_in_
 
-        Z = _as_features(self.transformer_.transform(X_ref))
+        Z = _finite_features(self.transformer_.transform(X_ref), "X_ref")
         n_held = int(round(self.calibration_size * n))
         if self.block_size is None:
             ref_rows = rng.permutation(n)[: n - n_held]
@@ -480,8 +481,10 @@ class OnlineMMDDetector(BaseEstimator):
             self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_, stats, thr,
         )  # fmt: skip
-        if flag < 0:
-            raise ValueError("x contains NaN or infinity.")
+        if flag == -1:
+            raise ValueError("x contains NaN or infinity; the point was not added.")
+        if flag == -2:
+            raise ValueError(_overflow_message("x"))
         flag = flag > 0
         self.t_ += 1
         if flag and self.detection_time_ is None:
@@ -501,13 +504,15 @@ class OnlineMMDDetector(BaseEstimator):
             if not np.isfinite(X).all():
                 raise ValueError("X contains NaN or infinity.")
             Z = self.transformer_.transform(X)
-        Z = _as_features(Z)
+        Z = _finite_features(Z, "X")
         # work on copies so that an error leaves the state untouched
         ring, sums = self._ring.copy(), self._sums.copy()
         stats, thr, flags, count = _numba.run_features(
             Z, ring, sums, self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_,
         )  # fmt: skip
+        if not np.isfinite(stats).all():  # features finite but too large
+            raise ValueError(_overflow_message("X"))
         times = np.arange(self.t_ + 1, count + 1)
         self._ring, self._sums, self.t_ = ring, sums, count
         if self.detection_time_ is None and flags.any():
@@ -540,7 +545,20 @@ class OnlineMMDDetector(BaseEstimator):
         return self
 
 
-def _as_features(Z):
+def _overflow_message(name):
+    return (
+        f"{name} holds values so large that their features overflow (NaN or "
+        "infinity: |x| near 1e308 times a frequency); nothing was added. Rescale "
+        "the data or drop such points."
+    )
+
+
+def _finite_features(Z, name):
+    """The features as a C-contiguous float64 array; a ValueError naming
+    ``name`` if any is not finite."""
     if hasattr(Z, "toarray"):
         Z = Z.toarray()
-    return np.ascontiguousarray(Z, dtype=np.float64)
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
+    if not np.isfinite(Z).all():
+        raise ValueError(_overflow_message(name))
+    return Z

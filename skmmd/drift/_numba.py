@@ -107,11 +107,15 @@ def update_fourier(
     n_ref, thresholds, stats, thr,
 ):  # fmt: skip
     """One update from a raw point with the Fourier fast path: the flag, or -1
-    (state untouched) if ``x`` holds NaN or infinity."""
+    (state untouched) if ``x`` holds NaN or infinity, -2 if its features are
+    not finite (a value so large that ``x W`` overflows)."""
     for i in range(x.shape[0]):
         if not math.isfinite(x[i]):
             return -1
     fourier_point(x, W, offset, n_pairs, scale, z)
+    for j in range(z.shape[0]):
+        if not math.isfinite(z[j]):
+            return -2
     _push(z, ring, sums, windows, count)
     _statistics(sums, count + 1, windows, ref_sum, ref_sq, n_ref, stats)
     return _decide(stats, thresholds, count + 1, thr)

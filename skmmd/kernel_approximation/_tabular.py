@@ -13,20 +13,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._compat import Interval, StrOptions, _fit_context, validate_data
+from .._utils._tables import canonical, check_columns, is_dataframe, numeric_series
 from ._fourier import RandomFourierSampler
-
-
-def _is_dataframe(X):
-    return hasattr(X, "columns") and hasattr(X, "iloc")
-
-
-def _numeric_series(column):
-    """Whether a pandas column is numeric (booleans are categorical)."""
-    import pandas as pd  # only reached with a DataFrame
-
-    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
-        column
-    )
 
 
 def _numeric_array_column(column):
@@ -54,7 +42,11 @@ class TabularSampler(TransformerMixin, BaseEstimator):
     one-hot encoded (their missing values are a category of their own); every
     numeric column also has a missingness indicator, so a change in how often
     values are missing is itself a difference between distributions.
-    Categories unseen at fit time map to zeros (they match nothing).
+    Categories unseen at fit time map to zeros (they match nothing), also in
+    a column whose rare categories share an "infrequent" column. Datetime and
+    timedelta columns are numeric (seconds; NaT is missing); pandas' nullable
+    dtypes keep their kind, with ``pd.NA`` a missing value. Column labels
+    must be unique, flat and all strings or none (see :ref:`input_contract`).
 
     Parameters
     ----------
@@ -160,22 +152,33 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     def _validate(self, X, reset):
-        if _is_dataframe(X):
+        if is_dataframe(X):
+            check_columns(X)
             validate_data(self, X, reset=reset, skip_check_array=True)
             if X.shape[1] == 0:
                 raise ValueError("X has no columns: the table needs at least one.")
-            return X
-        return validate_data(
+            if reset:
+                self._fitted_on_frame = True
+            return canonical(X)
+        if not reset and getattr(self, "_fitted_on_frame", False):
+            raise ValueError(
+                f"TabularSampler was fitted on a DataFrame; transform needs a "
+                f"DataFrame with the same columns, got {type(X).__name__}."
+            )
+        X = validate_data(
             self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan"
         )
+        if reset:
+            self._fitted_on_frame = False
+        return X
 
     def _split_columns(self, X):
         """(numeric, categorical) column keys of X."""
-        frame = _is_dataframe(X)
+        frame = is_dataframe(X)
         keys = list(X.columns) if frame else list(range(X.shape[1]))
         if self.categorical == "auto":
             if frame:
-                categorical = [c for c in keys if not _numeric_series(X[c])]
+                categorical = [c for c in keys if not numeric_series(X[c])]
             else:
                 categorical = [c for c in keys if not _numeric_array_column(X[:, c])]
         else:
@@ -224,13 +227,17 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             weights.update(numeric=len(numeric), missing=1.0)
         if categorical:
             encoder = OneHotEncoder(
-                handle_unknown="infrequent_if_exist",
+                handle_unknown="ignore",
                 max_categories=self.max_categories,
                 sparse_output=False,
             )
             blocks.append(("categorical", encoder, categorical))
             weights["categorical"] = 1.0
         n_columns = len(numeric) + len(categorical)
+        # Columns by position: ColumnTransformer reads integer labels as
+        # positions, which would route labels [1, 0] to the wrong blocks.
+        keys = list(X.columns) if is_dataframe(X) else list(range(X.shape[1]))
+        blocks = [(name, t, [keys.index(c) for c in cols]) for name, t, cols in blocks]
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
         self.column_transformer_ = ColumnTransformer(
             blocks,

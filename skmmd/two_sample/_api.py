@@ -3,8 +3,8 @@
 
 import numpy as np
 
+from .._utils._tables import is_dataframe
 from ..kernel_approximation import TabularSampler
-from ..kernel_approximation._tabular import _is_dataframe
 from ._aggregated import AggregatedMMDTest
 from ._hsic import HSICTest
 from ._mmd import MMDTest
@@ -148,7 +148,7 @@ def hsic_test(
     1   city             0.786
     2  noise             0.856
     """
-    if _is_dataframe(X) and _is_label(y) and y in X.columns:
+    if is_dataframe(X) and _is_label(y) and y in X.columns:
         X, y = X.drop(columns=[y]), X[[y]]
     elif isinstance(y, str):
         raise ValueError(

@@ -305,8 +305,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 raise
             seen = self._stream.n_rows
             raise ValueError(
-                f"partial_fit chunk after rows 0-{seen[0] - 1} of X and 0-"
-                f"{seen[1] - 1} of Y (nothing was added): {error}"
+                f"partial_fit chunk after {seen[0]} rows of X and {seen[1]} of Y "
+                f"in the statistic (nothing was added): {error}"
             ) from error
         if expected is not None and classes is not None:
             if not np.all(np.isin(classes, expected)) or expected.size != 2:

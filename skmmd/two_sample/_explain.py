@@ -4,15 +4,15 @@ permutations shared by all of them, with family-wise adjusted p-values."""
 import numpy as np
 from sklearn.base import clone
 
+from .._utils._tables import is_dataframe
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from ..kernel_approximation._tabular import _is_dataframe
 from . import _aggregation, _calibration, _results, _streaming
 
 
 def _select(X, columns):
     """The sub-table of ``columns`` (names of a DataFrame, positions of an array)."""
-    return X[columns] if _is_dataframe(X) else X[:, columns]
+    return X[columns] if is_dataframe(X) else X[:, columns]
 
 
 class _ColumnMap:
@@ -28,7 +28,7 @@ class _ColumnMap:
 def column_groups(X, columns):
     """``{label: [column, ...]}``: every column alone by default, or the
     groups given (a dict, or a list of columns and lists of columns)."""
-    keys = list(X.columns) if _is_dataframe(X) else list(range(X.shape[1]))
+    keys = list(X.columns) if is_dataframe(X) else list(range(X.shape[1]))
     if columns is None:
         return {str(k): [k] for k in keys}
     items = (
@@ -139,7 +139,7 @@ def witness_points(test, X, Y, n_points):
         top = np.argsort(-sign * values, kind="stable")[:n_points]
         rows = (
             sample.iloc[top].reset_index(drop=True)
-            if _is_dataframe(sample)
+            if is_dataframe(sample)
             else pd.DataFrame(np.asarray(sample)[top])
         )
         rows.insert(0, "witness", values[top])

@@ -11,9 +11,9 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._utils._compat import HasMethods, StrOptions, _fit_context
+from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from ..kernel_approximation._tabular import _is_dataframe
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts, centered_gram, feature_gram
 from . import _calibration, _engines, _explain, _results, _streaming
@@ -236,7 +236,7 @@ class HSICTest(StreamedResults, BaseEstimator):
     def _variable(self, V, name, transformer, reset, min_rows):
         """One variable, validated: a DataFrame kept as it is (its map reads
         it), else a 2-D float array (a 1-D one becomes a column)."""
-        if _is_dataframe(V):
+        if is_dataframe(V):
             numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
             if not numeric and (
                 transformer is None or isinstance(transformer, BaseSampler)
@@ -286,7 +286,7 @@ class HSICTest(StreamedResults, BaseEstimator):
         for V, name in ((X, "X"), (Y, "y")) if fit_maps else ():
             constant = (
                 (V.nunique(dropna=False) <= 1).all()
-                if _is_dataframe(V)
+                if is_dataframe(V)
                 else np.all(V == V[:1])
             )
             if constant:
@@ -295,7 +295,7 @@ class HSICTest(StreamedResults, BaseEstimator):
 
     def _map(self, transformer, V, random_state):
         if isinstance(transformer, str):  # "auto"
-            if _is_dataframe(V):
+            if is_dataframe(V):
                 return TabularSampler(random_state=random_state)
             return RandomFourierSampler(random_state=random_state)
         return clone(transformer)

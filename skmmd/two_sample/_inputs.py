@@ -16,7 +16,7 @@ from sklearn.utils.validation import column_or_1d
 
 from .._utils import _array_api
 from .._utils._compat import validate_data
-from ..kernel_approximation._tabular import _is_dataframe, _numeric_series
+from .._utils._tables import check_columns, is_dataframe, numeric_series
 
 FLOAT_DTYPES = [np.float64, np.float32]
 
@@ -36,7 +36,7 @@ def _is_sequence_of_objects(X):
 def _mode(X, pass_through):
     if not pass_through:
         return "numbers"
-    if _is_dataframe(X):
+    if is_dataframe(X):
         return "frame"
     if _is_sequence_of_objects(X):
         return "objects"
@@ -86,7 +86,7 @@ def _classes(labels, n_rows):
 
 
 def _column_kind(column):
-    return "numeric" if _numeric_series(column) else "categorical"
+    return "numeric" if numeric_series(column) else "categorical"
 
 
 def check_same_columns(X, Y):
@@ -125,10 +125,26 @@ def _check_sizes(m, n, min_rows):
         )
 
 
+def _check_kind(estimator, X, mode, reset):
+    """Record whether the samples are DataFrames (``reset``), or check that
+    later rows (a ``partial_fit`` chunk, witness points) are as the first."""
+    frame = mode == "frame"
+    if reset:
+        estimator._fitted_on_frame = frame
+    elif getattr(estimator, "_fitted_on_frame", frame) != frame:
+        first = "arrays, not DataFrames" if frame else "DataFrames"
+        raise ValueError(
+            f"X is a {type(X).__name__}, but {type(estimator).__name__} was "
+            f"fitted on {first}; pass later rows of the same kind as the first."
+        )
+
+
 def _frames(estimator, X, Y, reset, min_rows):
+    check_columns(X, "X")
     if X.shape[1] == 0:
         raise ValueError("X has no columns: the samples need at least one.")
-    if _is_dataframe(Y):
+    if is_dataframe(Y):
+        check_columns(Y, "Y")
         check_same_columns(X, Y)
         classes = None
     else:
@@ -181,6 +197,7 @@ def two_samples(
     if namespace is not None:
         return _array_api_samples(estimator, X, Y, reset, min_rows, *namespace)
     mode = _mode(X, pass_through)
+    _check_kind(estimator, X, mode, reset)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
@@ -259,7 +276,9 @@ def points(estimator, X, *, pass_through=False, allow_nan=False):
         dtypes = _array_api.float_dtypes(xp)
         return validate_data(estimator, X, reset=False, dtype=dtypes)
     mode = _mode(X, pass_through)
+    _check_kind(estimator, X, mode, reset=False)
     if mode == "frame":
+        check_columns(X, "X")
         validate_data(estimator, X, reset=False, skip_check_array=True)
         return X
     if mode == "objects":
@@ -272,7 +291,7 @@ def stack(X, Y, namespace=None):
     device)`` of array-API samples)."""
     if namespace is not None:
         return _array_api.concat([X, Y], namespace[0])
-    if _is_dataframe(X):
+    if is_dataframe(X):
         import pandas as pd  # only reached with DataFrames
 
         return pd.concat([X, Y], ignore_index=True)

@@ -2,6 +2,7 @@
 unpacking), with the effect size: a confidence interval for MMD^2 and a
 relevance test, both from the unit sums the linear-time pipeline keeps."""
 
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -108,11 +109,23 @@ def effect_size(sums, m, n):
             m * n_del,
             True,
         )
+    if min(theta_x.size, theta_y.size) < 2 or not (
+        np.isfinite(theta_x).all() and np.isfinite(theta_y).all()
+    ):
+        warnings.warn(
+            "The standard error of MMD^2 is undefined for samples this small: "
+            "the jackknife needs at least two resampling units per sample and "
+            f"two rows left in each without one (here {g_x} units in X and "
+            f"{theta_y.size} in Y, of {m} and {n} rows); standard_error is inf "
+            "and the confidence interval [0, inf). The p-value is valid.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return float(mmd2), float("inf")
     variance = 0.0
     for theta in (theta_x, theta_y):
         G = theta.size
-        if G > 1:
-            variance += (G - 1) / G * np.sum((theta - theta.mean()) ** 2)
+        variance += (G - 1) / G * np.sum((theta - theta.mean()) ** 2)
     return float(mmd2), float(np.sqrt(variance))
 
 

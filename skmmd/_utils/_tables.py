@@ -1,0 +1,98 @@
+"""The input contract of tables: which DataFrames the library takes, and the
+dtypes their columns are read as.
+
+Every entry that takes a DataFrame (the tests' samples, ``TabularSampler``,
+the online detector through its transformer, the CLI's files) checks its
+column labels here, so the same table gets the same answer everywhere:
+
+- labels are unique and flat (no MultiIndex), all strings or none (scikit-
+  learn stores string names as ``feature_names_in_``; other labels, e.g.
+  integers in any order, are kept as they are and columns are used by
+  position);
+- datetime and timedelta columns are numbers (seconds; NaT is missing);
+  pandas' nullable dtypes (``Int64``, ``Float64``, ``boolean``, ``string``)
+  keep their kind, their ``pd.NA`` is a missing value.
+"""
+
+import numpy as np
+
+
+def is_dataframe(X):
+    """Whether ``X`` is a pandas-like DataFrame."""
+    return hasattr(X, "columns") and hasattr(X, "iloc")
+
+
+def numeric_series(column):
+    """Whether a pandas column holds numbers (booleans are categories;
+    datetimes and timedeltas are numbers, see :func:`canonical`)."""
+    import pandas as pd  # only reached with a DataFrame
+
+    types = pd.api.types
+    if types.is_bool_dtype(column.dtype):
+        return False
+    return (
+        types.is_numeric_dtype(column.dtype)
+        or types.is_datetime64_any_dtype(column.dtype)
+        or types.is_timedelta64_dtype(column.dtype)
+    )
+
+
+def check_columns(X, name="X"):
+    """Raise a ValueError or TypeError naming ``name`` when the column labels
+    of the DataFrame ``X`` are not unique, flat labels of one kind."""
+    columns = X.columns
+    if getattr(columns, "nlevels", 1) > 1:
+        raise ValueError(
+            f"{name} has MultiIndex columns ({columns.nlevels} levels); flatten "
+            f"them first, e.g. {name}.columns = ['_'.join(map(str, c)) for c in "
+            f"{name}.columns]."
+        )
+    labels = list(columns)
+    if len(set(labels)) != len(labels):
+        seen, repeated = set(), []
+        for label in labels:
+            if label in seen and label not in repeated:
+                repeated.append(label)
+            seen.add(label)
+        raise ValueError(
+            f"{name} has duplicate column labels {repeated[:10]}; each column "
+            "needs its own label."
+        )
+    kinds = {isinstance(label, str) for label in labels}
+    if len(kinds) > 1:
+        odd = [label for label in labels if not isinstance(label, str)]
+        raise TypeError(
+            f"{name} mixes string and non-string column labels (e.g. {odd[:5]}); "
+            f"use one kind, e.g. {name}.columns = {name}.columns.astype(str)."
+        )
+
+
+def canonical(X):
+    """``X`` with the columns whose dtype the column tools cannot take
+    converted (a copy of those columns only; ``X`` itself if none):
+    datetimes and timedeltas to float seconds (NaT to NaN), pandas ``string``
+    columns to objects with None for ``pd.NA``."""
+    import pandas as pd  # only reached with a DataFrame
+
+    types = pd.api.types
+    changed = {}
+    for position, (label, column) in enumerate(X.items()):
+        dtype = column.dtype
+        if types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
+            if types.is_datetime64_any_dtype(dtype):
+                if getattr(dtype, "tz", None) is not None:
+                    column = column.dt.tz_convert("UTC").dt.tz_localize(None)
+                values = column.to_numpy(dtype="datetime64[ns]")
+                seconds = (values - np.datetime64(0, "ns")) / np.timedelta64(1, "s")
+            else:
+                values = column.to_numpy(dtype="timedelta64[ns]")
+                seconds = values / np.timedelta64(1, "s")
+            changed[position] = np.where(np.isnat(values), np.nan, seconds)
+        elif isinstance(dtype, pd.StringDtype):
+            changed[position] = column.astype(object).where(column.notna(), None)
+    if not changed:
+        return X
+    X = X.copy(deep=False)
+    for position, values in changed.items():
+        X.isetitem(position, values)
+    return X
