@@ -67,17 +67,27 @@ def check_columns(X, name="X"):
         )
 
 
-def canonical(X):
+def canonical(X, name="X"):
     """``X`` with the columns whose dtype the column tools cannot take
     converted (a copy of those columns only; ``X`` itself if none):
     datetimes and timedeltas to float seconds (NaT to NaN), pandas ``string``
-    columns to objects with None for ``pd.NA``."""
+    columns to objects with None for ``pd.NA``. A TypeError names a column of
+    objects mixing strings with other values (no order, no encoding)."""
     import pandas as pd  # only reached with a DataFrame
 
     types = pd.api.types
     changed = {}
     for position, (label, column) in enumerate(X.items()):
         dtype = column.dtype
+        if types.is_object_dtype(dtype) and types.infer_dtype(column, skipna=True) in (
+            "mixed",
+            "mixed-integer",
+        ):
+            kinds = sorted({type(v).__name__ for v in column.dropna()})
+            raise TypeError(
+                f"{name}: column {label!r} mixes value types {kinds[:5]}; convert "
+                f"it to one type, e.g. {name}[{label!r}].astype(str)."
+            )
         if types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
             if types.is_datetime64_any_dtype(dtype):
                 if getattr(dtype, "tz", None) is not None:

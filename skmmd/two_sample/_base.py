@@ -303,10 +303,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         except ValueError as error:
             if first:
                 raise
-            seen = self._stream.n_rows
+            seen = [f"rows 0-{n - 1}" if n else "no rows" for n in self._stream.n_rows]
             raise ValueError(
-                f"partial_fit chunk after {seen[0]} rows of X and {seen[1]} of Y "
-                f"in the statistic (nothing was added): {error}"
+                f"partial_fit chunk after {seen[0]} of X and {seen[1]} of Y "
+                f"(nothing was added): {error}"
             ) from error
         if expected is not None and classes is not None:
             if not np.all(np.isin(classes, expected)) or expected.size != 2:

@@ -16,7 +16,7 @@ from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts, centered_gram, feature_gram
-from . import _calibration, _engines, _explain, _results, _streaming
+from . import _calibration, _engines, _explain, _inputs, _results, _streaming
 from ._base import StreamedResults, _BaseMMDTest, fit_indices
 from ._results import MMDTestResult
 
@@ -236,6 +236,7 @@ class HSICTest(StreamedResults, BaseEstimator):
     def _variable(self, V, name, transformer, reset, min_rows):
         """One variable, validated: a DataFrame kept as it is (its map reads
         it), else a 2-D float array (a 1-D one becomes a column)."""
+        _inputs.check_kind(self, V, reset, name)
         if is_dataframe(V):
             numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
             if not numeric and (

@@ -125,22 +125,25 @@ def _check_sizes(m, n, min_rows):
         )
 
 
-def _check_kind(estimator, X, mode, reset):
-    """Record whether the samples are DataFrames (``reset``), or check that
-    later rows (a ``partial_fit`` chunk, witness points) are as the first."""
-    frame = mode == "frame"
+def check_kind(estimator, X, reset, name="X"):
+    """Record whether the variable ``name`` is a DataFrame (``reset``), or
+    check that later rows (a ``partial_fit`` chunk) are of the first's kind:
+    a stream's columns are matched by name or by position, not both."""
+    frame = is_dataframe(X)
+    kinds = estimator.__dict__.setdefault("_input_frames", {})
     if reset:
-        estimator._fitted_on_frame = frame
-    elif getattr(estimator, "_fitted_on_frame", frame) != frame:
+        kinds[name] = frame
+    elif kinds.get(name, frame) != frame:
         first = "arrays, not DataFrames" if frame else "DataFrames"
         raise ValueError(
-            f"X is a {type(X).__name__}, but {type(estimator).__name__} was "
+            f"{name} is a {type(X).__name__}, but {type(estimator).__name__} was "
             f"fitted on {first}; pass later rows of the same kind as the first."
         )
+    if frame:
+        check_columns(X, name)
 
 
 def _frames(estimator, X, Y, reset, min_rows):
-    check_columns(X, "X")
     if X.shape[1] == 0:
         raise ValueError("X has no columns: the samples need at least one.")
     if is_dataframe(Y):
@@ -197,7 +200,7 @@ def two_samples(
     if namespace is not None:
         return _array_api_samples(estimator, X, Y, reset, min_rows, *namespace)
     mode = _mode(X, pass_through)
-    _check_kind(estimator, X, mode, reset)
+    check_kind(estimator, X, reset)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
@@ -276,7 +279,6 @@ def points(estimator, X, *, pass_through=False, allow_nan=False):
         dtypes = _array_api.float_dtypes(xp)
         return validate_data(estimator, X, reset=False, dtype=dtypes)
     mode = _mode(X, pass_through)
-    _check_kind(estimator, X, mode, reset=False)
     if mode == "frame":
         check_columns(X, "X")
         validate_data(estimator, X, reset=False, skip_check_array=True)
