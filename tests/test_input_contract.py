@@ -3,6 +3,7 @@ a clear error naming it, or a finite, documented answer; a rejected chunk
 leaves a stream exactly as it was."""
 
 import json
+import os
 import pickle
 import warnings
 
@@ -218,7 +219,9 @@ def test_detector_rejects_overflowing_points_and_stays_usable(fourier):
     for x in bad:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # the overflow itself
-            with pytest.raises(ValueError, match="overflow|NaN|infinity|DataFrame|feature names"):
+            with pytest.raises(
+                ValueError, match="overflow|NaN|infinity|DataFrame|feature names"
+            ):
                 detector.update(x)
         _same(clean, detector)
     ours, theirs = detector.update(stream), clean.update(stream)
@@ -324,3 +327,213 @@ def test_cli_damaged_parquet_is_one_line(tmp_path, capsys):
         assert err.count("\n") == 1 and "b.parquet" in err and "Traceback" not in err
     with pytest.raises(ValueError, match="b.parquet"):  # --debug: the traceback
         main(["test", str(a), str(b), "--debug"])
+
+
+# Fuzzing ----------------------------------------------------------------------
+# Random tables, chunk sequences and magnitudes: every outcome is a finite
+# result or a ValueError / TypeError raised by the package or by scikit-learn's
+# input validation (which names the input), never a NaN, a traceback from
+# inside pandas or numpy, or a state changed by a rejected chunk.
+
+hypothesis = pytest.importorskip("hypothesis", reason="fuzzing needs hypothesis")
+st = pytest.importorskip("hypothesis.strategies")
+
+# SKMMD_FUZZ_EXAMPLES=2000 for a longer, randomized run.
+_EXAMPLES = int(os.environ.get("SKMMD_FUZZ_EXAMPLES", 0))
+_FUZZ = hypothesis.settings(
+    max_examples=_EXAMPLES or 100,
+    deadline=None,
+    derandomize=not _EXAMPLES,
+    suppress_health_check=list(hypothesis.HealthCheck),
+)
+_VALIDATORS = ("skmmd", "sklearn/utils/validation.py",
+               "sklearn/utils/_param_validation.py")  # fmt: skip
+_COUNT = {}
+
+
+def _clean_error(error):
+    """Whether ``error`` is a clear input error: a ValueError or TypeError
+    raised in the package or by scikit-learn's input checks."""
+    import traceback
+
+    if not isinstance(error, (ValueError, TypeError)):
+        return False
+    raised = traceback.extract_tb(error.__traceback__)[-1].filename
+    return any(part in raised.replace("\\", "/") for part in _VALIDATORS)
+
+
+def _outcome(kind, call):
+    """Run ``call``: its value, or None if it raised a clean error."""
+    _COUNT[kind] = _COUNT.get(kind, 0) + 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return call()
+    except Exception as error:  # noqa: BLE001 -- classified below
+        assert _clean_error(error), f"{kind}: {type(error).__name__}: {error}"
+        return None
+
+
+_MAGNITUDES = [0.0, 1e-150, 1e-5, 1.0, 1e5, 1e150, 1e300]
+
+
+@st.composite
+def _column(draw, n, scale):
+    kind = draw(st.sampled_from(["float", "float32", "int", "Int64", "Float64",
+                                 "bool", "boolean", "object", "string",
+                                 "category", "datetime", "mixed"]))  # fmt: skip
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    missing = rng.random(n) < draw(st.sampled_from([0.0, 0.2, 1.0]))
+    if kind in ("float", "float32", "Float64"):
+        values = rng.normal(size=n) * scale
+        values[missing] = np.nan
+        if draw(st.booleans()) and n:
+            values[rng.integers(n)] = draw(st.sampled_from([np.inf, -np.inf, 1e308]))
+        dtype = {"float": "float64", "float32": "float32"}.get(kind, "Float64")
+        with np.errstate(over="ignore"):
+            return pd.Series(values).astype(dtype)
+    if kind in ("int", "Int64"):
+        values = pd.Series(rng.integers(-5, 5, n), dtype="Int64")
+        if kind == "Int64":
+            values[missing] = pd.NA
+        return values if kind == "Int64" else values.astype("int64")
+    if kind in ("bool", "boolean"):
+        values = pd.Series(rng.random(n) < 0.5, dtype="boolean")
+        if kind == "boolean":
+            values[missing] = pd.NA
+        return values if kind == "boolean" else values.astype(bool)
+    if kind == "datetime":
+        seconds = pd.to_timedelta(rng.integers(0, 10**6, n), "s")
+        values = pd.Series(pd.Timestamp("2024-01-01") + seconds)
+        values[missing] = pd.NaT
+        return values
+    if kind == "mixed":
+        return pd.Series([["a", 1, None][i % 3] for i in range(n)], dtype=object)
+    values = pd.Series(rng.choice(["a", "b", "c"], n), dtype=object)
+    values[missing] = None
+    return values.astype({"object": object, "string": "string",
+                          "category": "category"}[kind])  # fmt: skip
+
+
+@st.composite
+def _tables(draw):
+    """Two tables (X, Y) of one schema, or of two slightly different ones."""
+    p = draw(st.integers(1, 3))
+    labels = draw(st.sampled_from(["names", "ints", "shuffled", "mixed", "dup"]))
+    columns = {
+        "names": [f"c{i}" for i in range(p)],
+        "ints": list(range(p)),
+        "shuffled": list(range(p))[::-1],
+        "mixed": ["c0", *range(1, p)],
+        "dup": ["c"] * p,
+    }[labels]
+    scale = draw(st.sampled_from(_MAGNITUDES))
+    seeds = draw(st.integers(0, 2**16))
+    sizes = draw(st.tuples(st.integers(0, 25), st.integers(0, 25)))
+    tables = []
+    for i, n in enumerate(sizes):
+        local = np.random.default_rng(seeds)  # the same column kinds in X and Y
+        kinds = [draw(_column(n, scale)) for _ in range(p)] if i == 0 else None
+        if kinds is None:
+            kinds = [
+                draw(_column(n, scale)) if draw(st.booleans()) else
+                tables[0].iloc[local.integers(0, max(len(tables[0]), 1), n), j]
+                .reset_index(drop=True) if len(tables[0]) else draw(_column(n, scale))
+                for j in range(p)
+            ]  # fmt: skip
+        tables.append(pd.concat(kinds, axis=1, ignore_index=True).set_axis(
+            columns, axis=1))  # fmt: skip
+    return tables
+
+
+def _finite_result(result):
+    assert np.isfinite(result.statistic) and 0 < result.pvalue <= 1
+    assert np.isfinite(result.mmd2) and not np.isnan(result.standard_error)
+    low, high = result.confidence_interval()
+    assert not (np.isnan(low) or np.isnan(high))
+
+
+@_FUZZ
+@hypothesis.given(_tables())
+def test_fuzz_tables_through_the_sampler_and_the_test(tables):
+    X, Y = tables
+    sampler = TabularSampler(n_components=8, random_state=0)
+    Z = _outcome("TabularSampler", lambda: sampler.fit_transform(X))
+    if Z is not None:
+        assert np.isfinite(Z).all()
+    result = _outcome("mmd_test", lambda: mmd_test(X, Y, n_resamples=19,
+                                                   random_state=0))  # fmt: skip
+    if result is not None:
+        _finite_result(result)
+
+
+@_FUZZ
+@hypothesis.given(_tables(), st.lists(st.integers(1, 12), min_size=1, max_size=4))
+def test_fuzz_streams_of_chunks(tables, cuts):
+    """partial_fit on chunks of two tables, with the ones it rejects: the
+    stream ends where a stream of the accepted chunks alone ends."""
+    from sklearn.base import clone
+
+    X, Y = tables
+    test = MMDTest(TabularSampler(n_components=8, random_state=0), n_resamples=19,
+                   random_state=0)  # fmt: skip
+    bounds = np.cumsum([0, *cuts])
+    chunks = [(X.iloc[a:b], Y.iloc[a:b]) for a, b in zip(bounds, bounds[1:])]
+    chunks.insert(1, (X.iloc[:3].to_numpy(), Y.iloc[:3].to_numpy()))  # kind switch
+    ours, accepted = clone(test), clone(test)
+    for chunk in chunks:
+        before = pickle.dumps(ours)
+        if _outcome("partial_fit", lambda c=chunk: ours.partial_fit(*c)) is None:
+            _same(pickle.loads(before), ours)
+        else:
+            accepted.partial_fit(*chunk)
+    if hasattr(ours, "_stream"):
+        value = _outcome("partial_fit results", lambda: ours.p_value_)
+        if value is not None:
+            assert 0 < value <= 1 and np.isfinite(ours.statistic_)
+            assert value == _outcome("partial_fit results", lambda: accepted.p_value_)
+
+
+@_FUZZ
+@hypothesis.given(
+    st.lists(st.tuples(st.integers(1, 4), st.sampled_from(_MAGNITUDES),
+                       st.sampled_from([None, np.nan, np.inf, 1e308])),
+             min_size=1, max_size=6),
+    st.booleans(),
+)  # fmt: skip
+def test_fuzz_detector_updates(batches, single):
+    """The detector on batches of any magnitude: a rejected one changes
+    nothing, an accepted one leaves finite statistics."""
+    rng = np.random.default_rng(0)
+    detector = _fitted_detector()
+    for rows, scale, poison in batches:
+        x = rng.normal(size=(rows, 2)) * scale
+        if poison is not None:
+            x[0, 0] = poison
+        if single:
+            x = x[0]
+        before = pickle.dumps(detector)
+        out = _outcome("OnlineMMDDetector", lambda x=x: detector.update(x))
+        if out is None:
+            _same(pickle.loads(before), detector)
+        else:
+            assert np.isfinite(out.statistic).all()
+            assert np.isfinite(out.threshold).all()
+
+
+_DETECTOR = []
+
+
+def _fitted_detector():
+    if not _DETECTOR:
+        _DETECTOR.append(
+            OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=100,
+                              random_state=0).fit(
+                np.random.default_rng(1).normal(size=(300, 2)))
+        )  # fmt: skip
+    return pickle.loads(pickle.dumps(_DETECTOR[0]))
+
+
+def test_fuzz_cases_ran():
+    """Report how many fuzz cases ran (pytest -s shows it); they all ran."""
+    print("fuzz cases:", _COUNT)

@@ -37,6 +37,19 @@ def numeric_series(column):
     )
 
 
+def column_kind(column):
+    """``"numeric"``, ``"datetime"``, ``"timedelta"`` or ``"categorical"``: two
+    samples' columns of one name must be of one kind."""
+    import pandas as pd  # only reached with a DataFrame
+
+    types = pd.api.types
+    if types.is_datetime64_any_dtype(column.dtype):
+        return "datetime"
+    if types.is_timedelta64_dtype(column.dtype):
+        return "timedelta"
+    return "numeric" if numeric_series(column) else "categorical"
+
+
 def check_columns(X, name="X"):
     """Raise a ValueError or TypeError naming ``name`` when the column labels
     of the DataFrame ``X`` are not unique, flat labels of one kind."""
@@ -67,6 +80,40 @@ def check_columns(X, name="X"):
         )
 
 
+def _missing(value):
+    """None, NaN, pd.NA or NaT (without importing pandas)."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, float) and value != value
+
+
+def check_uniform(values, label, name="X"):
+    """A TypeError naming column ``label`` of ``name`` when its objects mix
+    strings with other values (they have no common order or encoding)."""
+    present = [v for v in values if not _missing(v)]
+    if len({isinstance(v, str) for v in present}) > 1:
+        kinds = sorted({type(v).__name__ for v in present})
+        raise TypeError(
+            f"{name}: column {label!r} mixes value types {kinds[:5]}; convert it "
+            "to one type (e.g. strings)."
+        )
+
+
+def canonical_array(X, name="X"):
+    """A 2-D object array with pandas' missing values (``pd.NA``, ``NaT``) as
+    None, checked column by column with :func:`check_uniform` (other arrays
+    are returned as they are)."""
+    if X.dtype != object:
+        return X
+    missing = np.vectorize(_missing, otypes=[bool])(X) if X.size else X != X
+    if missing.any():
+        X = X.copy()
+        X[missing] = None
+    for j in range(X.shape[1]):
+        check_uniform(X[~missing[:, j], j], j, name)
+    return X
+
+
 def canonical(X, name="X"):
     """``X`` with the columns whose dtype the column tools cannot take
     converted (a copy of those columns only; ``X`` itself if none):
@@ -83,11 +130,7 @@ def canonical(X, name="X"):
             "mixed",
             "mixed-integer",
         ):
-            kinds = sorted({type(v).__name__ for v in column.dropna()})
-            raise TypeError(
-                f"{name}: column {label!r} mixes value types {kinds[:5]}; convert "
-                f"it to one type, e.g. {name}[{label!r}].astype(str)."
-            )
+            check_uniform(column.to_numpy(), label, name)
         if types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
             if types.is_datetime64_any_dtype(dtype):
                 if getattr(dtype, "tz", None) is not None:

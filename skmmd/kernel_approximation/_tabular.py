@@ -13,7 +13,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._compat import Interval, StrOptions, _fit_context, validate_data
-from .._utils._tables import canonical, check_columns, is_dataframe, numeric_series
+from .._utils._tables import (
+    canonical,
+    canonical_array,
+    check_columns,
+    is_dataframe,
+    numeric_series,
+)
 from ._fourier import RandomFourierSampler
 
 
@@ -168,6 +174,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         X = validate_data(
             self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan"
         )
+        X = canonical_array(X)
         if reset:
             self._fitted_on_frame = False
         return X
@@ -261,7 +268,46 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = self._validate(X, reset=False)
-        return np.asarray(self.column_transformer_.transform(X), dtype=np.float64)
+        if is_dataframe(X):
+            self._check_kinds(X)
+        try:
+            Z = self.column_transformer_.transform(X)
+        except (TypeError, ValueError) as error:
+            # e.g. numbers in an array column fitted on strings
+            raise type(error)(
+                f"X: its values do not match the columns TabularSampler was "
+                f"fitted on (numeric {self.numeric_columns_[:10]}, categorical "
+                f"{self.categorical_columns_[:10]}): {error}"
+            ) from error
+        return np.asarray(Z, dtype=np.float64)
+
+    def _check_kinds(self, X):
+        """A TypeError naming the first column of ``X`` whose values are not
+        of the kind seen in ``fit`` (numbers, or strings for a categorical
+        column fitted on strings); columns with no values pass."""
+        import pandas as pd  # only reached with a DataFrame
+
+        infer = pd.api.types.infer_dtype
+        strings = {}
+        if "categorical" in self.column_transformer_.named_transformers_:
+            encoder = self.column_transformer_.named_transformers_["categorical"]
+            for c, values in zip(self.categorical_columns_, encoder.categories_):
+                strings[c] = any(isinstance(v, str) for v in values)
+        for c in [*self.numeric_columns_, *self.categorical_columns_]:
+            column = X[c]
+            if c in strings:
+                kind = infer(column, skipna=True)
+                if kind == "empty" or (kind == "string") == strings[c]:
+                    continue
+                fitted = "strings" if strings[c] else "numbers or booleans"
+            elif numeric_series(column) or column.isna().all():
+                continue
+            else:
+                fitted = "numbers"
+            raise TypeError(
+                f"X: column {c!r} held {fitted} when TabularSampler was fitted; "
+                f"got {column.dtype} values such as {column.dropna().iloc[0]!r}."
+            )
 
     def get_feature_names_out(self, input_features=None):
         """Get the names of the output features, from the column transformer.

@@ -313,7 +313,8 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
         The median of the distances over distinct pairs. If that median is 0
         (more than half of the pairs tie), the median of the positive distances;
         if every distance is 0 (all rows identical), 1.0, since then every
-        bandwidth gives the same kernel on these data.
+        bandwidth gives the same kernel on these data. A ValueError if the
+        distances overflow.
 
     Examples
     --------
@@ -321,8 +322,16 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
     >>> median_bandwidth([[0.0], [1.0], [3.0]])
     2.0
     """
-    d = _subsample_distances(X, max_samples, random_state, metric)
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = _subsample_distances(X, max_samples, random_state, metric)
     med = float(np.median(d))
+    if not np.isfinite(med):
+        raise ValueError(
+            "The median distance between the rows of X is not finite: their "
+            "values are too large for squared distances in float64 (|x| above "
+            "about 1e150). Rescale X (e.g. with StandardScaler) or pass a "
+            "bandwidth."
+        )
     if med > 0:
         return med
     positive = d[d > 0]

@@ -96,6 +96,26 @@ def _prefit(transformers):
     return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
 
+def unfitted_on_error(partial_fit):
+    """Decorate ``partial_fit``: when its first call fails, the estimator is
+    left as it was before (unfitted), like any later rejected chunk leaves
+    the stream as it was."""
+
+    @functools.wraps(partial_fit)
+    def wrapper(self, *args, **kwargs):
+        if getattr(self, "_stream", None) is not None:
+            return partial_fit(self, *args, **kwargs)
+        before = dict(self.__dict__)
+        try:
+            return partial_fit(self, *args, **kwargs)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    return wrapper
+
+
 class StreamedResults:
     """Results computed from a test's stream when first read: after
     ``partial_fit`` the calibration (``O(B G D)``) runs once, however many
@@ -263,6 +283,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     @available_if(lambda self: self._streams())
     @_fit_context(prefer_skip_nested_validation=False)
     @_with_numpy(fit=True)
+    @unfitted_on_error
     def partial_fit(self, X, y=None, classes=None):
         """Add a chunk of each sample to the test (out-of-core or streamed data).
 

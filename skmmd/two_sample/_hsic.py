@@ -17,7 +17,7 @@ from ..kernel_approximation._base import BaseSampler
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts, centered_gram, feature_gram
 from . import _calibration, _engines, _explain, _inputs, _results, _streaming
-from ._base import StreamedResults, _BaseMMDTest, fit_indices
+from ._base import StreamedResults, _BaseMMDTest, fit_indices, unfitted_on_error
 from ._results import MMDTestResult
 
 # Pairings times observations^2 (the permutation null's cost) at most this:
@@ -407,6 +407,7 @@ class HSICTest(StreamedResults, BaseEstimator):
 
     @available_if(_streams)
     @_fit_context(prefer_skip_nested_validation=False)
+    @unfitted_on_error
     def partial_fit(self, X, y):
         """Add a chunk of pairs to the test (out-of-core or streamed data).
 

@@ -7,6 +7,8 @@ transformers the inputs pass through: pandas DataFrames with any column types
 transformers of sets or strings, and arrays in their own dtype.
 """
 
+from contextlib import contextmanager
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import is_classifier
@@ -16,7 +18,7 @@ from sklearn.utils.validation import column_or_1d
 
 from .._utils import _array_api
 from .._utils._compat import validate_data
-from .._utils._tables import check_columns, is_dataframe, numeric_series
+from .._utils._tables import check_columns, column_kind, is_dataframe
 
 FLOAT_DTYPES = [np.float64, np.float32]
 
@@ -85,10 +87,6 @@ def _classes(labels, n_rows):
     return labels, classes
 
 
-def _column_kind(column):
-    return "numeric" if numeric_series(column) else "categorical"
-
-
 def check_same_columns(X, Y):
     """Raise a ValueError naming the columns that differ between two tables:
     missing on one side, in another order, or numeric on one side only."""
@@ -109,13 +107,31 @@ def check_same_columns(X, Y):
     mixed = [
         f"{c!r} ({X[c].dtype} in X, {Y[c].dtype} in Y)"
         for c in cx
-        if _column_kind(X[c]) != _column_kind(Y[c])
+        if column_kind(X[c]) != column_kind(Y[c])
     ]
     if mixed:
         raise ValueError(
-            "Columns numeric in one sample and not in the other: "
+            "Columns of one kind (numbers, datetimes, categories) in one sample "
+            "and of another in the other: "
             f"{', '.join(mixed)}; convert them to one type in both."
         )
+
+
+@contextmanager
+def _as_numbers(name):
+    """Name the input in numpy's errors converting it (strings, mixed
+    objects, timestamps), and say what takes such values."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        message = str(error)
+        if name in message.split(" ", 3)[:3]:  # scikit-learn's checks name it
+            raise
+        raise type(error)(
+            f"{name} could not be read as an array of numbers ({message}); for "
+            "strings, categories or mixed columns pass DataFrames, which the "
+            "default transformer (TabularSampler) encodes."
+        ) from error
 
 
 def _check_sizes(m, n, min_rows):
@@ -210,7 +226,8 @@ def two_samples(
         **_array_params(X, mode, allow_nan),
         "ensure_min_samples": min(min_rows, 1),
     }
-    X = validate_data(estimator, X, reset=reset, **params)
+    with _as_numbers("X"):
+        X = validate_data(estimator, X, reset=reset, **params)
     if not sp.issparse(Y) and not hasattr(Y, "shape"):
         # Lists and other array-likes; np.asarray uses __array__, never
         # __array_function__ (which np.ndim or np.shape would call).
@@ -240,7 +257,16 @@ def two_samples(
 
 def _second_sample(X, Y, params):
     """Y validated as a second sample of X's width."""
-    Y = check_array(Y, input_name="Y", **params)
+    with _as_numbers("Y"):
+        Y = check_array(Y, input_name="Y", **params)
+    if not (sp.issparse(X) or sp.issparse(Y)):
+        try:
+            np.result_type(X.dtype, Y.dtype)
+        except TypeError:  # numpy's DTypePromotionError
+            raise TypeError(
+                f"X holds {X.dtype} values and Y {Y.dtype} values: the two samples "
+                "need values of one type."
+            ) from None
     if Y.shape[1] != X.shape[1]:
         raise ValueError(
             f"X and Y must have the same number of features; got X with "
