@@ -14,6 +14,8 @@ column labels here, so the same table gets the same answer everywhere:
   keep their kind, their ``pd.NA`` is a missing value.
 """
 
+from numbers import Number
+
 import numpy as np
 
 
@@ -87,11 +89,19 @@ def _missing(value):
     return isinstance(value, float) and value != value
 
 
+def _value_kind(value):
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (Number, np.bool_)):
+        return "number"
+    return type(value).__name__
+
+
 def check_uniform(values, label, name="X"):
     """A TypeError naming column ``label`` of ``name`` when its objects mix
-    strings with other values (they have no common order or encoding)."""
+    strings, numbers and other values (they have no common order)."""
     present = [v for v in values if not _missing(v)]
-    if len({isinstance(v, str) for v in present}) > 1:
+    if len({_value_kind(v) for v in present}) > 1:
         kinds = sorted({type(v).__name__ for v in present})
         raise TypeError(
             f"{name}: column {label!r} mixes value types {kinds[:5]}; convert it "
@@ -141,7 +151,9 @@ def canonical(X, name="X"):
                 values = column.to_numpy(dtype="timedelta64[ns]")
                 seconds = values / np.timedelta64(1, "s")
             changed[position] = np.where(np.isnat(values), np.nan, seconds)
-        elif isinstance(dtype, pd.StringDtype):
+        elif isinstance(dtype, pd.StringDtype) or (
+            types.is_object_dtype(dtype) and column.isna().any()
+        ):  # one missing value, None, for the encoder (not pd.NA or NaN)
             changed[position] = column.astype(object).where(column.notna(), None)
     if not changed:
         return X

@@ -295,12 +295,14 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 strings[c] = any(isinstance(v, str) for v in values)
         for c in [*self.numeric_columns_, *self.categorical_columns_]:
             column = X[c]
+            if column.isna().all():
+                continue
             if c in strings:
                 kind = infer(column, skipna=True)
-                if kind == "empty" or (kind == "string") == strings[c]:
+                if (kind == "string") == strings[c]:
                     continue
                 fitted = "strings" if strings[c] else "numbers or booleans"
-            elif numeric_series(column) or column.isna().all():
+            elif numeric_series(column):
                 continue
             else:
                 fitted = "numbers"
