@@ -486,7 +486,9 @@ def test_fuzz_streams_of_chunks(tables, cuts):
         if _outcome("partial_fit", lambda c=chunk: ours.partial_fit(*c)) is None:
             _same(pickle.loads(before), ours)
         else:
-            accepted.partial_fit(*chunk)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                accepted.partial_fit(*chunk)
     if hasattr(ours, "_stream"):
         value = _outcome("partial_fit results", lambda: ours.p_value_)
         if value is not None:
@@ -537,3 +539,89 @@ def _fitted_detector():
 def test_fuzz_cases_ran():
     """Report how many fuzz cases ran (pytest -s shows it); they all ran."""
     print("fuzz cases:", _COUNT)
+
+
+def _corpus(tmp_path):
+    """Good, damaged and mismatched sample files."""
+    pytest.importorskip("pyarrow", reason="Parquet needs pyarrow")
+    rng = np.random.default_rng(5)
+    good = pd.DataFrame(rng.normal(size=(300, 2)), columns=["x", "y"])
+    files = {}
+
+    def put(name, data):
+        path = tmp_path / name
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        elif isinstance(data, str):
+            path.write_text(data)
+        elif name.endswith(".npy"):
+            np.save(path, data)
+        else:
+            _write(path, data)
+        files[name] = path
+
+    put("good.parquet", good)
+    put("good.csv", good + 0.2)
+    put("good.npy", good.to_numpy())
+    raw = files["good.parquet"].read_bytes()
+    put("truncated.parquet", raw[: len(raw) // 2])
+    for i, at in enumerate(np.random.default_rng(0).integers(4, len(raw) - 8, 4)):
+        damaged = bytearray(raw)
+        damaged[at : at + 16] = bytes(rng.integers(0, 256, 16).astype(np.uint8))
+        put(f"damaged{i}.parquet", bytes(damaged))
+    put("empty.parquet", b"")
+    put("empty.csv", "")
+    put("header.csv", "x,y\n")
+    put("ragged.csv", "x,y\n1,2\n3\n")
+    put("junk.csv", bytes(rng.integers(0, 256, 500).astype(np.uint8)))
+    put("nan.csv", "x,y\n1,nan\n2,3\ninf,4\n5,6\n")
+    npy = files["good.npy"].read_bytes()
+    put("truncated.npy", npy[: len(npy) // 2])
+    put("objects.npy", b"")
+    (tmp_path / "objects.npy").unlink()
+    np.save(tmp_path / "objects.npy", np.array([["a", 1]], dtype=object),
+            allow_pickle=True)  # fmt: skip
+    put("renamed.parquet", good.set_axis(["x", "z"], axis=1))
+    put("wide.csv", pd.DataFrame(rng.normal(size=(50, 3)), columns=list("xyz")))
+    put("strings.csv", pd.DataFrame({"x": ["a", "b"] * 20, "y": range(40)}))
+    put("nulls.parquet", pd.DataFrame({"x": [None] * 40, "y": rng.normal(size=40)},
+                                      dtype=float))  # fmt: skip
+    put("target.csv", good.assign(t=rng.choice(["u", "v"], 300)))
+    return files
+
+
+def test_cli_corpus_of_bad_files_gives_one_line_errors(tmp_path, capsys):
+    files = _corpus(tmp_path)
+    (tmp_path / "folder.csv").mkdir()
+    names = [*files, "folder.csv", "missing.csv"]
+    options = [[], ["--batch-rows", "50", "--bandwidth", "1"], ["--explain"],
+               ["--transformer", "tabular"]]  # fmt: skip
+    runs = 0
+    for name in names:
+        for first in ("good.parquet", "good.csv"):
+            for extra in options:
+                argv = ["test", str(tmp_path / first), str(tmp_path / name),
+                        "--n-resamples", "9", "--json", *extra]  # fmt: skip
+                runs += 1
+                with warnings.catch_warnings():  # e.g. tiny samples' intervals
+                    warnings.simplefilter("ignore")
+                    status = main(argv)
+                out, err = capsys.readouterr()
+                assert status in (0, 2), (argv, err)
+                if status:
+                    assert out == "" and err.count("\n") == 1, (argv, err)
+                    assert err.startswith("python -m skmmd test: error:"), err
+                else:
+                    result = json.loads(out)
+                    assert 0 < result["p_value"] <= 1, argv
+                    assert np.isfinite(result["statistic"]), argv
+        argv = ["independence", str(tmp_path / name), "--target", "x",
+                "--n-resamples", "9", "--json"]  # fmt: skip
+        runs += 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            status = main(argv)
+        out, err = capsys.readouterr()
+        assert status in (0, 2) and (status == 0 or err.count("\n") == 1), err
+    print("CLI corpus runs:", runs)
+    assert runs == len(names) * (2 * len(options) + 1)
