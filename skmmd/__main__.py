@@ -17,6 +17,12 @@ tabular feature map; numeric Parquet files (and any file with
 independence of the target column and the other columns of one table (Parquet,
 CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
 every column by its dependence on the target (feature screening).
+
+``--columns`` takes names of a file's header or 0-based positions, the same
+for CSV, Parquet and NPY; two files with headers are matched by name. Exit
+statuses: 0 when the test ran (whatever its decision), 2 for bad usage, input
+or files (one line on standard error), 3 for an unexpected error (a bug);
+``--debug`` shows the traceback instead.
 """
 
 import argparse

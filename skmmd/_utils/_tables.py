@@ -109,10 +109,24 @@ def check_uniform(values, label, name="X"):
         )
 
 
+def _seconds(values):
+    """Datetimes (since the epoch) or timedeltas in float seconds, NaT as NaN."""
+    values = np.asarray(values)
+    if values.dtype.kind == "M":
+        values = values.astype("datetime64[ns]")
+        seconds = (values - np.datetime64(0, "ns")) / np.timedelta64(1, "s")
+    else:
+        values = values.astype("timedelta64[ns]")
+        seconds = values / np.timedelta64(1, "s")
+    return np.where(np.isnat(values), np.nan, seconds)
+
+
 def canonical_array(X, name="X"):
-    """A 2-D object array with pandas' missing values (``pd.NA``, ``NaT``) as
-    None, checked column by column with :func:`check_uniform` (other arrays
-    are returned as they are)."""
+    """A 2-D array as the column tools take it: datetimes and timedeltas in
+    float seconds, pandas' missing values (``pd.NA``, ``NaT``) in an object
+    array as None, each object column checked with :func:`check_uniform`."""
+    if X.dtype.kind in "Mm":
+        return _seconds(X)
     if X.dtype != object:
         return X
     missing = np.vectorize(_missing, otypes=[bool])(X) if X.size else X != X
@@ -142,15 +156,9 @@ def canonical(X, name="X"):
         ):
             check_uniform(column.to_numpy(), label, name)
         if types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
-            if types.is_datetime64_any_dtype(dtype):
-                if getattr(dtype, "tz", None) is not None:
-                    column = column.dt.tz_convert("UTC").dt.tz_localize(None)
-                values = column.to_numpy(dtype="datetime64[ns]")
-                seconds = (values - np.datetime64(0, "ns")) / np.timedelta64(1, "s")
-            else:
-                values = column.to_numpy(dtype="timedelta64[ns]")
-                seconds = values / np.timedelta64(1, "s")
-            changed[position] = np.where(np.isnat(values), np.nan, seconds)
+            if getattr(dtype, "tz", None) is not None:
+                column = column.dt.tz_convert("UTC").dt.tz_localize(None)
+            changed[position] = _seconds(column.to_numpy())
         elif isinstance(dtype, pd.StringDtype) or (
             types.is_object_dtype(dtype) and column.isna().any()
         ):  # one missing value, None, for the encoder (not pd.NA or NaN)

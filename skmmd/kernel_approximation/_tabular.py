@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.compose import ColumnTransformer
 from sklearn.impute import MissingIndicator, SimpleImputer
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, RobustScaler
+from sklearn.preprocessing import FunctionTransformer, OneHotEncoder, RobustScaler
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -34,6 +34,13 @@ def _numeric_array_column(column):
     except (TypeError, ValueError):
         return False
     return True
+
+
+def _clip_far(Z):
+    """Scaled values beyond +-1e12 (interquartile ranges; inf when a value near
+    1e308 is divided by a small range) are as far as any: clipped there, so
+    that the Fourier features stay finite."""
+    return np.clip(Z, -1e12, 1e12)
 
 
 class TabularSampler(TransformerMixin, BaseEstimator):
@@ -227,8 +234,10 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             # keep_empty_features: an all-NaN column becomes a constant, not a
             # dropped one (the map's width does not depend on the data).
             imputer = SimpleImputer(strategy="median", keep_empty_features=True)
+            clip = FunctionTransformer(_clip_far, feature_names_out="one-to-one")
+            numbers = make_pipeline(imputer, RobustScaler(), clip, rff)
             blocks += [
-                ("numeric", make_pipeline(imputer, RobustScaler(), rff), numeric),
+                ("numeric", numbers, numeric),
                 ("missing", MissingIndicator(features="all"), numeric),
             ]
             weights.update(numeric=len(numeric), missing=1.0)
@@ -298,7 +307,8 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             if column.isna().all():
                 continue
             if c in strings:
-                kind = infer(column, skipna=True)
+                categories = isinstance(column.dtype, pd.CategoricalDtype)
+                kind = infer(column.cat.categories if categories else column, True)
                 if (kind == "string") == strings[c]:
                     continue
                 fitted = "strings" if strings[c] else "numbers or booleans"
