@@ -194,6 +194,19 @@ def test_rejected_chunk_leaves_the_stream_as_it_was(name, test, chunks, bad):
         _same(reference, stream)
 
 
+@pytest.mark.parametrize("frames_first", [True, False])
+def test_a_stream_keeps_the_kind_of_its_first_chunk(frames_first):
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 2)) + 1
+    frames = [pd.DataFrame(V, columns=["a", "b"]) for V in (X, Y)]
+    first, later = (frames, (X, Y)) if frames_first else ((X, Y), frames)
+    rff = RandomFourierSampler(bandwidth=1.0, n_components=16, random_state=0)
+    test = MMDTest(rff, n_resamples=19, random_state=0).partial_fit(*first)
+    kind = "DataFrames" if frames_first else "arrays, not DataFrames"
+    with pytest.raises(ValueError, match=f"but MMDTest was fitted on {kind}"):
+        test.partial_fit(*later)
+
+
 @pytest.mark.parametrize("fourier", [True, False])
 def test_detector_rejects_overflowing_points_and_stays_usable(fourier):
     rng = np.random.default_rng(0)

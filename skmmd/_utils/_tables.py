@@ -104,8 +104,9 @@ def check_uniform(values, label, name="X"):
     if len({_value_kind(v) for v in present}) > 1:
         kinds = sorted({type(v).__name__ for v in present})
         raise TypeError(
-            f"{name}: column {label!r} mixes value types {kinds[:5]}; convert it "
-            "to one type (e.g. strings)."
+            f"{name}: column {label!r} mixes value types {kinds[:5]}; each "
+            "argument must be a string or a number, of one type per column "
+            "(convert the column, e.g. to strings)."
         )
 
 

@@ -259,7 +259,7 @@ def _second_sample(X, Y, params):
     """Y validated as a second sample of X's width."""
     with _as_numbers("Y"):
         Y = check_array(Y, input_name="Y", **params)
-    if not (sp.issparse(X) or sp.issparse(Y)):
+    if isinstance(X.dtype, np.dtype) and isinstance(Y.dtype, np.dtype):
         try:
             np.result_type(X.dtype, Y.dtype)
         except TypeError:  # numpy's DTypePromotionError
