@@ -296,7 +296,9 @@ class OnlineMMDDetector(BaseEstimator):
         if hasattr(self.transformer_, "feature_names_in_"):
             self.feature_names_in_ = self.transformer_.feature_names_in_
 
-        Z = _finite_features(self.transformer_.transform(X_ref), "X_ref")
+        Z = _as_features(self.transformer_.transform(X_ref))
+        if not np.isfinite(Z).all():
+            raise ValueError(_overflow_message("X_ref"))
         n_held = int(round(self.calibration_size * n))
         if self.block_size is None:
             ref_rows = rng.permutation(n)[: n - n_held]
@@ -504,14 +506,16 @@ class OnlineMMDDetector(BaseEstimator):
             if not np.isfinite(X).all():
                 raise ValueError("X contains NaN or infinity.")
             Z = self.transformer_.transform(X)
-        Z = _finite_features(Z, "X")
+        Z = _as_features(Z)
         # work on copies so that an error leaves the state untouched
         ring, sums = self._ring.copy(), self._sums.copy()
         stats, thr, flags, count = _numba.run_features(
             Z, ring, sums, self.windows_, self.t_, self._ref_sum, self._ref_sq,
             float(self.n_reference_), self.thresholds_,
         )  # fmt: skip
-        if not np.isfinite(stats).all():  # features finite but too large
+        # Every window holds the newest point: a non-finite feature (or one so
+        # large that its square overflows) makes that step's statistics so.
+        if not np.isfinite(stats).all():
             raise ValueError(_overflow_message("X"))
         times = np.arange(self.t_ + 1, count + 1)
         self._ring, self._sums, self.t_ = ring, sums, count
@@ -553,12 +557,7 @@ def _overflow_message(name):
     )
 
 
-def _finite_features(Z, name):
-    """The features as a C-contiguous float64 array; a ValueError naming
-    ``name`` if any is not finite."""
+def _as_features(Z):
     if hasattr(Z, "toarray"):
         Z = Z.toarray()
-    Z = np.ascontiguousarray(Z, dtype=np.float64)
-    if not np.isfinite(Z).all():
-        raise ValueError(_overflow_message(name))
-    return Z
+    return np.ascontiguousarray(Z, dtype=np.float64)
