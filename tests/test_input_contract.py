@@ -256,6 +256,9 @@ def test_two_rows_per_sample_give_an_infinite_interval_with_a_warning():
     assert result.standard_error == np.inf and np.isfinite(result.mmd2)
     assert tuple(result.confidence_interval()) == (0.0, np.inf)
     assert 0 < result.pvalue <= 1
+    plain = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert plain["standard_error"] is None
+    assert plain["confidence_interval"] == [0.0, None]
 
 
 # The CLI ---------------------------------------------------------------------

@@ -345,11 +345,13 @@ class MMDTestResult:
         result : dict
             Statistic, p-value, decision, MMD^2 with its standard error and
             interval, sample sizes, the null distribution and (with ``delta``)
-            the relevance test.
+            the relevance test; an infinite standard error or bound (samples
+            too small for the jackknife) is None.
         """
 
-        def plain(value):
-            return np.asarray(value).tolist()
+        def plain(value):  # JSON has no infinity: null (tiny samples' bounds)
+            a = np.asarray(value, dtype=np.float64)
+            return np.where(np.isfinite(a), a, None).tolist()
 
         ci = self.confidence_interval(confidence_level)
         out = {
