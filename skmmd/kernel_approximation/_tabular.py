@@ -316,9 +316,11 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 continue
             else:
                 fitted = "numbers"
+            example = column.dropna().iloc[0]
+            example = example.item() if isinstance(example, np.generic) else example
             raise TypeError(
                 f"X: column {c!r} held {fitted} when TabularSampler was fitted; "
-                f"got {column.dtype} values such as {column.dropna().iloc[0]!r}."
+                f"got {column.dtype} values such as {example!r}."
             )
 
     def get_feature_names_out(self, input_features=None):
