@@ -88,6 +88,15 @@ def test_unseen_category_maps_to_zeros_beside_an_infrequent_column():
     )
 
 
+def test_arrays_of_strings_are_named_and_sizes_keep_their_message():
+    rff = RandomFourierSampler(n_components=8, random_state=0)
+    X = np.zeros((5, 2))
+    with pytest.raises(ValueError, match="Y could not be read as an array of numb"):
+        MMDTest(rff).fit(X, np.array([["a", "b"]] * 3))
+    with pytest.raises(ValueError, match="^Found array with 0 sample"):
+        MMDTest(rff).fit(X, np.zeros((0, 2)))
+
+
 def test_mixed_value_types_in_a_column_are_named():
     X = pd.DataFrame({"c": ["a", 1, "b", 2] * 10})
     with pytest.raises(TypeError, match="column 'c' mixes value types"):

@@ -7,6 +7,7 @@ transformers the inputs pass through: pandas DataFrames with any column types
 transformers of sets or strings, and arrays in their own dtype.
 """
 
+import traceback
 from contextlib import contextmanager
 
 import numpy as np
@@ -124,11 +125,11 @@ def _as_numbers(name):
     try:
         yield
     except (ValueError, TypeError) as error:
-        message = str(error)
-        if name in message.split(" ", 3)[:3]:  # scikit-learn's checks name it
+        raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
+        if raised_in.endswith("validation.py"):  # scikit-learn's own checks
             raise
         raise type(error)(
-            f"{name} could not be read as an array of numbers ({message}); for "
+            f"{name} could not be read as an array of numbers ({error}); for "
             "strings, categories or mixed columns pass DataFrames, which the "
             "default transformer (TabularSampler) encodes."
         ) from error
