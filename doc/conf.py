@@ -24,7 +24,14 @@ extensions = [
 autosummary_generate = True
 numpydoc_show_class_members = False
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py"]
+# user_guide/_*.rst: fragments included by other pages (doctested there by
+# pytest, which collects doc/user_guide/*.rst), not pages of their own.
+exclude_patterns = [
+    "_build",
+    "auto_examples/*.ipynb",
+    "auto_examples/*.py",
+    "user_guide/_*.rst",
+]
 
 intersphinx_mapping = {
     "python": ("https://docs.python.org/3", None),
