@@ -186,7 +186,7 @@ def bench_exact(sizes, n_resamples, repeats, hyppo_python, hyppo_full):
                 times["exact"],
                 _best(
                     lambda: MMDTest(
-                        bandwidth=bw, n_resamples=n_resamples, random_state=0
+                        None, bandwidth=bw, n_resamples=n_resamples, random_state=0
                     ).fit(X, Y),
                     1,
                 ),

@@ -74,7 +74,7 @@ def _single_thread():
 
 def _make_test(transformer, bandwidth, seed, **params):
     if transformer == "exact":
-        return MMDTest(bandwidth=bandwidth, random_state=seed, **params)
+        return MMDTest(None, bandwidth=bandwidth, random_state=seed, **params)
     sampler = TRANSFORMERS[transformer](params.pop("n_components"), bandwidth, seed)
     return MMDTest(sampler, random_state=seed, **params)
 

@@ -78,6 +78,7 @@ def fastmmd_test(L, trial):
 
 def exact_test(trial):
     return MMDTest(
+        None,
         bandwidth=1.0,
         statistic="biased",
         calibration="bootstrap",

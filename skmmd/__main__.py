@@ -19,10 +19,17 @@ CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
 every column by its dependence on the target (feature screening).
 
 ``--columns`` takes names of a file's header or 0-based positions, the same
-for CSV, Parquet and NPY; two files with headers are matched by name. Exit
-statuses: 0 when the test ran (whatever its decision), 2 for bad usage, input
-or files (one line on standard error), 3 for an unexpected error (a bug);
-``--debug`` shows the traceback instead.
+for CSV, Parquet and NPY; two files with headers are matched by name.
+
+The default feature map (``--transformer auto``) is that of ``MMDTest()`` and
+``mmd_test``: a ``TabularSampler`` for tables (Parquet, CSV with a header row),
+random Fourier features for arrays (NPY, headerless CSV), with ``--seed`` as
+their ``random_state``; in memory the three give the same statistic and p-value.
+
+Exit statuses, like ``diff``'s: 0 when the test ran and did not reject H0, 1
+when it rejected H0 (the samples differ; the target depends on the columns), 2
+for bad usage, input or files (one line on standard error), 3 for an
+unexpected error (a bug); ``--debug`` shows the traceback instead.
 """
 
 import argparse
@@ -50,6 +57,7 @@ from . import (
 )
 from ._utils import _files
 from .kernels import median_bandwidth
+from .two_sample._inputs import auto_transformer
 
 # Rows per batch when a file is read in batches, and rows of each file held
 # out to fit a median bandwidth.
@@ -132,7 +140,7 @@ def run_two_sample_demo(random_state=0, copies=5, out=None):
             RandomFourierSampler(n_components=1024, random_state=random_state),
             random_state=random_state,
         ),
-        "exact MMDTest": MMDTest(random_state=random_state),
+        "exact MMDTest": MMDTest(None, random_state=random_state),
     }
     print("\nskmmd demo: MMD two-sample tests on digits (999 permutations)\n", file=out)
     header = (
@@ -260,25 +268,22 @@ def read_table(path, tabular, columns=None):
 
 
 def _is_table(path):
-    """Whether ``--transformer auto`` reads the file as a table: Parquet with a
-    non-numeric column, or a
-    CSV with a non-numeric column (strings, categories, booleans)."""
-    path = Path(path)
-    if path.suffix.lower() in (".parquet", ".pq") and path.is_file():
-        import pyarrow.parquet as pq
-        from pyarrow import types
+    """Whether a file is a table (named columns: Parquet, or CSV with a header
+    row), read as a DataFrame would be, rather than an array (NPY, headerless
+    CSV)."""
+    return _files.file_columns(path)[0] is not None
 
-        def numeric(t):
-            return types.is_integer(t) or types.is_floating(t)
 
-        return not all(numeric(field.type) for field in pq.read_schema(path))
-    if path.suffix.lower() != ".csv" or not path.is_file():
-        return False
-    try:
-        load_sample(path)
-    except ValueError as exc:
-        return "non-numeric value" in str(exc)
-    return False
+def _all_numeric(path):
+    """Whether every column of a Parquet file holds numbers (it can then be
+    read in batches of float arrays)."""
+    import pyarrow.parquet as pq
+    from pyarrow import types
+
+    return all(
+        types.is_integer(field.type) or types.is_floating(field.type)
+        for field in pq.read_schema(path)
+    )
 
 
 def _bandwidth(text):
@@ -297,38 +302,45 @@ def _bandwidth(text):
 
 def _make_test(args):
     """The MMDTest the command's options describe."""
-    cls = TRANSFORMERS[args.transformer]
     common = {
         "statistic": args.statistic,
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
         "alpha": args.alpha,
         "random_state": args.seed,
+        # The per-column report in the test's own pass over the rows.
+        "explain_columns": args.explain,
     }
-    if cls is None:
-        return MMDTest(bandwidth=args.bandwidth, **common)
-    sampler = cls(
-        bandwidth=args.bandwidth,
-        n_components=args.n_components,
-        random_state=args.seed,
-    )
+    if args.transformer == "exact":
+        return MMDTest(None, bandwidth=args.bandwidth, **common)
+    options = {"bandwidth": args.bandwidth, "n_components": args.n_components}
+    if args.transformer == "auto":
+        # MMDTest("auto")'s map, built here since a table read in batches
+        # arrives as arrays.
+        sampler = auto_transformer(args.table, args.seed, **options)
+    else:
+        options = {k: v for k, v in options.items() if v is not None}
+        sampler = TRANSFORMERS[args.transformer](random_state=args.seed, **options)
     return MMDTest(sampler, **common)
 
 
 def _streams(args):
-    """Whether the files are read in batches (bounded memory)."""
-    if args.transformer in ("exact", "tabular") or args.explain:
+    """Whether the files are read in batches (bounded memory): files of
+    numbers only, for a feature map."""
+    if args.transformer == "exact":
         return False
+    parquet = [
+        p
+        for p in (args.sample_a, args.sample_b)
+        if Path(p).suffix.lower() in (".parquet", ".pq")
+    ]
+    if not all(_all_numeric(p) for p in parquet):
+        return False  # other types in memory, as DataFrames
     if args.batch_rows > 0:
         return True
     # Parquet files larger than one batch (smaller ones are read at once, so
     # that no rows are held out to fit the bandwidth).
-    rows = [
-        _files.count_rows(p)
-        for p in (args.sample_a, args.sample_b)
-        if Path(p).suffix.lower() in (".parquet", ".pq")
-    ]
-    return any(n > _BATCH_ROWS for n in rows)
+    return any(_files.count_rows(p) > _BATCH_ROWS for p in parquet)
 
 
 def _progress(args, total):
@@ -362,7 +374,10 @@ def _fit_streamed(test, args):
         x = np.empty((0, width)) if x is None else x
         y = np.empty((0, width)) if y is None else y
         if not hasattr(test, "_stream"):
-            if args.bandwidth != "median":
+            # A fixed bandwidth makes the map independent of the data, except
+            # a table's, whose columns are scaled by their quantiles.
+            tabular = isinstance(test.transformer, TabularSampler)
+            if args.bandwidth != "median" and not tabular:
                 test.set_params(transformer=clone(test.transformer).fit(x[:1]))
             else:
                 test.partial_fit(x[:_HELD_OUT], y[:_HELD_OUT])
@@ -384,8 +399,11 @@ def _fit_streamed(test, args):
 
 
 def _tables(args):
-    """The two samples in memory, read as the transformer needs them."""
-    tabular = args.transformer == "tabular"
+    """The two samples in memory: DataFrames for a table (or the tabular map),
+    else float arrays."""
+    tabular = args.transformer == "tabular" or (
+        args.transformer == "auto" and args.table
+    )
     X, Y = (
         read_table(path, tabular, columns)
         for path, columns in zip((args.sample_a, args.sample_b), args.positions)
@@ -398,9 +416,7 @@ def _tables(args):
 def run_test(args, out=None):
     """The ``test`` command: returns the exit status."""
     out = sys.stdout if out is None else out
-    if args.transformer == "auto":
-        tabular = _is_table(args.sample_a) or _is_table(args.sample_b)
-        args.transformer = "tabular" if tabular else "rff"
+    args.table = _is_table(args.sample_a) or _is_table(args.sample_b)
     requested = args.columns.split(",") if args.columns else None
     args.positions, args.names = _files.matched_columns(
         (args.sample_a, args.sample_b), requested
@@ -413,8 +429,7 @@ def run_test(args, out=None):
         X, Y = _tables(args)
         bar = _progress(args, X.shape[0] + Y.shape[0])
         test.fit(X, Y)
-        if args.explain:
-            report = test.explain(X, Y)
+        if args.explain:  # a second pass, in memory only
             points = test.witness_points(X, Y, n_points=3)
         if bar is not None:
             bar.update(X.shape[0] + Y.shape[0])
@@ -422,45 +437,47 @@ def run_test(args, out=None):
     fitted = test.transformer_
     if fitted is None:
         bandwidth = test.bandwidth_
-    elif args.transformer == "tabular":
+    elif isinstance(fitted, TabularSampler):
         numeric = fitted.column_transformer_.named_transformers_.get("numeric")
         bandwidth = None if numeric is None else numeric[-1].bandwidth_
     else:
         bandwidth = fitted.bandwidth_
+    transformer = "exact" if fitted is None else type(fitted).__name__
     held_out = getattr(test, "n_held_out_", 0)
+    if args.explain:
+        report = test.column_report_
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
+    # The result's own keys (MMDTestResult.to_dict), then the run's settings.
     result = {
-        "statistic": test.statistic_,
-        "p_value": test.p_value_,
-        "reject": test.reject_,
-        "alpha": args.alpha,
-        "n_samples_x": test.n_samples_x_,
-        "n_samples_y": test.n_samples_y_,
+        **effect.to_dict(
+            args.confidence_level, args.delta, null_distribution=args.null_distribution
+        ),
         "n_held_out": held_out,
         "n_features": test.n_features_in_,
-        "transformer": args.transformer,
+        "transformer": transformer,
         "bandwidth": bandwidth,
         "statistic_type": args.statistic,
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
         "resample_unit": test.resample_unit_,
         "seed": args.seed,
-        "result": effect.to_dict(args.confidence_level, args.delta),
     }
     if report is not None:
         result["columns"] = report.to_dict(orient="records")
+    if points is not None:
         result["witness_points"] = json.loads(points.to_json(orient="records"))
+    status = EXIT_REJECT if test.reject_ else EXIT_OK
     if args.json:
         print(json.dumps(result, default=str), file=out)
-        return 0
+        return status
     decision = (
         "reject H0: the samples come from different distributions"
         if test.reject_
         else "do not reject H0 (no evidence of a difference)"
     )
     held = f" ({held_out} first rows held out to fit the bandwidth)" if held_out else ""
-    kernel = f"kernel: {args.transformer}" + (
+    kernel = f"kernel: {transformer}" + (
         "" if bandwidth is None else f", bandwidth {bandwidth:.6g}"
     )
     lines = [
@@ -484,9 +501,10 @@ def run_test(args, out=None):
     if report is not None:
         print("\nper-column report (family-wise adjusted p-values):", file=out)
         print(report.to_string(index=False), file=out)
+    if points is not None:
         print("\nrows where the witness is most extreme:", file=out)
         print(points.to_string(index=False), file=out)
-    return 0
+    return status
 
 
 def run_independence(args, out=None):
@@ -526,12 +544,12 @@ def run_independence(args, out=None):
     report = test.explain(X, y) if args.explain else None
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
+    status = EXIT_REJECT if test.reject_ else EXIT_OK
     if args.json:
         result = {
-            "statistic": test.statistic_,
-            "p_value": test.p_value_,
-            "reject": test.reject_,
-            "alpha": args.alpha,
+            **effect.to_dict(
+                args.confidence_level, null_distribution=args.null_distribution
+            ),
             "n_samples": test.n_samples_,
             "n_features": test.n_features_in_,
             "target": args.target,
@@ -540,12 +558,11 @@ def run_independence(args, out=None):
             "n_resamples": args.n_resamples,
             "resample_unit": test.resample_unit_,
             "seed": args.seed,
-            "result": effect.to_dict(args.confidence_level),
         }
         if report is not None:
             result["columns"] = report.to_dict(orient="records")
         print(json.dumps(result, default=str), file=out)
-        return 0
+        return status
     decision = (
         f"reject H0: {args.target} depends on the other columns"
         if test.reject_
@@ -571,7 +588,7 @@ def run_independence(args, out=None):
             file=out,
         )
         print(report.to_string(index=False), file=out)
-    return 0
+    return status
 
 
 def _add_common(parser):
@@ -589,6 +606,11 @@ def _add_common(parser):
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--null-distribution",
+        action="store_true",
+        help="with --json, include the resampled statistics",
+    )
     parser.add_argument(
         "--debug",
         action="store_true",
@@ -648,8 +670,9 @@ def _test_parser():
         "--transformer",
         choices=["auto", *TRANSFORMERS],
         default="auto",
-        help="feature map of the linear-time test, or 'exact'; default auto: "
-        "tabular for files with non-numeric columns, else rff",
+        help="feature map of the linear-time test, or 'exact'; default auto, "
+        "as MMDTest(): tabular for tables (Parquet, CSV with a header row), "
+        "else rff",
     )
     parser.add_argument(
         "--explain",
@@ -669,7 +692,10 @@ def _test_parser():
         help="Gaussian bandwidth, or 'median' of the pooled sample (default)",
     )
     parser.add_argument(
-        "--n-components", type=int, default=1024, help="features (default 1024)"
+        "--n-components",
+        type=int,
+        default=None,
+        help="features (default: the map's, 256 for tabular, 1024 for rff)",
     )
     parser.add_argument(
         "--statistic", choices=["unbiased", "biased"], default="unbiased"
@@ -696,7 +722,7 @@ def _test_parser():
 
 
 # Exit statuses of the commands (documented in the module docstring).
-EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
+EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def _run(command, args, name):
@@ -723,7 +749,7 @@ def main(argv=None):
         parser = _test_parser()
         args = parser.parse_args(argv[1:])
         _check_common(parser, args)
-        if args.n_components < 1:
+        if args.n_components is not None and args.n_components < 1:
             parser.error(f"--n-components must be >= 1; got {args.n_components}")
         if args.batch_rows < 0:
             parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")

@@ -299,7 +299,7 @@ def test_pooled_labels_witness_and_score(xp_device):
 
 def test_exact_test_and_partial_fit(xp_device):
     X, Y = _two_samples(np.float64)
-    exact = MMDTest(bandwidth=1.0, n_resamples=99, random_state=0)
+    exact = MMDTest(None, bandwidth=1.0, n_resamples=99, random_state=0)
     sampler = RandomFourierSampler(bandwidth=1.0, n_components=32, random_state=0)
     expected = MMDTest(sampler, n_resamples=99, random_state=0).fit(X, Y)
     with sklearn.config_context(array_api_dispatch=True):

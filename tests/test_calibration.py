@@ -235,7 +235,9 @@ def _rejection_rate(method, n_reps, seed, n=50, d=200, n_resamples=99, alpha=0.0
     rejections = 0
     for rep in range(n_reps):
         X, Y = rng.normal(size=(n, d)), rng.normal(size=(n, d))
-        test = MMDTest(calibration=method, n_resamples=n_resamples, random_state=rep)
+        test = MMDTest(
+            None, calibration=method, n_resamples=n_resamples, random_state=rep
+        )
         rejections += test.fit(X, Y).p_value_ <= alpha
     return rejections / n_reps
 

@@ -157,7 +157,7 @@ def test_bad_dask_input(monkeypatch):
     with pytest.raises(TypeError, match="second sample Y as a dask array"):
         _tests()["rff"].fit(da.from_array(X), Y)
     with pytest.raises(TypeError, match="exact test"):
-        MMDTest().fit(da.from_array(X), da.from_array(Y))
+        MMDTest(None).fit(da.from_array(X), da.from_array(Y))
 
 
 def test_importing_skmmd_does_not_import_dask():

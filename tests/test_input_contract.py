@@ -12,8 +12,11 @@ import pytest
 
 from skmmd import (
     AggregatedMMDTest,
+    FastfoodSampler,
+    GCWSSampler,
     HSICTest,
     MMDTest,
+    NystroemSampler,
     OnlineMMDDetector,
     RandomFourierSampler,
     TabularSampler,
@@ -88,12 +91,12 @@ def test_unseen_category_maps_to_zeros_beside_an_infrequent_column():
     )
 
 
-def test_arrays_of_strings_are_named_and_sizes_keep_their_message():
+def test_arrays_of_strings_and_empty_samples_are_named():
     rff = RandomFourierSampler(n_components=8, random_state=0)
     X = np.zeros((5, 2))
     with pytest.raises(ValueError, match="Y could not be read as an array of numb"):
         MMDTest(rff).fit(X, np.array([["a", "b"]] * 3))
-    with pytest.raises(ValueError, match="^Found array with 0 sample"):
+    with pytest.raises(ValueError, match="^Each sample needs at least 2 points; "):
         MMDTest(rff).fit(X, np.zeros((0, 2)))
 
 
@@ -274,8 +277,13 @@ def test_two_rows_per_sample_give_an_infinite_interval_with_a_warning():
 
 
 def _cli(capsys, *argv):
+    """``(status, out, err)``; a test that ran has status 0, or 1 when it
+    rejected H0 (checked here against its JSON), and reports 0 for both."""
     status = main(["test", *map(str, argv), "--n-resamples", "19", "--json"])
     captured = capsys.readouterr()
+    if status in (0, 1):
+        assert status == int(json.loads(captured.out)["reject"])
+        status = 0
     return status, captured.out, captured.err
 
 
@@ -548,6 +556,80 @@ def test_fuzz_detector_updates(batches, single):
             assert np.isfinite(out.threshold).all()
 
 
+# Every front door on numeric arrays of any scale, dtype and shape, with NaN
+# and infinity anywhere, as arrays or DataFrames: a finite result or an error
+# that names the input (X, Y, a column, the bandwidth to pass).
+_MAPS = {
+    "auto": lambda: "auto",
+    "exact": lambda: None,
+    "rff": lambda: RandomFourierSampler(n_components=16, random_state=0),
+    "fastfood": lambda: FastfoodSampler(n_components=16, random_state=0),
+    "nystroem": lambda: NystroemSampler(n_components=8, random_state=0),
+    "gcws": lambda: GCWSSampler(n_components=8, random_state=0),
+    "tabular": lambda: TabularSampler(n_components=8, random_state=0),
+}
+_NAMED = ("X", "Y", "y", "column", "sample", "bandwidth", "labels")
+
+
+@st.composite
+def _arrays(draw):
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.int64]))
+    scale = draw(st.sampled_from([1e-150, 1e-20, 1.0, 1e20, 1e150, 1e160]))
+    p = draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    samples = []
+    for n in draw(st.tuples(st.integers(0, 20), st.integers(0, 20))):
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = (rng.normal(size=(n, p)) * scale).astype(dtype)
+        if n and dtype is not np.int64 and draw(st.booleans()):
+            poison = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
+            values[rng.integers(n), rng.integers(p)] = poison
+        samples.append(values)
+    form = draw(st.sampled_from(["arrays", "frames", "frame+array", "labels"]))
+    X, Y = samples
+    if form in ("frames", "frame+array"):
+        X = pd.DataFrame(X, columns=[f"c{i}" for i in range(p)])
+        if form == "frames":
+            Y = pd.DataFrame(Y, columns=X.columns)
+    elif form == "labels":
+        X, Y = np.vstack([X, Y]), np.repeat([0, 1], [len(X), len(Y)])
+    return X, Y
+
+
+@_FUZZ
+@hypothesis.given(_arrays(), st.sampled_from(list(_MAPS)))
+def test_fuzz_arrays_through_every_front_door(samples, name):
+    X, Y = samples
+
+    def named(call):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return call()
+        except (ValueError, TypeError) as error:
+            assert _clean_error(error), f"{name}: {type(error).__name__}: {error}"
+            assert any(word in str(error) for word in _NAMED), f"{name}: {error}"
+            return None
+
+    _COUNT["front doors"] = _COUNT.get("front doors", 0) + 1
+    test = MMDTest(_MAPS[name](), n_resamples=19, random_state=0)
+    fitted = named(lambda: test.fit(X, Y))
+    if fitted is not None:
+        _finite_result(fitted.result_)
+    if name == "auto":
+        result = named(lambda: mmd_test(X, Y, n_resamples=19, random_state=0))
+        assert (result is None) == (fitted is None)
+        if result is not None:
+            assert result.pvalue == fitted.p_value_
+    elif name == "rff" and np.ndim(Y) == 2 and not isinstance(X, pd.DataFrame):
+        detector = OnlineMMDDetector(ert=20, window_size=3, n_bootstraps=50,
+                                     random_state=0)  # fmt: skip
+        if named(lambda: detector.fit(X)) is not None:
+            out = named(lambda: detector.update(np.asarray(Y, dtype=float)[:4]))
+            if out is not None:
+                assert np.isfinite(out.statistic).all()
+
+
 _DETECTOR = []
 
 
@@ -632,8 +714,8 @@ def test_cli_corpus_of_bad_files_gives_one_line_errors(tmp_path, capsys):
                     warnings.simplefilter("ignore")
                     status = main(argv)
                 out, err = capsys.readouterr()
-                assert status in (0, 2), (argv, err)
-                if status:
+                assert status in (0, 1, 2), (argv, err)
+                if status == 2:
                     assert out == "" and err.count("\n") == 1, (argv, err)
                     assert err.startswith("python -m skmmd test: error:"), err
                 else:
@@ -647,6 +729,90 @@ def test_cli_corpus_of_bad_files_gives_one_line_errors(tmp_path, capsys):
             warnings.simplefilter("ignore")
             status = main(argv)
         out, err = capsys.readouterr()
-        assert status in (0, 2) and (status == 0 or err.count("\n") == 1), err
+        assert status in (0, 1, 2) and (status < 2 or err.count("\n") == 1), err
     print("CLI corpus runs:", runs)
     assert runs == len(names) * (2 * len(options) + 1)
+
+
+# A newcomer's first hour (issue 28) -------------------------------------------
+
+
+def test_overflowing_median_distance_is_an_error_not_p_one():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(100, 3)) * 1e160, rng.normal(size=(100, 3)) * 1e160
+    for call in (
+        lambda: MMDTest(random_state=0).fit(X, Y),
+        lambda: mmd_test(X, Y, random_state=0),
+        lambda: MMDTest(RandomFourierSampler(random_state=0)).fit(X, Y),
+    ):
+        with pytest.raises(ValueError, match="median distance between the rows"):
+            call()
+
+
+def test_mmdtest_default_takes_tables_like_mmd_test():
+    rng = np.random.default_rng(1)
+    A = pd.DataFrame(
+        {"city": rng.choice(["Kyiv", "Oslo"], 80), "v": rng.normal(size=80)}
+    )
+    B = pd.DataFrame(
+        {"city": rng.choice(["Kyiv", "Rome"], 90), "v": rng.normal(size=90)}
+    )
+    test = MMDTest(n_resamples=99, random_state=0).fit(A, B)
+    assert isinstance(test.transformer_, TabularSampler)
+    result = mmd_test(A, B, n_resamples=99, random_state=0)
+    assert (result.statistic, result.pvalue) == (test.statistic_, test.p_value_)
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (
+            lambda X, Y: (X, Y.to_numpy()),
+            r"^X is a DataFrame and Y a ndarray of shape \(40, 2\): pass both",
+        ),
+        (
+            lambda X, Y: (X, Y.assign(b=np.r_[np.inf, Y.b[1:]])),
+            r"^Input Y contains infinity in columns \['b'\]",
+        ),
+        (lambda X, Y: (X.to_numpy(), Y.to_numpy()[:0]), "got 30 in X and 0 in Y"),
+        (lambda X, Y: (X, Y.iloc[:0]), "got 30 in X and 0 in Y"),
+        (
+            lambda X, Y: (["a", "b", "c"] * 10, ["b", "c"] * 10),
+            "X holds strings or other objects, not numbers.*pass DataFrames",
+        ),
+        (
+            lambda X, Y: (X.to_numpy()[:, :1], Y.to_numpy()[:30, 0]),
+            r"1-D y is read as the labels.*Y.reshape\(-1, 1\)",
+        ),
+    ],
+)
+def test_errors_name_the_input(make, match):
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(rng.normal(size=(30, 2)), columns=["a", "b"])
+    Y = pd.DataFrame(rng.normal(size=(40, 2)), columns=["a", "b"])
+    X, Y = make(X, Y)
+    with pytest.raises(ValueError, match=match):
+        mmd_test(X, Y, n_resamples=9)
+    with pytest.raises(ValueError, match=match):
+        MMDTest(n_resamples=9).fit(X, Y)
+
+
+def test_explain_in_the_tests_own_pass_equals_explain_afterwards():
+    rng = np.random.default_rng(3)
+    A = pd.DataFrame({"a": rng.normal(size=600), "b": rng.normal(size=600),
+                      "c": rng.choice(list("xyz"), 600)})  # fmt: skip
+    B = A.assign(a=rng.normal(size=600) + 0.5)
+    result = mmd_test(A, B, explain=True, n_resamples=99, random_state=0)
+    test = MMDTest(n_resamples=99, random_state=0).fit(A, B)
+    pd.testing.assert_frame_equal(result.column_report, test.explain(A, B))
+    assert result.column_report.column[0] == "a" and result.pvalue == test.p_value_
+    # Streamed: the report is gathered chunk by chunk, the first chunk held out.
+    streamed = MMDTest(n_resamples=99, random_state=0, explain_columns=True)
+    for lo in range(0, 600, 150):
+        streamed.partial_fit(A.iloc[lo : lo + 150], B.iloc[lo : lo + 150])
+    report = streamed.column_report_
+    assert list(report.column)[0] == "a" and report.adjusted_p_value[0] <= 0.05
+    assert (report.adjusted_p_value[1:] > 0.05).all()
+    assert streamed.result_.column_report is report
+    with pytest.raises(ValueError, match="columns applies only with explain=True"):
+        mmd_test(A, B, columns=["a"])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from skmmd.__main__ import (
-    TRANSFORMERS,
+    EXIT_REJECT,
     load_sample,
     main,
     run_demo,
@@ -61,7 +61,17 @@ def test_load_sample_csv_header_and_npy(samples):
     assert load_sample(same).shape == (50, 3)
 
 
-@pytest.mark.parametrize("transformer", list(TRANSFORMERS))
+# The map each --transformer choice reports (headerless CSV: arrays).
+MAPS = {
+    "auto": "TabularSampler",  # a.csv has a header row: a table
+    "rff": "RandomFourierSampler",
+    "fastfood": "FastfoodSampler",
+    "tabular": "TabularSampler",
+    "exact": "exact",
+}
+
+
+@pytest.mark.parametrize("transformer", list(MAPS))
 def test_cli_json(samples, capsys, transformer):
     a, b, _ = samples
     status = main(
@@ -78,11 +88,12 @@ def test_cli_json(samples, capsys, transformer):
             "--json",
         ]
     )
-    assert status == 0
+    assert status == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
     assert result["p_value"] == 0.01 and result["reject"] is True
     assert (result["n_samples_x"], result["n_samples_y"]) == (60, 70)
-    assert result["transformer"] == transformer and result["seed"] == 3
+    assert result["transformer"] == MAPS[transformer] and result["seed"] == 3
+    assert "null_distribution" not in result and "pvalue" not in str(result)
 
 
 def test_cli_text_is_reproducible(samples, capsys):
@@ -185,12 +196,12 @@ def test_cli_mixed_tables_parquet_and_csv(tmp_path, capsys):
     table(300, 0.0).to_parquet(ref)
     table(300, 1.0).to_csv(new, index=False)
     args = ["test", str(ref), str(new), "--n-resamples", "99", "--seed", "0"]
-    assert main([*args, "--explain", "--delta", "0.001", "--json"]) == 0
+    assert main([*args, "--explain", "--delta", "0.001", "--json"]) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
-    assert result["transformer"] == "tabular" and result["p_value"] == 0.01
+    assert result["transformer"] == "TabularSampler" and result["p_value"] == 0.01
     assert result["columns"][0]["column"] == "amount"
-    low, high = result["result"]["confidence_interval"]
-    assert 0 < low < high and result["result"]["relevance"]["pvalue"] < 0.05
+    low, high = result["confidence_interval"]
+    assert 0 < low < high and result["relevance"]["p_value"] < 0.05
     assert len(result["witness_points"]) == 6
     assert main([*args, "--columns", "city,member"]) == 0
     text = capsys.readouterr().out
@@ -216,8 +227,10 @@ def parquet_samples(tmp_path):
 
 
 def _json(capsys, *argv):
-    assert main(["test", *argv, "--json", "--n-resamples", "99"]) == 0
-    return json.loads(capsys.readouterr().out)
+    status = main(["test", *argv, "--json", "--n-resamples", "99"])
+    result = json.loads(capsys.readouterr().out)
+    assert status == (EXIT_REJECT if result["reject"] else 0)
+    return result
 
 
 def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
@@ -232,7 +245,17 @@ def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
         random_state=0,
     ).fit(X, Y)
     for batch in ("0", "777", "5000"):
-        out = _json(capsys, a, b, "--bandwidth", "2", "--batch-rows", batch)
+        out = _json(
+            capsys,
+            a,
+            b,
+            "--transformer",
+            "rff",
+            "--bandwidth",
+            "2",
+            "--batch-rows",
+            batch,
+        )
         assert out["statistic"] == pytest.approx(ref.statistic_, rel=1e-10)
         assert out["p_value"] == ref.p_value_ and out["n_held_out"] == 0
         assert (out["n_samples_x"], out["n_samples_y"]) == (9000, 7000)
@@ -286,7 +309,7 @@ def test_cli_independence_equals_hsic_test(dependence_table, capsys):
 
     path, table = dependence_table
     args = ["independence", str(path), "--target", "spend", "--n-resamples", "99"]
-    assert main([*args, "--explain", "--json"]) == 0
+    assert main([*args, "--explain", "--json"]) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
     expected = hsic_test(table, "spend", explain=True, n_resamples=99, random_state=0)
     assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
@@ -318,6 +341,58 @@ def test_cli_independence_errors(dependence_table, capsys, extra, match):
 def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
     path, _ = dependence_table
     args = ["independence", str(path), "--target", "spend", "--columns", "age"]
-    assert main([*args, "--exact", "--n-resamples", "49", "--json"]) == 0
+    assert main([*args, "--exact", "--n-resamples", "49", "--json"]) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
     assert result["kernel"] == "exact" and result["p_value"] == 0.02
+
+
+def test_cli_mmd_test_and_mmdtest_share_defaults(tmp_path, capsys):
+    """The three front doors give the same statistic and p-value for the same
+    data and seed: arrays (NPY, headerless CSV) get random Fourier features,
+    tables (Parquet, CSV with a header) a TabularSampler."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from skmmd import MMDTest, mmd_test
+
+    rng = np.random.default_rng(5)
+    X, Y = rng.normal(size=(300, 3)), rng.normal(size=(250, 3)) + [0.3, 0, 0]
+    np.save(tmp_path / "x.npy", X)
+    np.savetxt(tmp_path / "y.csv", Y, delimiter=",")
+    frames = [
+        pd.DataFrame(
+            {"a": V[:, 0], "b": V[:, 1], "city": rng.choice(["O", "L"], len(V))}
+        )
+        for V in (X, Y)
+    ]
+    frames[0].to_parquet(tmp_path / "x.parquet")
+    frames[1].to_csv(tmp_path / "y_named.csv", index=False)
+    cases = [
+        ((X, Y), ("x.npy", "y.csv"), "RandomFourierSampler"),
+        (frames, ("x.parquet", "y_named.csv"), "TabularSampler"),
+    ]
+    for (A, B), files, name in cases:
+        argv = [str(tmp_path / f) for f in files]
+        status = main(["test", *argv, "--seed", "7", "--n-resamples", "199", "--json"])
+        cli = json.loads(capsys.readouterr().out)
+        estimator = MMDTest(n_resamples=199, random_state=7).fit(A, B)
+        function = mmd_test(A, B, n_resamples=199, random_state=7)
+        assert cli["transformer"] == type(estimator.transformer_).__name__ == name
+        assert cli["statistic"] == pytest.approx(estimator.statistic_, rel=1e-12)
+        assert function.statistic == pytest.approx(estimator.statistic_, rel=1e-12)
+        assert cli["p_value"] == estimator.p_value_ == function.pvalue < 0.05
+        assert status == EXIT_REJECT
+
+
+def test_cli_exit_status_says_whether_h0_was_rejected(samples, capsys):
+    a, b, same = samples
+    assert main(["test", str(a), str(same), "--n-resamples", "99"]) == 0
+    assert "do not reject" in capsys.readouterr().out
+    assert main(["test", str(a), str(b), "--n-resamples", "99"]) == EXIT_REJECT
+    assert "decision = reject H0" in capsys.readouterr().out
+
+
+def test_cli_json_null_distribution_on_request(samples, capsys):
+    a, b, _ = samples
+    argv = ["test", str(a), str(b), "--n-resamples", "49", "--json"]
+    main([*argv, "--null-distribution"])
+    assert len(json.loads(capsys.readouterr().out)["null_distribution"]) == 49

@@ -166,7 +166,7 @@ def test_bad_chunks_leave_the_test_unchanged(rng):
 
 
 def test_exact_test_has_no_partial_fit():
-    assert not hasattr(MMDTest(), "partial_fit")
+    assert not hasattr(MMDTest(None), "partial_fit")
     assert hasattr(MMDTest(_rff()), "partial_fit")
 
 

@@ -167,7 +167,7 @@ def test_exact_callable_kernel_returning_nan_raises():
         return np.full((len(A), len(B)), np.nan)
 
     with pytest.raises(ValueError, match="kernel returned non-finite values"):
-        MMDTest(kernel=kernel).fit(X, Y)
+        MMDTest(None, kernel=kernel).fit(X, Y)
 
 
 def test_a_large_mixed_table_runs_without_preprocessing():
@@ -243,7 +243,7 @@ def test_jackknife_equals_leave_one_unit_out():
 def test_exact_test_has_an_interval_too():
     rng = np.random.default_rng(0)
     X, Y = rng.normal(size=(60, 2)), rng.normal(size=(60, 2)) + 1.0
-    result = MMDTest(random_state=0).fit(X, Y).result_
+    result = MMDTest(None, random_state=0).fit(X, Y).result_
     low, high = result.confidence_interval()
     assert 0 < low < result.mmd2 < high
     assert result.mmd2 == pytest.approx(result.statistic)

@@ -21,7 +21,7 @@ def _rff(n_components=128, **params):
 
 
 TESTS = {
-    "exact": lambda **p: MMDTest(**p),
+    "exact": lambda **p: MMDTest(None, **p),
     "rff": lambda **p: MMDTest(_rff(), **p),
 }
 
@@ -88,7 +88,7 @@ def test_n_jobs_and_batch_do_not_change_results(rng, kind, calibration):
 @pytest.mark.parametrize("statistic", ["unbiased", "biased"])
 def test_statistic_matches_mmd_functions(rng, statistic):
     X, Y = rng.normal(size=(30, 3)), rng.normal(size=(20, 3))
-    exact = MMDTest(statistic=statistic, n_resamples=9).fit(X, Y)
+    exact = MMDTest(None, statistic=statistic, n_resamples=9).fit(X, Y)
     assert exact.bandwidth_ == median_bandwidth(np.vstack([X, Y]))
     assert exact.statistic_ == pytest.approx(
         mmd2_exact(X, Y, bandwidth=exact.bandwidth_, statistic=statistic), abs=1e-12
@@ -100,7 +100,9 @@ def test_statistic_matches_mmd_functions(rng, statistic):
     assert rff.statistic_ == pytest.approx(
         mmd2_features(t.transform(X), t.transform(Y), statistic=statistic), abs=1e-12
     )
-    linear = MMDTest(kernel=linear_kernel, statistic=statistic, n_resamples=9).fit(X, Y)
+    linear = MMDTest(
+        None, kernel=linear_kernel, statistic=statistic, n_resamples=9
+    ).fit(X, Y)
     identity = MMDTest(FunctionTransformer(), statistic=statistic, n_resamples=9)
     assert identity.fit(X, Y).statistic_ == pytest.approx(linear.statistic_, abs=1e-10)
 
@@ -176,7 +178,7 @@ def test_grid_search_default_cv_keeps_both_samples_in_every_fold(rng, order):
 
 
 def test_is_a_binary_classifier():
-    assert is_classifier(MMDTest()) and is_classifier(MMDTest(_rff()))
+    assert is_classifier(MMDTest(None)) and is_classifier(MMDTest(_rff()))
     assert isinstance(
         check_cv(5, np.repeat([0, 1], 10), classifier=True), StratifiedKFold
     )
@@ -315,7 +317,7 @@ def test_power_equals_exact_with_identity_features(rng):
     for calibration in ("permutation", "bootstrap"):
         params = {"calibration": calibration, "n_resamples": 199, "random_state": 3}
         a = MMDTest(FunctionTransformer(), resample_unit=1, **params).fit(X, Y)
-        b = MMDTest(kernel=linear_kernel, **params).fit(X, Y)
+        b = MMDTest(None, kernel=linear_kernel, **params).fit(X, Y)
         np.testing.assert_allclose(
             a.null_distribution_, b.null_distribution_, atol=1e-10
         )
@@ -324,7 +326,11 @@ def test_power_equals_exact_with_identity_features(rng):
 
 BAD_INPUTS = [
     ((np.zeros((5, 2)), None), "requires y to be passed"),
-    ((np.zeros((0, 2)), np.zeros((5, 2))), "0 sample"),
+    (
+        (np.zeros((0, 2)), np.zeros((5, 2))),
+        "X has no rows; each sample needs at least 2",
+    ),
+    ((np.zeros((5, 2)), np.zeros((0, 2))), "at least 2 points; got 5 in X and 0 in Y"),
     ((np.zeros((1, 2)), np.zeros((5, 2))), "at least 2 points; got 1 in X and 5 in Y"),
     ((np.zeros((5, 2)), np.zeros((1, 2))), "at least 2 points; got 5 in X and 1 in Y"),
     ((np.zeros((6, 2)), np.array([0, 0, 0, 0, 0, 1])), "got 5 in X and 1 in Y"),
@@ -376,7 +382,7 @@ def test_bad_parameters(rng, params, match):
 
 def test_score_and_witness_check_features(rng):
     X = rng.normal(size=(10, 2))
-    test = MMDTest(n_resamples=9).fit(X, X + 1)
+    test = MMDTest(None, n_resamples=9).fit(X, X + 1)
     with pytest.raises(
         ValueError, match="X has 3 features, but MMDTest is expecting 2"
     ):

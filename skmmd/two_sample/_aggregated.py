@@ -283,7 +283,7 @@ class AggregatedMMDTest(_BaseMMDTest):
     def _streams(self):
         return True
 
-    def _input_transformers(self):
+    def _input_transformers(self, X=None):
         return None if isinstance(self.transformers, str) else self.transformers
 
     def _prefit_transformers(self):

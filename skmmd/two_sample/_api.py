@@ -4,13 +4,12 @@
 import numpy as np
 
 from .._utils._tables import is_dataframe
-from ..kernel_approximation import TabularSampler
 from ._aggregated import AggregatedMMDTest
 from ._hsic import HSICTest
 from ._mmd import MMDTest
 
 
-def mmd_test(X, Y, *, transformer="auto", **options):
+def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options):
     """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
 
     Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` for a list of
@@ -25,10 +24,17 @@ def mmd_test(X, Y, *, transformer="auto", **options):
         The second sample (same columns as ``X``), or labels of two classes.
     transformer : "auto", object with ``fit`` and ``transform``, list or None, \
             default="auto"
-        The feature map. ``"auto"``: a :class:`TabularSampler` with the given
-        ``random_state`` (any table: numeric, categorical, missing values);
-        ``None``: the exact (quadratic-time) Gaussian kernel test; a list:
-        the aggregated test over those maps.
+        The feature map, as in :class:`MMDTest`. ``"auto"``: a
+        :class:`TabularSampler` for DataFrames (any table: numeric,
+        categorical, missing values), else a :class:`RandomFourierSampler`,
+        with the given ``random_state``; ``None``: the exact (quadratic-time)
+        Gaussian kernel test; a list: the aggregated test over those maps.
+    explain : bool, default=False
+        Also test each column (group), in the same pass over the data as the
+        test (``MMDTest(explain_columns=...)``): the result's
+        ``column_report`` (see :meth:`MMDTest.explain`).
+    columns : None, list or dict, default=None
+        The column groups of ``explain`` (None: every column alone).
     **options : dict
         Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
         ``n_resamples``, ``alpha``, ``random_state``.
@@ -39,7 +45,7 @@ def mmd_test(X, Y, *, transformer="auto", **options):
         ``statistic``, ``pvalue``, ``null_distribution``, ``mmd2``,
         ``standard_error``, :meth:`~MMDTestResult.confidence_interval` and
         :meth:`~MMDTestResult.relevance_test`; unpacks as
-        ``statistic, pvalue``.
+        ``statistic, pvalue``; with ``explain=True``, ``column_report``.
 
     See Also
     --------
@@ -60,12 +66,15 @@ def mmd_test(X, Y, *, transformer="auto", **options):
     >>> bool(0 < low < statistic < high)
     True
     """
+    if columns is not None and not explain:
+        raise ValueError("columns applies only with explain=True.")
     if isinstance(transformer, list):
-        test = AggregatedMMDTest(transformer, **options)
-    else:
-        if isinstance(transformer, str) and transformer == "auto":
-            transformer = TabularSampler(random_state=options.get("random_state"))
-        test = MMDTest(transformer, **options)
+        test = AggregatedMMDTest(transformer, **options).fit(X, Y)
+        if explain:  # a second pass: one report for the aggregated kernels
+            test.result_.column_report = test.explain(X, Y, columns=columns)
+        return test.result_
+    explain_columns = (True if columns is None else columns) if explain else False
+    test = MMDTest(transformer, explain_columns=explain_columns, **options)
     return test.fit(X, Y).result_
 
 

@@ -127,7 +127,8 @@ class StreamedResults:
     def __getattr__(self, name):
         if name in type(self)._RESULTS and self.__dict__.get("_stale"):
             self._calibrate()
-            return self.__dict__[name]
+            if name in self.__dict__:
+                return self.__dict__[name]
         raise AttributeError(
             f"{type(self).__name__!r} object has no attribute {name!r}"
         )
@@ -168,13 +169,14 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             reset=reset,
             min_rows=min_rows,
             namespace=rows.namespace,
-            **self._input_options(),
+            **self._input_options(X),
         )
 
-    def _input_options(self):
+    def _input_options(self, X=None):
         """Inputs pass through to transformers (not to the exact kernel); NaN
-        is let through when every transformer accepts it."""
-        transformers = self._input_transformers()
+        is let through when every transformer (for input like ``X``) accepts
+        it."""
+        transformers = self._input_transformers(X)
         return {
             "pass_through": transformers is not None,
             "allow_nan": transformers is not None
@@ -250,6 +252,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "statistics_",
         "p_values_",
         "result_",
+        "column_report_",
         "resample_unit_",
         "n_samples_x_",
         "n_samples_y_",

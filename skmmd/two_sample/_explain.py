@@ -96,24 +96,18 @@ def ranked(groups, observed, null, intervals, effect):
     return report.reset_index(drop=True)
 
 
-def column_report(test, engine, X, Y, columns, rng, seed):
-    """The per-column table of :meth:`MMDTest.explain` (sorted by evidence).
-
-    One feature map per column group, fit on the pooled rows of that group
-    (the rows the test fits its maps on); the unit sums of all of them in one
-    pass over the rows (by the inputs' ``engine``), and their statistics on
-    the same permutations in the one calibration loop.
-    """
+def column_setup(test, X, fit_rows, columns, random_state):
+    """``(groups, maps)``: the column groups of ``columns`` and a map of each,
+    fit on that group of ``fit_rows`` (the rows the test fits its maps on)."""
     groups = column_groups(X, columns)
-    base = base_map(
-        getattr(test, "transformer", None), rng.randint(np.iinfo(np.int32).max)
-    )
-    maps = column_maps(base, test._fit_rows(engine, X, Y, seed), groups)
-    widths = [engine.width(t, X) for t in maps]
-    m, n = engine.n_rows(X), engine.n_rows(Y)
-    unit = test._resolve_unit(m, n, sum(widths))
-    stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
-    sums = engine.add(stream, X, Y, unit).sums()
+    # The fitted map's class and parameters ("auto" resolved).
+    base = base_map(getattr(test, "transformer_", None), random_state)
+    return groups, column_maps(base, fit_rows, groups)
+
+
+def report_from_sums(test, groups, sums, m, n, seed):
+    """The report of the column maps' unit ``sums``: their statistics on the
+    same permutations, in the one calibration loop."""
     observed, null, _ = _calibration.resampled_statistics(
         sums,
         m,
@@ -127,6 +121,26 @@ def column_report(test, engine, X, Y, columns, rng, seed):
     )
     intervals = [_results.interval(*_results.effect_size(s, m, n)) for s in sums]
     return ranked(groups, observed, null, intervals, "mmd2")
+
+
+def column_report(test, engine, X, Y, columns, rng, seed):
+    """The per-column table of :meth:`MMDTest.explain` (sorted by evidence).
+
+    One feature map per column group, fit on the pooled rows of that group
+    (the rows the test fits its maps on); the unit sums of all of them in one
+    pass over the rows (by the inputs' ``engine``), and their statistics on
+    the same permutations in the one calibration loop.
+    """
+    fit_rows = test._fit_rows(engine, X, Y, seed)
+    groups, maps = column_setup(
+        test, X, fit_rows, columns, rng.randint(np.iinfo(np.int32).max)
+    )
+    widths = [engine.width(t, X) for t in maps]
+    m, n = engine.n_rows(X), engine.n_rows(Y)
+    unit = test._resolve_unit(m, n, sum(widths))
+    stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+    sums = engine.add(stream, X, Y, unit).sums()
+    return report_from_sums(test, groups, sums, m, n, seed)
 
 
 def witness_points(test, X, Y, n_points):

@@ -296,9 +296,7 @@ class HSICTest(StreamedResults, BaseEstimator):
 
     def _map(self, transformer, V, random_state):
         if isinstance(transformer, str):  # "auto"
-            if is_dataframe(V):
-                return TabularSampler(random_state=random_state)
-            return RandomFourierSampler(random_state=random_state)
+            return _inputs.auto_transformer(is_dataframe(V), random_state)
         return clone(transformer)
 
     def _start(self, engine, pairs, seed, rng, fit_rows=None):

@@ -20,6 +20,7 @@ from sklearn.utils.validation import column_or_1d
 from .._utils import _array_api
 from .._utils._compat import validate_data
 from .._utils._tables import check_columns, column_kind, is_dataframe
+from ..kernel_approximation import RandomFourierSampler, TabularSampler
 
 FLOAT_DTYPES = [np.float64, np.float32]
 
@@ -34,6 +35,53 @@ def _is_sequence_of_objects(X):
     except ValueError:  # ragged
         return True
     return array.ndim != 2 or array.dtype.kind not in "biufc"
+
+
+def auto_transformer(table, random_state=None, **params):
+    """The feature map ``transformer="auto"`` stands for, the same in every
+    test, in ``mmd_test`` and in the command line: a :class:`TabularSampler`
+    for a table (a DataFrame; a Parquet file or a CSV file with a header), else
+    a :class:`RandomFourierSampler` (numeric arrays, dense or sparse).
+    ``params``: ``bandwidth``, ``n_components`` and, for arrays, ``kernel``
+    and ``nu`` (None: the map's default)."""
+    params = {k: v for k, v in params.items() if v is not None}
+    if table:
+        kernel = params.pop("kernel", "gaussian")
+        params.pop("nu", None)
+        if kernel != "gaussian":
+            raise ValueError(
+                f"kernel={kernel!r}: the default feature map of tables "
+                "(TabularSampler) is Gaussian on the numeric columns; pass "
+                "transformer=None for the exact test with this kernel."
+            )
+        return TabularSampler(random_state=random_state, **params)
+    if callable(params.get("kernel")):
+        raise ValueError(
+            "A callable kernel is evaluated exactly: pass transformer=None "
+            "(the quadratic-time test), or a feature map as transformer."
+        )
+    return RandomFourierSampler(random_state=random_state, **params)
+
+
+def check_numbers(X, name="X"):
+    """Raise a ValueError naming ``X`` when it holds strings or other objects
+    that the default map of arrays (random Fourier features) cannot take."""
+    if X is None or is_dataframe(X) or sp.issparse(X):
+        return
+    dtype = getattr(X, "dtype", None)
+    if dtype is None:
+        try:
+            dtype = np.asarray(X).dtype
+        except ValueError:  # ragged: sets of points, ...
+            dtype = np.dtype(object)
+    if isinstance(dtype, np.dtype) and dtype.kind not in "biufc":
+        held = "strings or other objects" if dtype.kind in "OSU" else dtype
+        raise ValueError(
+            f"{name} holds {held}, not numbers, and the default feature map of "
+            "arrays (random Fourier features) needs numbers: pass DataFrames, "
+            "whose columns of any type TabularSampler encodes (e.g. "
+            "pd.DataFrame({'x': X})), or a transformer that takes such values."
+        )
 
 
 def _mode(X, pass_through):
@@ -71,9 +119,10 @@ def _classes(labels, n_rows):
     y_type = type_of_target(labels, input_name="y")
     if y_type not in ("binary", "multiclass"):
         raise ValueError(
-            f"Unknown label type: {y_type}. The labels y of fit(pooled, "
-            "labels) must be discrete, one class per sample; a second "
-            "sample Y must be 2-D, with the features of X."
+            f"Unknown label type: {y_type}. A 1-D y is read as the labels of "
+            "the rows of X (fit(pooled, labels)), and they must be discrete, "
+            "one class per sample; a second sample Y must be 2-D with the "
+            "columns of X (a sample of one feature: Y.reshape(-1, 1))."
         )
     classes = np.unique(labels)
     if classes.size != 2:
@@ -167,6 +216,15 @@ def _frames(estimator, X, Y, reset, min_rows):
         check_columns(Y, "Y")
         check_same_columns(X, Y)
         classes = None
+        check_finite_columns(X, "X")
+        check_finite_columns(Y, "Y")
+    elif len(np.shape(Y)) == 2 and not (np.shape(Y)[1] == 1 and X.shape[1] > 1):
+        raise ValueError(
+            f"X is a DataFrame and Y a {type(Y).__name__} of shape "
+            f"{np.shape(Y)}: pass both samples as DataFrames with the same "
+            "columns (e.g. pd.DataFrame(Y, columns=X.columns)), or both as "
+            "arrays."
+        )
     else:
         labels, classes = _classes(np.asarray(Y), X.shape[0])
         X, Y = (X.iloc[np.flatnonzero(labels == c)] for c in classes)
@@ -174,6 +232,22 @@ def _frames(estimator, X, Y, reset, min_rows):
     validate_data(estimator, X, reset=reset, skip_check_array=True)
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
+
+
+def check_finite_columns(X, name):
+    """Name the sample and the columns holding an infinite number (missing
+    values are NaN; an infinity is an error of the data)."""
+    numeric = [c for c in X.columns if X[c].dtype.kind in "fc"]
+    bad = [
+        c
+        for c in numeric
+        if np.isinf(X[c].to_numpy(dtype=np.complex128, na_value=np.nan)).any()
+    ]
+    if bad:
+        raise ValueError(
+            f"Input {name} contains infinity in columns {bad[:10]}; drop or "
+            "replace such values (missing values may be NaN)."
+        )
 
 
 def _objects(X, Y, min_rows):
@@ -222,13 +296,13 @@ def two_samples(
         return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
         return _objects(X, Y, min_rows)
-    # A partial_fit chunk (min_rows=0) may hold no rows of a sample.
-    params = {
-        **_array_params(X, mode, allow_nan),
-        "ensure_min_samples": min(min_rows, 1),
-    }
+    # A partial_fit chunk (min_rows=0) may hold no rows of a sample; the
+    # sizes are checked below, naming the sample.
+    params = {**_array_params(X, mode, allow_nan), "ensure_min_samples": 0}
     with _as_numbers("X"):
         X = validate_data(estimator, X, reset=reset, **params)
+    if min_rows and X.shape[0] == 0:
+        raise ValueError(f"X has no rows; each sample needs at least {min_rows}.")
     if not sp.issparse(Y) and not hasattr(Y, "shape"):
         # Lists and other array-likes; np.asarray uses __array__, never
         # __array_function__ (which np.ndim or np.shape would call).

@@ -19,6 +19,7 @@ from .._utils._compat import (
     StrOptions,
     _fit_context,
 )
+from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
 from ..mmd._exact import _kernel_params, _power_criterion_exact
 from ..mmd._features import _BLOCK_ENTRIES, power_criterion
@@ -35,11 +36,13 @@ from ._base import _BaseMMDTest, _prefit, _with_numpy
 class MMDTest(_BaseMMDTest):
     """Kernel two-sample test: maximum mean discrepancy with a calibrated p-value.
 
-    ``MMDTest(transformer).fit(X, Y)`` tests ``H0: P = Q`` from samples
-    ``X ~ P`` and ``Y ~ Q``. With a feature map (any transformer, e.g.
-    :class:`~skmmd.RandomFourierSampler`) the statistic and every resample cost
-    ``O(N D)``; with ``transformer=None`` the kernel is exact and the cost is
-    quadratic in ``N = m + n``.
+    ``MMDTest().fit(X, Y)`` tests ``H0: P = Q`` from samples ``X ~ P`` and
+    ``Y ~ Q``. With a feature map (the default, or any transformer) the
+    statistic and every resample cost ``O(N D)``; with ``transformer=None`` the
+    kernel is exact and the cost is quadratic in ``N = m + n``.
+    ``MMDTest()``, :func:`~skmmd.mmd_test` and ``python -m skmmd test`` give
+    the same results for the same data, seed and options
+    (:ref:`defaults`).
 
     It is also a binary classifier in scikit-learn's sense, so that
     ``GridSearchCV`` on ``fit(pooled, labels)`` splits with ``StratifiedKFold``
@@ -52,18 +55,22 @@ class MMDTest(_BaseMMDTest):
 
     Parameters
     ----------
-    transformer : object with ``fit`` and ``transform``, default=None
+    transformer : "auto", None or object with ``fit`` and ``transform``, \
+            default="auto"
         Feature map ``z``; the test uses the kernel ``z(x)^T z(y)``. It is
         cloned and fit on the pooled sample without the labels, which keeps
-        the permutation test exact. ``None`` is the exact kernel test with
+        the permutation test exact. ``"auto"``: a :class:`~skmmd.TabularSampler`
+        for DataFrames (any column types, missing values), else a
+        :class:`~skmmd.RandomFourierSampler` with ``kernel``, ``bandwidth``,
+        ``nu`` and ``random_state``. ``None`` is the exact kernel test with
         ``kernel``, ``bandwidth`` and ``nu``.
     kernel : {"gaussian", "laplacian", "matern"} or callable, default="gaussian"
-        Kernel of the exact test (``transformer=None``); a callable
-        ``kernel(A, B)`` returns the kernel matrix between two row blocks.
-        Ignored with a transformer.
+        Kernel of the exact test (``transformer=None``) and of the ``"auto"``
+        map of arrays; a callable ``kernel(A, B)`` returns the kernel matrix
+        between two row blocks (exact test only). Ignored with a transformer.
     bandwidth : "median" or float, default="median"
-        Bandwidth of the exact test's kernel; ``"median"`` is the median
-        pairwise distance of (1000 points of) the pooled sample.
+        Bandwidth of the kernel (exact test or ``"auto"`` map); ``"median"`` is
+        the median pairwise distance of (1000 points of) the pooled sample.
     nu : {0.5, 1.5, 2.5}, default=1.5
         Smoothness of the Matern kernel.
     statistic : {"unbiased", "biased"}, default="unbiased"
@@ -94,15 +101,22 @@ class MMDTest(_BaseMMDTest):
         keeps a batch to about ``2**23`` entries. The results do not depend on
         it.
     random_state : int, RandomState instance or None, default=None
-        Controls the resamples (and the subsample of the exact test's median
-        heuristic). Pass an int for reproducible output across multiple function
-        calls. The transformer's own ``random_state`` controls its features.
+        Controls the resamples, the ``"auto"`` map's features (it gets this
+        ``random_state``) and the subsample of the exact test's median
+        heuristic. Pass an int for reproducible output across multiple function
+        calls. A given transformer's own ``random_state`` controls its features.
     n_jobs : int, default=None
         Threads computing batches of resamples in parallel. The resamples are
         drawn in one thread in a fixed order, so the results do not depend on
         it. ``None`` means 1 unless in a :obj:`joblib.parallel_backend` context.
     verbose : int, default=0
         Progress messages of the calibration when positive.
+    explain_columns : bool, list or dict, default=False
+        Also test every column (``True``), or the column groups given (see
+        :meth:`explain`), in the same pass over the data as the test: the
+        report is ``column_report_``, also with ``partial_fit`` and dask
+        input, in memory bounded like the test's. The column maps' features
+        count in the automatic ``resample_unit``.
 
     Attributes
     ----------
@@ -124,6 +138,9 @@ class MMDTest(_BaseMMDTest):
         Bandwidth of the exact test's kernel (None with a transformer).
     resample_unit_ : int
         The unit size used (1 for the exact test).
+    column_report_ : pandas.DataFrame
+        With ``explain_columns``: the report of :meth:`explain`, also
+        ``result_.column_report``.
     witness_weights_ : ndarray of shape (n_features_out,) or None
         ``s_x / m - s_y / n``, the mean feature difference (feature path).
     n_samples_x_ : int
@@ -173,11 +190,13 @@ class MMDTest(_BaseMMDTest):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(300, 2))
     >>> Y = rng.normal(size=(300, 2)) + [0.5, 0.0]
-    >>> test = MMDTest(RandomFourierSampler(random_state=0), random_state=0)
-    >>> test.fit(X, Y).p_value_
+    >>> test = MMDTest(random_state=0).fit(X, Y)
+    >>> test.p_value_
     0.001
     >>> bool(test.reject_)
     True
+    >>> test.transformer_
+    RandomFourierSampler(random_state=0)
 
     The witness classifier: X is denser on the left (class 0), Y on the right.
 
@@ -186,7 +205,7 @@ class MMDTest(_BaseMMDTest):
     """
 
     _parameter_constraints: dict = {
-        "transformer": [None, HasMethods(["fit", "transform"])],
+        "transformer": [None, StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "kernel": [StrOptions({"gaussian", "laplacian", "matern"}), callable],
         "bandwidth": [
             StrOptions({"median"}),
@@ -194,12 +213,13 @@ class MMDTest(_BaseMMDTest):
         ],
         "nu": [Options(Real, {0.5, 1.5, 2.5})],
         "calibration": [StrOptions({"permutation", "bootstrap"})],
+        "explain_columns": ["boolean", list, dict],
         **_BaseMMDTest._shared_constraints,
     }
 
     def __init__(
         self,
-        transformer=None,
+        transformer="auto",
         *,
         kernel="gaussian",
         bandwidth="median",
@@ -213,6 +233,7 @@ class MMDTest(_BaseMMDTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        explain_columns=False,
     ):
         self.transformer = transformer
         self.kernel = kernel
@@ -227,6 +248,7 @@ class MMDTest(_BaseMMDTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.explain_columns = explain_columns
 
     def _kernel_function(self):
         return _kernel_params(self.kernel, self.bandwidth_, self.nu)
@@ -283,8 +305,9 @@ class MMDTest(_BaseMMDTest):
         if self.transformer is not None:
             self.bandwidth_ = None
             fit_rows = self._fit_rows(engine, X, Y, seed)
-            self.transformer_ = clone(self.transformer).fit(fit_rows)
-            return self._fit_stream(engine, X, Y, [self.transformer_], seed)
+            self.transformer_ = clone(self._map(X)).fit(fit_rows)
+            maps = [self.transformer_, *self._column_maps(X, fit_rows, rng)]
+            return self._fit_stream(engine, X, Y, maps, seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
         pooled = _inputs.stack(X, Y)
@@ -301,27 +324,68 @@ class MMDTest(_BaseMMDTest):
         self.resample_unit_ = 1
         self._samples = (X, Y)
         self.n_samples_x_, self.n_samples_y_ = m, n
+        self._column_groups = None
         self._set_results(
             [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
         )
         self.witness_weights_ = None
+        if self.explain_columns is not False:  # a second pass, in memory
+            self.column_report_ = self.explain(X, Y, columns=self._columns())
+            self.result_.column_report = self.column_report_
         return self
 
-    def _input_transformers(self):
-        return None if self.transformer is None else [self.transformer]
+    def _columns(self):
+        return None if self.explain_columns is True else self.explain_columns
+
+    def _column_maps(self, X, fit_rows, rng):
+        """The maps of ``explain_columns``, fit on the test's ``fit_rows``,
+        that share the test's stream (none without it)."""
+        self._column_groups = None
+        if self.explain_columns is False:
+            return []
+        self._column_groups, maps = _explain.column_setup(
+            self, X, fit_rows, self._columns(), rng.randint(np.iinfo(np.int32).max)
+        )
+        return maps
+
+    def _map(self, X=None):
+        """The unfitted feature map: ``transformer``, or the ``"auto"`` map of
+        ``X``'s kind (None: of arrays)."""
+        if not isinstance(self.transformer, str):
+            return self.transformer
+        _inputs.check_numbers(X)
+        return _inputs.auto_transformer(
+            is_dataframe(X),
+            self.random_state,
+            kernel=self.kernel,
+            bandwidth=self.bandwidth,
+            nu=self.nu,
+        )
+
+    def _input_transformers(self, X=None):
+        return None if self.transformer is None else [self._map(X)]
 
     def _streams(self):
         # The exact test is quadratic: it needs every point at once.
         return self.transformer is not None
 
     def _prefit_transformers(self):
+        if isinstance(self.transformer, str):
+            return None
         return _prefit([self.transformer])
 
     def _fit_transformers(self, pooled, rng, prefit=None):
         """The fitted maps (``prefit``: fitted copies to use as they are)."""
-        self.transformer_ = prefit[0] if prefit else clone(self.transformer).fit(pooled)
+        self.transformer_ = (
+            prefit[0] if prefit else clone(self._map(pooled)).fit(pooled)
+        )
         self.bandwidth_ = None
-        return [self.transformer_]
+        if prefit and self.explain_columns is not False:
+            raise ValueError(
+                "explain_columns fits a map per column on the first chunk, held "
+                "out of the statistic: pass an unfitted transformer to partial_fit."
+            )
+        return [self.transformer_, *self._column_maps(pooled, pooled, rng)]
 
     def _set_results(self, sums, m, n, seed):
         if self.verbose:
@@ -349,6 +413,12 @@ class MMDTest(_BaseMMDTest):
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.result_ = _results.result(self, [sums[0]], m, n)
+        self.__dict__.pop("column_report_", None)  # of an earlier fit
+        if getattr(self, "_column_groups", None):
+            self.column_report_ = _explain.report_from_sums(
+                self, self._column_groups, sums[1:], m, n, seed
+            )
+            self.result_.column_report = self.column_report_
 
     @_with_numpy()
     def score(self, X, y=None):
@@ -400,7 +470,7 @@ class MMDTest(_BaseMMDTest):
             denser than Y.
         """
         check_is_fitted(self)
-        X = _inputs.points(self, X, **self._input_options())
+        X = _inputs.points(self, X, **self._input_options(X))
         xp, device = _array_api.namespace(X)
         if xp is not None and self.transformer_ is not None:  # on X's device
             Z = _array_api.float64(self.transformer_.transform(X), xp, device)
@@ -492,6 +562,6 @@ class MMDTest(_BaseMMDTest):
         tags.input_tags.sparse = (
             True
             if self.transformer is None
-            else get_tags(self.transformer).input_tags.sparse
+            else get_tags(self._map()).input_tags.sparse
         )
         return tags

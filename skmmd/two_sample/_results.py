@@ -330,7 +330,7 @@ class MMDTestResult:
             z, pvalue = float(z), float(pvalue)
         return RelevanceTestResult(z, pvalue)
 
-    def to_dict(self, confidence_level=0.95, delta=None):
+    def to_dict(self, confidence_level=0.95, delta=None, *, null_distribution=False):
         """Everything as JSON-ready Python numbers and lists.
 
         Parameters
@@ -339,14 +339,18 @@ class MMDTestResult:
             Level of the interval included.
         delta : float or None, default=None
             Include the relevance test of ``MMD^2 <= delta``.
+        null_distribution : bool, default=False
+            Include the resampled statistics (``n_resamples`` numbers).
 
         Returns
         -------
         result : dict
-            Statistic, p-value, decision, MMD^2 with its standard error and
-            interval, sample sizes, the null distribution and (with ``delta``)
-            the relevance test; an infinite standard error or bound (samples
-            too small for the jackknife) is None.
+            ``statistic``, ``p_value``, ``reject``, ``alpha``, ``mmd2`` with
+            its ``standard_error`` and ``confidence_interval``, the sample
+            sizes, and on request the ``null_distribution`` and (with
+            ``delta``) the ``relevance`` test; an infinite standard error or
+            bound (samples too small for the jackknife) is None. The keys are
+            those of ``python -m skmmd test --json``.
         """
 
         def plain(value):  # JSON has no infinity: null (tiny samples' bounds)
@@ -356,7 +360,7 @@ class MMDTestResult:
         ci = self.confidence_interval(confidence_level)
         out = {
             "statistic": plain(self.statistic),
-            "pvalue": plain(self.pvalue),
+            "p_value": plain(self.pvalue),
             "reject": self.reject,
             "alpha": self.alpha,
             "mmd2": plain(self.mmd2),
@@ -365,14 +369,15 @@ class MMDTestResult:
             "confidence_interval": [plain(ci.low), plain(ci.high)],
             "n_samples_x": self.n_samples_x,
             "n_samples_y": self.n_samples_y,
-            "null_distribution": plain(self.null_distribution),
         }
+        if null_distribution:
+            out["null_distribution"] = plain(self.null_distribution)
         if delta is not None:
             relevance = self.relevance_test(delta)
             out["relevance"] = {
                 "delta": delta,
                 "statistic": plain(relevance.statistic),
-                "pvalue": plain(relevance.pvalue),
+                "p_value": plain(relevance.pvalue),
             }
         return out
 
