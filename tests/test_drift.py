@@ -2,7 +2,10 @@ import pickle
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import get_tags
 
 from skmmd import (
     NystroemSampler,
@@ -10,6 +13,7 @@ from skmmd import (
     RandomFourierSampler,
     TabularSampler,
 )
+from skmmd._utils._compat import InvalidParameterError
 from skmmd.drift import OnlineDriftResult
 
 
@@ -170,12 +174,12 @@ def test_block_size_raises_thresholds_on_autocorrelated_reference():
 def test_errors():
     rng = np.random.default_rng(7)
     det = OnlineMMDDetector(ert=50, window_size=10, random_state=0)
-    with pytest.raises(ValueError, match="not fitted yet"):
+    with pytest.raises(NotFittedError, match="not fitted yet"):
         det.update(np.zeros(3))
-    with pytest.raises(ValueError, match="not fitted yet"):
+    with pytest.raises(NotFittedError, match="not fitted yet"):
         det.partial_fit(np.zeros((2, 3)))
     n_min = det.min_reference_size()
-    with pytest.raises(ValueError, match=f"needs at least {n_min} rows"):
+    with pytest.raises(ValueError, match=f"needs at least {n_min} samples"):
         det.fit(rng.normal(size=(n_min - 1, 3)))
     big = OnlineMMDDetector(ert=10**5, window_size=10)
     with pytest.raises(ValueError, match=f"at least {big.min_reference_size()} "):
@@ -188,7 +192,9 @@ def test_errors():
         det.update(np.zeros(2))
     with pytest.raises(ValueError, match="NaN"):
         det.update(np.array([0.0, np.nan, 0.0]))
-    with pytest.raises(ValueError, match="fitted with 3 features"):
+    with pytest.raises(
+        ValueError, match="2 features, but OnlineMMDDetector is expecting 3"
+    ):
         det.partial_fit(np.zeros((4, 2)))
     with pytest.raises(ValueError, match="NaN"):
         det.partial_fit(np.array([[0.0, 1.0, 0.0], [np.nan, 0.0, 0.0]]))
@@ -199,3 +205,50 @@ def test_errors():
         OnlineMMDDetector(window_size=[5, 5]).fit(rng.normal(size=(2000, 3)))
     with pytest.raises(ValueError, match="ert"):
         OnlineMMDDetector(ert=0.5).fit(rng.normal(size=(2000, 3)))
+
+
+def test_sparse_reference_and_batches_match_dense():
+    # The default map takes sparse input: fit, update and partial_fit give the
+    # same results as on the dense arrays (batches used to fail in np.asarray).
+    rng = np.random.default_rng(8)
+    X_ref = rng.normal(size=(400, 3)) * (rng.random((400, 3)) < 0.5)
+    X = rng.normal(size=(30, 3)) * (rng.random((30, 3)) < 0.5) + 0.5
+    kw = {"ert": 50, "window_size": [3, 8], "random_state": 0}
+    dense = OnlineMMDDetector(**kw).fit(X_ref)
+    sparse = OnlineMMDDetector(**kw).fit(sp.csr_matrix(X_ref))
+    # sparse products round differently: equal to a few ulps
+    np.testing.assert_allclose(dense.thresholds_, sparse.thresholds_, rtol=1e-12)
+    expected = dense.update(X)
+    for result in (
+        sparse.update(sp.csr_array(X[:10])),
+        sparse.partial_fit(sp.csr_matrix(X[10:])).last_result_,
+    ):
+        rows = slice(result.time[0] - 1, result.time[-1])
+        np.testing.assert_allclose(
+            result.statistic, expected.statistic[rows], rtol=1e-9, atol=1e-12
+        )
+        np.testing.assert_array_equal(result.drift, expected.drift[rows])
+    assert get_tags(dense).input_tags.sparse
+    # the input tags are the transformer's: TabularSampler takes NaN, not sparse
+    tabular = OnlineMMDDetector(TabularSampler())
+    assert get_tags(tabular).input_tags.allow_nan
+    assert not get_tags(tabular).input_tags.sparse
+
+
+def test_bad_reference_gets_its_own_message_before_the_size():
+    # A too-small reference that is also invalid is reported for its content,
+    # in scikit-learn's words, not for its size.
+    det = OnlineMMDDetector(ert=50, window_size=10)
+    X = np.zeros((20, 3))
+    X[3, 1] = np.nan
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        det.fit(X)
+    with pytest.raises(ValueError, match="0 sample"):
+        det.fit(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        det.fit(np.zeros((20, 3), dtype=complex))
+
+
+def test_partial_fit_validates_parameters_before_fit():
+    with pytest.raises(InvalidParameterError, match="ert"):
+        OnlineMMDDetector(ert=0.5).partial_fit(np.zeros((2, 3)))

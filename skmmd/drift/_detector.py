@@ -1,16 +1,19 @@
 """Online drift detection: a streaming MMD detector whose thresholds are
 calibrated for an expected run time between false alarms, O(D) per point."""
 
+import dataclasses
 import math
 from collections import namedtuple
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils import check_random_state
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import HasMethods, Interval, _fit_context
+from .._utils._compat import HasMethods, Interval, _fit_context, validate_data
 from ..kernel_approximation import RandomFourierSampler
 from . import _numba
 
@@ -115,7 +118,10 @@ class OnlineMMDDetector(BaseEstimator):
         bandwidth of the reference.
     ert : float, default=1000
         Expected run time: the mean number of points before a false alarm when
-        the stream does not drift.
+        the stream does not drift. Run lengths are close to geometric: ``n``
+        points with no drift raise a false alarm with probability about
+        ``1 - exp(-n / ert)``, so choose it well above the points watched
+        between resets.
     window_size : int or list of int, default=50
         Window length(s). Several windows are monitored at once (short ones
         react to abrupt drift, long ones see slight drift) under one ERT.
@@ -124,7 +130,11 @@ class OnlineMMDDetector(BaseEstimator):
         the reference embedding (each simulated stream holds out its own
         part of this size).
     n_bootstraps : int, default=1000
-        Number of simulated null streams.
+        Number of simulated null streams; keep it at least ``ert``. While the
+        windows fill, the thresholds are upper quantiles at level ``1 / ert``
+        of these streams, which resolve no level below
+        ``1 / (n_bootstraps + 1)``: with fewer, early false alarms are more
+        frequent than the ERT says.
     block_size : int or None, default=None
         ``None``: points are assumed independent; reference points are split
         at random and simulated streams draw held-out points at random. An int:
@@ -196,10 +206,13 @@ class OnlineMMDDetector(BaseEstimator):
     >>> import numpy as np
     >>> from skmmd import OnlineMMDDetector
     >>> rng = np.random.default_rng(0)
-    >>> det = OnlineMMDDetector(ert=200, window_size=20, random_state=0)
+    >>> det = OnlineMMDDetector(ert=1000, window_size=20, random_state=0)
     >>> det = det.fit(rng.normal(size=(1000, 3)))
+    >>> res = det.update(rng.normal(size=(50, 3)))  # no drift: no alarm
+    >>> bool(res.drift.any())
+    False
     >>> res = det.update(rng.normal(size=(100, 3)) + [2.0, 0.0, 0.0])
-    >>> bool(res.drift.any()), det.detection_time_ <= 20
+    >>> bool(res.drift.any()), 50 < det.detection_time_ <= 70
     (True, True)
     """
 
@@ -276,22 +289,24 @@ class OnlineMMDDetector(BaseEstimator):
             Fitted detector, with an empty window.
         """
         windows = _windows(self.window_size)
-        n = X_ref.shape[0] if hasattr(X_ref, "shape") else len(X_ref)
         n_min = self.min_reference_size()
-        if n < n_min:
-            raise ValueError(
-                f"X_ref has {n} rows; calibrating ert={self.ert} with window_size="
-                f"{self.window_size!r}, calibration_size={self.calibration_size} "
-                f"and n_bootstraps={self.n_bootstraps} needs at least {n_min} "
-                "rows (or a smaller ert, more n_bootstraps or a larger "
-                "calibration_size)."
-            )
         rng = check_random_state(self.random_state)
         if self.transformer is None:
             transformer = RandomFourierSampler(n_components=256, random_state=rng)
         else:
             transformer = clone(self.transformer)
+        # The transformer validates X_ref (empty, NaN, complex, sparse) before
+        # the size is checked, so that bad input gets its own message.
         self.transformer_ = transformer.fit(X_ref)
+        n = X_ref.shape[0] if hasattr(X_ref, "shape") else len(X_ref)
+        if n < n_min:
+            raise ValueError(
+                f"X_ref has {n} sample(s); calibrating ert={self.ert} with "
+                f"window_size={self.window_size!r}, calibration_size="
+                f"{self.calibration_size} and n_bootstraps={self.n_bootstraps} "
+                f"needs at least {n_min} samples (or a smaller ert, more "
+                "n_bootstraps or a larger calibration_size)."
+            )
         self.n_features_in_ = self.transformer_.n_features_in_
         if hasattr(self.transformer_, "feature_names_in_"):
             self.feature_names_in_ = self.transformer_.feature_names_in_
@@ -435,7 +450,7 @@ class OnlineMMDDetector(BaseEstimator):
 
     def _check_fitted(self):
         if not hasattr(self, "thresholds_"):
-            raise ValueError(
+            raise NotFittedError(
                 "This OnlineMMDDetector is not fitted yet: call fit(X_ref) before "
                 "update or partial_fit."
             )
@@ -456,6 +471,8 @@ class OnlineMMDDetector(BaseEstimator):
             point(s); see :data:`OnlineDriftResult`.
         """
         self._check_fitted()
+        if sp.issparse(x):
+            return self._update_batch(x)
         if self._fourier is not None and not hasattr(x, "columns"):
             x = np.asarray(x, dtype=np.float64)
             if x.ndim == 1:
@@ -494,17 +511,12 @@ class OnlineMMDDetector(BaseEstimator):
         return OnlineDriftResult(stats, thr, flag, self.t_)
 
     def _update_batch(self, X):
-        if hasattr(X, "columns") or self._fourier is None:
+        if hasattr(X, "columns") or self._fourier is None or sp.issparse(X):
             Z = self.transformer_.transform(X)  # validates (features, NaN)
         else:
-            X = np.asarray(X, dtype=np.float64)
-            if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-                raise ValueError(
-                    f"X has shape {X.shape}, but OnlineMMDDetector was fitted "
-                    f"with {self.n_features_in_} features."
-                )
-            if not np.isfinite(X).all():
-                raise ValueError("X contains NaN or infinity.")
+            # Dense batches for the default map are checked here, in
+            # scikit-learn's words (features, NaN), once for the batch.
+            X = validate_data(self, X, reset=False, dtype=np.float64)
             Z = self.transformer_.transform(X)
         Z = _as_features(Z)
         # work on copies so that an error leaves the state untouched
@@ -523,6 +535,9 @@ class OnlineMMDDetector(BaseEstimator):
             self.detection_time_ = int(times[flags.argmax()])
         return OnlineDriftResult(stats, thr, flags, times)
 
+    # Checks the parameters on an unfitted detector, as scikit-learn's partial_fit
+    # does, before saying that it needs fit.
+    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y=None):
         """Feed a batch of points in stream order (scikit-learn's spelling).
 
@@ -540,13 +555,23 @@ class OnlineMMDDetector(BaseEstimator):
             ``last_result_``.
         """
         self._check_fitted()
-        if np.ndim(X) == 1 and not hasattr(X, "columns"):
+        if not sp.issparse(X) and not hasattr(X, "columns") and np.ndim(X) == 1:
             raise ValueError(
                 "partial_fit expects a 2-D batch of shape (n_points, n_features); "
                 "use update(x) for one point."
             )
         self.last_result_ = self._update_batch(X)
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # fit(X_ref) and the batches go to the transformer: the detector accepts
+        # what it accepts (sparse input, NaN and strings for TabularSampler).
+        transformer = self.transformer
+        if transformer is None:
+            transformer = RandomFourierSampler()
+        tags.input_tags = dataclasses.replace(get_tags(transformer).input_tags)
+        return tags
 
 
 def _overflow_message(name):
