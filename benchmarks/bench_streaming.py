@@ -10,6 +10,9 @@
 (c) Dask on ``LocalCluster(n_workers=2, threads_per_worker=1)``: data made on
     the workers (``dask.array.random``), peak resident memory of the client
     process at 10^6 and 10^7 pooled rows, which must not grow with N.
+(e) ``python -m skmmd test --explain`` against the same command without it,
+    on Parquet files of 10^6 rows per sample (d = 10, the default table map,
+    read in batches): seconds and peak resident memory (target: within 1.3x).
 (d) Type-I error of the streamed test with its transformer-fitting scheme (the
     median bandwidth fit on the first chunk, held out of the statistic), over
     ``--reps`` null streams of random chunk sizes, with a 95 % binomial range.
@@ -53,12 +56,14 @@ if part == "a":
         test.partial_fit(x, y)
     out = {"p_value": test.p_value_, "statistic": test.statistic_,
            "unit": test.resample_unit_}
-elif part == "b":
+elif part in ("b", "e", "e0"):
     from skmmd.__main__ import main
     import contextlib, io
     buf = io.StringIO()
+    options = {"b": ["--transformer", "rff", "--bandwidth", "3"],
+               "e": ["--explain"], "e0": []}[part]
     with contextlib.redirect_stdout(buf):
-        main(["test", sys.argv[3], sys.argv[4], "--bandwidth", "3", "--json"])
+        main(["test", sys.argv[3], sys.argv[4], "--json", *options])
     out = json.loads(buf.getvalue())
 else:
     import dask.array as da
@@ -98,30 +103,57 @@ def out_of_core(n):
     )
 
 
-def cli_parquet(sizes):
+def _parquet_pair(tmp, n, rng):
+    """Two Parquet files of n rows x 10 numeric columns, Y's first shifted."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    print("\n(b) python -m skmmd test on Parquet files (d=10, fixed bandwidth)")
+    paths = []
+    for name in "xy":
+        path = Path(tmp) / f"{name}{n}.parquet"
+        writer = None
+        for lo in range(0, n, 10**6):
+            block = rng.standard_normal((min(10**6, n - lo), 10))
+            block[:, 0] += 0.05 * (name == "y")
+            table = pa.table({f"c{i}": block[:, i] for i in range(10)})
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table, row_group_size=2**17)
+        writer.close()
+        paths.append(path)
+    return paths
+
+
+def cli_parquet(sizes):
+    print("\n(b) python -m skmmd test on Parquet files (d=10, rff, fixed bandwidth)")
     print(f"  {'rows per file':>13} {'seconds':>8} {'peak RSS MB':>11}")
     with tempfile.TemporaryDirectory() as tmp:
         rng = np.random.default_rng(0)
         for n in sizes:
-            paths = []
-            for name in "xy":
-                path = Path(tmp) / f"{name}{n}.parquet"
-                writer = None
-                for lo in range(0, n, 10**6):
-                    block = rng.standard_normal((min(10**6, n - lo), 10))
-                    table = pa.table({f"c{i}": block[:, i] for i in range(10)})
-                    writer = writer or pq.ParquetWriter(path, table.schema)
-                    writer.write_table(table, row_group_size=2**17)
-                writer.close()
-                paths.append(path)
+            paths = _parquet_pair(tmp, n, rng)
             r = child("b", n, *paths)
             print(f"  {n:>13.0e} {r['seconds']:>8.1f} {r['peak_rss_mb']:>11.0f}")
             for path in paths:
                 os.remove(path)
+
+
+def cli_explain(n):
+    print(f"\n(e) python -m skmmd test, 2 Parquet files of {n:.0e} rows (d=10, auto)")
+    print(f"  {'command':>16} {'seconds':>8} {'peak RSS MB':>11} {'p':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = _parquet_pair(tmp, n, np.random.default_rng(0))
+        runs = {part: child(part, n, *paths) for part in ("e0", "e")}
+    for part, label in (("e0", "test"), ("e", "test --explain")):
+        r = runs[part]
+        print(
+            f"  {label:>16} {r['seconds']:>8.1f} {r['peak_rss_mb']:>11.0f} "
+            f"{r['p_value']:>6.3f}"
+        )
+    top = runs["e"]["columns"][0]
+    rss, seconds = (runs["e"][k] / runs["e0"][k] for k in ("peak_rss_mb", "seconds"))
+    print(
+        f"  RSS ratio {rss:.2f} (target <= 1.3), time ratio {seconds:.2f}; top "
+        f"column {top['column']} (adjusted p {top['adjusted_p_value']:.3f})"
+    )
 
 
 def cluster(sizes):
@@ -165,7 +197,7 @@ def type_one(reps, alpha=0.05):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcd", help="parts to run, e.g. 'ad'")
+    parser.add_argument("--only", default="abcde", help="parts to run, e.g. 'ad'")
     parser.add_argument("--n", type=float, default=1e8, help="N of part (a)")
     parser.add_argument("--reps", type=int, default=1000, help="reps of part (d)")
     args = parser.parse_args()
@@ -179,6 +211,8 @@ def main():
         cluster([10**6, 10**7])
     if "d" in args.only:
         type_one(args.reps)
+    if "e" in args.only:
+        cli_explain(10**6)
 
 
 if __name__ == "__main__":

@@ -446,6 +446,8 @@ def run_test(args, out=None):
     held_out = getattr(test, "n_held_out_", 0)
     if args.explain:
         report = test.column_report_
+        if points is None and args.names is not None:  # batches: by position
+            report = report.assign(column=[args.names[int(c)] for c in report.column])
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
     # The result's own keys (MMDTestResult.to_dict), then the run's settings.

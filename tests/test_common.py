@@ -40,7 +40,8 @@ ESTIMATORS = [
     GCWSSampler(
         n_components=16, n_bits=2, include_t=False, max_table_bytes=0, random_state=0
     ),
-    MMDTest(n_resamples=19, random_state=0),
+    MMDTest(None, n_resamples=19, random_state=0),  # the exact test
+    MMDTest(n_resamples=19, random_state=0),  # the default ("auto") map
     AggregatedMMDTest(n_bandwidths=2, n_components=16, n_resamples=19, random_state=0),
     MMDTest(
         RandomFourierSampler(n_components=32, random_state=0),

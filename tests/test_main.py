@@ -396,3 +396,28 @@ def test_cli_json_null_distribution_on_request(samples, capsys):
     argv = ["test", str(a), str(b), "--n-resamples", "49", "--json"]
     main([*argv, "--null-distribution"])
     assert len(json.loads(capsys.readouterr().out)["null_distribution"]) == 49
+
+
+def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
+    """--explain on files read in batches: the report comes from the test's own
+    pass (named columns, the first rows held out), equal to MMDTest's with
+    explain_columns on the same chunks."""
+    from skmmd import MMDTest, TabularSampler
+
+    (a, b), X, Y = parquet_samples
+    out = _json(capsys, a, b, "--batch-rows", "3000", "--explain")
+    assert out["n_held_out"] == 2000 and "witness_points" not in out
+    assert {row["column"] for row in out["columns"]} == {"u", "v", "w"}
+    table_map = TabularSampler(random_state=0)  # the map of a table's batches
+    test = MMDTest(table_map, explain_columns=True, n_resamples=99, random_state=0)
+    for lo in range(0, 9000, 3000):
+        test.partial_fit(
+            X[lo : lo + 3000][: 1000 if lo == 0 else None],
+            Y[lo : lo + 3000][: 1000 if lo == 0 else None],
+        )
+        if lo == 0:
+            test.partial_fit(X[1000:3000], Y[1000:3000])
+    assert out["p_value"] == test.p_value_
+    statistics = dict(zip("uvw", test.column_report_.sort_values("column").statistic))
+    for row in out["columns"]:
+        assert row["statistic"] == pytest.approx(statistics[row["column"]], rel=1e-10)

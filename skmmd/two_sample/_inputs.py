@@ -63,9 +63,17 @@ def auto_transformer(table, random_state=None, **params):
     return RandomFourierSampler(random_state=random_state, **params)
 
 
+def _first(X):
+    """The first value of an array or a (nested) sequence, or None."""
+    while isinstance(X, (list, tuple, np.ndarray)) and len(X):
+        X = X[0]
+    return X
+
+
 def check_numbers(X, name="X"):
-    """Raise a ValueError naming ``X`` when it holds strings or other objects
-    that the default map of arrays (random Fourier features) cannot take."""
+    """Raise a ValueError naming ``X`` when it holds strings, which the
+    default map of arrays (random Fourier features) cannot take (objects that
+    are numbers are left to scikit-learn's conversion)."""
     if X is None or is_dataframe(X) or sp.issparse(X):
         return
     dtype = getattr(X, "dtype", None)
@@ -74,10 +82,10 @@ def check_numbers(X, name="X"):
             dtype = np.asarray(X).dtype
         except ValueError:  # ragged: sets of points, ...
             dtype = np.dtype(object)
-    if isinstance(dtype, np.dtype) and dtype.kind not in "biufc":
-        held = "strings or other objects" if dtype.kind in "OSU" else dtype
+    strings = isinstance(dtype, np.dtype) and dtype.kind in "SU"
+    if strings or (dtype.kind == "O" and isinstance(_first(X), str)):
         raise ValueError(
-            f"{name} holds {held}, not numbers, and the default feature map of "
+            f"{name} holds strings, not numbers, and the default feature map of "
             "arrays (random Fourier features) needs numbers: pass DataFrames, "
             "whose columns of any type TabularSampler encodes (e.g. "
             "pd.DataFrame({'x': X})), or a transformer that takes such values."
