@@ -18,6 +18,11 @@ independence of the target column and the other columns of one table (Parquet,
 CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
 every column by its dependence on the target (feature screening).
 
+``python -m skmmd warmup``: compiles and caches (on disk, numba's cache) the
+kernels that the tests and the detector run, so that the first test in a fresh
+environment (a new container of a monitoring job) does not pay for it; run it
+once after installing, e.g. in the image's build.
+
 ``--columns`` takes names of a file's header or 0-based positions, the same
 for CSV, Parquet and NPY; two files with headers are matched by name.
 
@@ -593,6 +598,29 @@ def run_independence(args, out=None):
     return status
 
 
+def run_warmup(out=None):
+    """Compile the numba kernels a test or the detector runs, for float64 and
+    float32 and for the serial and parallel copies (inputs above the size at
+    which a kernel goes parallel): numba caches them on disk."""
+    from . import OnlineMMDDetector, mmd_test
+
+    out = sys.stdout if out is None else out
+    start = perf_counter()
+    rng = np.random.default_rng(0)
+    for dtype in (np.float64, np.float32):
+        X, Y = (rng.normal(size=(4000, 5)).astype(dtype) for _ in range(2))
+        for rows in (100, 4000):  # the serial and the parallel copies
+            mmd_test(X[:rows], Y[:rows], n_resamples=19, random_state=0)
+        detector = OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=50)
+        detector.fit(X[:1000]).update(Y[:20])
+        detector.update(Y[20])
+    print(
+        f"skmmd warmup: kernels compiled and cached in {perf_counter() - start:.1f} s",
+        file=out,
+    )
+    return EXIT_OK
+
+
 def _add_common(parser):
     """The options the test and independence commands share."""
     parser.add_argument(
@@ -758,6 +786,13 @@ def main(argv=None):
         if args.delta is not None and not args.delta > 0:
             parser.error(f"--delta must be > 0; got {args.delta}")
         return _run(run_test, args, "test")
+    if argv and argv[0] == "warmup":
+        argparse.ArgumentParser(
+            prog="python -m skmmd warmup",
+            description="Compile and cache the kernels of the tests (run once "
+            "after installing).",
+        ).parse_args(argv[1:])
+        return run_warmup()
     if argv and argv[0] == "independence":
         parser = _independence_parser()
         args = parser.parse_args(argv[1:])

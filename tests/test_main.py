@@ -13,6 +13,7 @@ from skmmd.__main__ import (
     main,
     run_demo,
     run_two_sample_demo,
+    run_warmup,
 )
 
 
@@ -421,3 +422,10 @@ def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
     statistics = dict(zip("uvw", test.column_report_.sort_values("column").statistic))
     for row in out["columns"]:
         assert row["statistic"] == pytest.approx(statistics[row["column"]], rel=1e-10)
+
+
+def test_warmup_compiles_what_a_test_runs(capsys):
+    assert main(["warmup"]) == 0
+    assert capsys.readouterr().out.startswith("skmmd warmup: kernels compiled")
+    out = io.StringIO()
+    assert run_warmup(out=out) == 0 and "cached in" in out.getvalue()
