@@ -215,3 +215,21 @@ def test_hsic_on_a_cluster_equals_in_memory(client):
     assert test.p_value_ == ref.p_value_ == 0.01
     with pytest.raises(ValueError, match="paired row by row"):
         make().fit(da.from_array(x), da.from_array(y[:-1]))
+
+
+def test_column_report_on_a_cluster_equals_in_memory(client):
+    """explain_columns: the column maps' unit sums are reduced on the workers
+    with the test's; the report equals the in-memory one."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(3000, 3)), rng.normal(size=(3000, 3)) + [0, 0.4, 0]
+    test = MMDTest(
+        RandomFourierSampler(n_components=64, random_state=0),
+        explain_columns=True,
+        n_resamples=99,
+        random_state=0,
+    )
+    expected = test.fit(X, Y).column_report_
+    lazy = test.fit(da.from_array(X, chunks=700), da.from_array(Y, chunks=900))
+    pd.testing.assert_frame_equal(lazy.column_report_, expected, rtol=1e-9)
+    assert expected.column[0] == "1" and expected.adjusted_p_value[0] <= 0.05
