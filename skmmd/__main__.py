@@ -455,23 +455,21 @@ def run_test(args, out=None):
             report = report.assign(column=[args.names[int(c)] for c in report.column])
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
-    # The result's own keys (MMDTestResult.to_dict), then the run's settings.
-    result = {
-        **effect.to_dict(
-            args.confidence_level, args.delta, null_distribution=args.null_distribution
-        ),
-        "n_held_out": held_out,
-        "n_features": test.n_features_in_,
-        "transformer": transformer,
-        "bandwidth": bandwidth,
-        "statistic_type": args.statistic,
-        "calibration": args.calibration,
-        "n_resamples": args.n_resamples,
-        "resample_unit": test.resample_unit_,
-        "seed": args.seed,
-    }
-    if report is not None:
-        result["columns"] = report.to_dict(orient="records")
+    result = _json_result(
+        effect,
+        args,
+        report,
+        delta=args.delta,
+        n_held_out=held_out,
+        n_features=test.n_features_in_,
+        transformer=transformer,
+        bandwidth=bandwidth,
+        statistic_type=args.statistic,
+        calibration=args.calibration,
+        n_resamples=args.n_resamples,
+        resample_unit=test.resample_unit_,
+        seed=args.seed,
+    )
     if points is not None:
         result["witness_points"] = json.loads(points.to_json(orient="records"))
     status = EXIT_REJECT if test.reject_ else EXIT_OK
@@ -514,6 +512,21 @@ def run_test(args, out=None):
     return status
 
 
+def _json_result(effect, args, report, delta=None, **settings):
+    """The ``--json`` output of a command: the result's own keys
+    (:meth:`MMDTestResult.to_dict`), the run's ``settings``, and the
+    per-column ``report`` (if any) as ``columns``."""
+    result = {
+        **effect.to_dict(
+            args.confidence_level, delta, null_distribution=args.null_distribution
+        ),
+        **settings,
+    }
+    if report is not None:
+        result["columns"] = report.to_dict(orient="records")
+    return result
+
+
 def run_independence(args, out=None):
     """The ``independence`` command: returns the exit status."""
     out = sys.stdout if out is None else out
@@ -553,21 +566,19 @@ def run_independence(args, out=None):
     low, high = effect.confidence_interval(args.confidence_level)
     status = EXIT_REJECT if test.reject_ else EXIT_OK
     if args.json:
-        result = {
-            **effect.to_dict(
-                args.confidence_level, null_distribution=args.null_distribution
-            ),
-            "n_samples": test.n_samples_,
-            "n_features": test.n_features_in_,
-            "target": args.target,
-            "kernel": "exact" if args.exact else "auto",
-            "statistic_type": args.statistic,
-            "n_resamples": args.n_resamples,
-            "resample_unit": test.resample_unit_,
-            "seed": args.seed,
-        }
-        if report is not None:
-            result["columns"] = report.to_dict(orient="records")
+        result = _json_result(
+            effect,
+            args,
+            report,
+            n_samples=test.n_samples_,
+            n_features=test.n_features_in_,
+            target=args.target,
+            kernel="exact" if args.exact else "auto",
+            statistic_type=args.statistic,
+            n_resamples=args.n_resamples,
+            resample_unit=test.resample_unit_,
+            seed=args.seed,
+        )
         print(json.dumps(result, default=str), file=out)
         return status
     decision = (
