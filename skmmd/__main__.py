@@ -8,9 +8,10 @@ copy of it), then MMD two-sample tests on digits.
 (CSV with an optional header row, NPY or Parquet), printing the statistic, the
 p-value, the decision and the MMD^2 with its confidence interval; ``--delta``
 adds the relevance test, ``--explain`` the per-column report, ``--json``
-machine-readable output of all of it. Tables with columns of any type (Parquet,
-or CSV with a header and non-numeric values) are tested in memory with the
-tabular feature map; numeric Parquet files (and any file with
+machine-readable output of all of it, ``--report PATH`` a self-contained HTML
+page of it (figures from summaries of the batches the test reads). Tables with
+columns of any type (Parquet, or CSV with a header and non-numeric values) are
+tested in memory with the tabular feature map; numeric Parquet files (and any file with
 ``--batch-rows``) are read in batches, memory bounded whatever their size.
 
 ``python -m skmmd independence table.parquet --target y``: HSIC test of
@@ -38,8 +39,10 @@ unexpected error (a bug); ``--debug`` shows the traceback instead.
 """
 
 import argparse
+import copy
 import csv
 import json
+import shlex
 import sys
 from itertools import zip_longest
 from pathlib import Path
@@ -59,10 +62,13 @@ from . import (
     MMDTest,
     RandomFourierSampler,
     TabularSampler,
+    __version__,
 )
 from ._utils import _files
+from ._utils._summaries import ColumnSummaries
 from .kernels import median_bandwidth
 from .two_sample._inputs import auto_transformer
+from .two_sample._report import check_path
 
 # Rows per batch when a file is read in batches, and rows of each file held
 # out to fit a median bandwidth.
@@ -359,13 +365,14 @@ def _progress(args, total):
     return tqdm(total=total, unit=" rows", unit_scale=True, file=sys.stderr)
 
 
-def _fit_streamed(test, args):
+def _fit_streamed(test, args, summaries=None):
     """partial_fit on the two files' batches in lockstep.
 
     A fixed bandwidth gives a map that depends on no data: it is fit on one row
     and every row counts. With ``median`` the map is fit on the first
     ``_HELD_OUT`` rows of each file, which are held out of the statistic
-    (``n_held_out_``), so the test stays exact.
+    (``n_held_out_``), so the test stays exact. ``summaries`` (of
+    ``--report``) are updated with every batch, all rows included.
     """
     batch_rows = args.batch_rows or _BATCH_ROWS
     readers = [
@@ -378,6 +385,8 @@ def _fit_streamed(test, args):
         width = (x if x is not None else y).shape[1]
         x = np.empty((0, width)) if x is None else x
         y = np.empty((0, width)) if y is None else y
+        if summaries is not None:
+            summaries.update(x, y, names=args.names)
         if not hasattr(test, "_stream"):
             # A fixed bandwidth makes the map independent of the data, except
             # a table's, whose columns are scaled by their quantiles.
@@ -421,6 +430,8 @@ def _tables(args):
 def run_test(args, out=None):
     """The ``test`` command: returns the exit status."""
     out = sys.stdout if out is None else out
+    if args.report is not None:  # before the test runs
+        check_path(args.report)
     args.table = _is_table(args.sample_a) or _is_table(args.sample_b)
     requested = args.columns.split(",") if args.columns else None
     args.positions, args.names = _files.matched_columns(
@@ -428,12 +439,16 @@ def run_test(args, out=None):
     )
     test = _make_test(args)
     report = points = None
+    # The report's distributions, from the batches the test reads.
+    summaries = None if args.report is None else ColumnSummaries()
     if _streams(args):
-        _fit_streamed(test, args)
+        _fit_streamed(test, args, summaries)
     else:
         X, Y = _tables(args)
         bar = _progress(args, X.shape[0] + Y.shape[0])
         test.fit(X, Y)
+        if summaries is not None:  # labelled as the column report is
+            summaries.update(X, Y)
         if args.explain:  # a second pass, in memory only
             points = test.witness_points(X, Y, n_points=3)
         if bar is not None:
@@ -455,21 +470,20 @@ def run_test(args, out=None):
             report = report.assign(column=[args.names[int(c)] for c in report.column])
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
-    result = _json_result(
-        effect,
-        args,
-        report,
-        delta=args.delta,
-        n_held_out=held_out,
-        n_features=test.n_features_in_,
-        transformer=transformer,
-        bandwidth=bandwidth,
-        statistic_type=args.statistic,
-        calibration=args.calibration,
-        n_resamples=args.n_resamples,
-        resample_unit=test.resample_unit_,
-        seed=args.seed,
-    )
+    settings = {
+        "n_held_out": held_out,
+        "n_features": test.n_features_in_,
+        "transformer": transformer,
+        "bandwidth": bandwidth,
+        "statistic_type": args.statistic,
+        "calibration": args.calibration,
+        "n_resamples": args.n_resamples,
+        "resample_unit": test.resample_unit_,
+        "seed": args.seed,
+    }
+    result = _json_result(effect, args, report, delta=args.delta, **settings)
+    if args.report is not None:
+        _save_report(effect, report, summaries, settings, args)
     if points is not None:
         result["witness_points"] = json.loads(points.to_json(orient="records"))
     status = EXIT_REJECT if test.reject_ else EXIT_OK
@@ -502,6 +516,8 @@ def run_test(args, out=None):
         lines.append(
             f"relevance: H0 MMD^2 <= {args.delta:g}, p-value = {relevance.pvalue:.4g}"
         )
+    if args.report is not None:
+        lines.append(f"report   = {args.report}")
     print("\n".join(lines), file=out)
     if report is not None:
         print("\nper-column report (family-wise adjusted p-values):", file=out)
@@ -510,6 +526,27 @@ def run_test(args, out=None):
         print("\nrows where the witness is most extreme:", file=out)
         print(points.to_string(index=False), file=out)
     return status
+
+
+def _save_report(effect, report, summaries, settings, args):
+    """Write the ``--report`` page: the result with the report's column names
+    (a copy: the test's own result is left as it is)."""
+    effect = copy.copy(effect)
+    effect.column_report = report
+    command = ["python -m skmmd test", *map(shlex.quote, args.argv)]
+    effect.save_report(
+        args.report,
+        summaries=summaries,
+        settings={
+            "reference (X)": args.sample_a,
+            "current (Y)": args.sample_b,
+            **settings,
+            "skmmd": __version__,
+            "command": " ".join(command),
+        },
+        confidence_level=args.confidence_level,
+        title=f"skmmd test: {Path(args.sample_a).name} vs {Path(args.sample_b).name}",
+    )
 
 
 def _json_result(effect, args, report, delta=None, **settings):
@@ -727,6 +764,14 @@ def _test_parser():
         help="relevance test of H0: MMD^2 <= delta (a tolerated shift, > 0)",
     )
     parser.add_argument(
+        "--report",
+        metavar="PATH",
+        default=None,
+        help="also write a self-contained HTML report (the verdict, the null "
+        "distribution, the settings; with --explain the columns that moved and "
+        "their distributions) from summaries gathered in the test's pass",
+    )
+    parser.add_argument(
         "--bandwidth",
         type=_bandwidth,
         default="median",
@@ -789,6 +834,7 @@ def main(argv=None):
     if argv and argv[0] == "test":
         parser = _test_parser()
         args = parser.parse_args(argv[1:])
+        args.argv = argv[1:]
         _check_common(parser, args)
         if args.n_components is not None and args.n_components < 1:
             parser.error(f"--n-components must be >= 1; got {args.n_components}")

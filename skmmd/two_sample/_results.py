@@ -381,6 +381,79 @@ class MMDTestResult:
             }
         return out
 
+    def to_html(
+        self,
+        X=None,
+        Y=None,
+        *,
+        summaries=None,
+        settings=None,
+        confidence_level=0.95,
+        title=None,
+    ):
+        """The result as one self-contained HTML page (a drift report).
+
+        The page holds the verdict in one sentence, the statistic, p-value and
+        confidence interval, the null distribution, the per-column report
+        (when the test had ``explain_columns``) with each moved column's
+        distribution in the two samples, and the run's ``settings``. Figures
+        are inline SVG: the page needs no script, no network and no plotting
+        library.
+
+        Parameters
+        ----------
+        X, Y : DataFrame or array-like of shape (n_rows, n_columns), default=None
+            The two samples the test saw (reference, current), summarized for
+            the per-column figures; leave them out with ``summaries``.
+        summaries : skmmd.inspection.ColumnSummaries, default=None
+            Summaries gathered batch by batch in the test's own pass (e.g.
+            next to ``partial_fit``), instead of ``X`` and ``Y``.
+        settings : dict, default=None
+            What reproduces the run (options, seed, files), shown as a table.
+        confidence_level : float, default=0.95
+            Level of the interval shown.
+        title : str, default=None
+            The page's title.
+
+        Returns
+        -------
+        html : str
+            The page. Without a column report every summarized column is drawn;
+            with one, the columns whose adjusted p-value is at most alpha.
+        """
+        from .._utils._summaries import ColumnSummaries
+        from ._report import html_report
+
+        if X is not None or Y is not None:
+            if summaries is not None or X is None or Y is None:
+                raise ValueError("Pass both X and Y, or summaries, not both.")
+            summaries = ColumnSummaries().update(X, Y)
+        return html_report(self, summaries, settings, confidence_level, title)
+
+    def save_report(self, path, X=None, Y=None, **kwargs):
+        """Write :meth:`to_html` to a file.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write (UTF-8); its folder must exist.
+        X, Y : DataFrame or array-like, default=None
+            The two samples, as in :meth:`to_html`.
+        **kwargs : dict
+            ``summaries``, ``settings``, ``confidence_level`` and ``title`` of
+            :meth:`to_html`.
+
+        Returns
+        -------
+        path : pathlib.Path
+            The file written.
+        """
+        from ._report import check_path
+
+        path = check_path(path)
+        path.write_text(self.to_html(X, Y, **kwargs), encoding="utf-8")
+        return path
+
 
 def result(test, sums, m, n):
     """The :class:`MMDTestResult` of a fitted test: its attributes, and each

@@ -1,0 +1,252 @@
+"""Bounded summaries of the columns of two samples, gathered batch by batch in
+the pass that reads them: what a report draws, without a second read.
+
+Per column and sample: the rows seen, the missing values, and a histogram
+(numbers, datetimes and timedeltas as seconds) or category counts. Memory is
+``O(columns x (n_bins + max_categories))`` whatever the number of rows.
+"""
+
+import numpy as np
+
+from ._tables import _missing, _seconds, is_dataframe, numeric_series
+
+# The bins span the first batch's pooled quantiles at these levels, so that one
+# extreme value does not squash every other into one bin.
+_TAIL = 0.001
+
+
+class ColumnSummaries:
+    """Histograms, category counts and missing values of two samples' columns.
+
+    Call :meth:`update` with every pair of batches, in the pass that feeds the
+    test; the summaries stay bounded however many rows go through.
+
+    Parameters
+    ----------
+    n_bins : int, default=30
+        Bins of a numeric column's histogram, at most (about the square
+        root of the first batch's rows when that is fewer, at least 5).
+    max_categories : int, default=50
+        Categories counted by name per column; later new ones are counted
+        together as ``"(other)"``.
+
+    Attributes
+    ----------
+    columns_ : list of str
+        The column names, in the order of the batches' columns.
+    n_rows_ : ndarray of shape (2,)
+        Rows seen of each sample.
+
+    Notes
+    -----
+    A numeric column's bins are equal bins between the 0.1 % and
+    99.9 % quantiles of the first batch with any of its values (both samples
+    pooled); values outside them, in that batch or later ones, are counted in
+    an underflow and an overflow bin at the two ends. In memory the first batch
+    is all the data, and the bins are those of its pooled quantiles. A column is
+    numeric or categorical as its first batch's dtype says (numbers, datetimes
+    and timedeltas, the latter two as seconds, are numeric; booleans,
+    strings and other objects categorical).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd.inspection import ColumnSummaries
+    >>> rng = np.random.default_rng(0)
+    >>> summaries = ColumnSummaries(n_bins=10)
+    >>> for _ in range(3):  # three batches of each sample
+    ...     summaries = summaries.update(rng.normal(size=(100, 2)),
+    ...                                  rng.normal(size=(80, 2)) + 1)
+    >>> summaries.columns_, summaries.n_rows_.tolist()
+    (['0', '1'], [300, 240])
+    >>> summaries.summary("0")["counts"].sum(axis=1).tolist()
+    [300, 240]
+    """
+
+    def __init__(self, n_bins=30, max_categories=50):
+        self.n_bins = n_bins
+        self.max_categories = max_categories
+
+    def update(self, X, Y, names=None):
+        """Add a batch of each sample (either may have no rows).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows_x, n_columns)
+            Rows of the first sample (the reference).
+        Y : DataFrame or array-like of shape (n_rows_y, n_columns)
+            Rows of the second sample (the current data), same columns.
+        names : list of str, default=None
+            Column names (default: a DataFrame's, else the positions).
+
+        Returns
+        -------
+        self : ColumnSummaries
+            The summaries, updated.
+        """
+        X, Y = _columns(X), _columns(Y)
+        if names is None:
+            names = [str(c) for c in X]
+        if not hasattr(self, "columns_"):
+            self.columns_ = list(map(str, names))
+            self.n_rows_ = np.zeros(2, dtype=np.int64)
+            self._state = dict.fromkeys(self.columns_)
+        self.n_rows_ += [_n_rows(X), _n_rows(Y)]
+        for name, x, y in zip(self.columns_, X.values(), Y.values()):
+            state = self._state[name]
+            if state is None:
+                state = self._state[name] = self._start(x, y)
+            if state is not None:
+                state.add(x, y)
+        return self
+
+    def _start(self, x, y):
+        """The state of a column, from its first batch (None: no rows yet)."""
+        if len(x) + len(y) == 0:
+            return None
+        if _is_numeric(x if len(x) else y):
+            first = np.concatenate([_numbers(x), _numbers(y)])
+            # Fewer bins for few rows (about sqrt(rows)), so each holds some.
+            n_bins = int(min(self.n_bins, max(5, np.sqrt(first.size))))
+            return _Histogram(first, n_bins)
+        return _Categories(self.max_categories)
+
+    def summary(self, column):
+        """One column's summary.
+
+        Parameters
+        ----------
+        column : str
+            A name of ``columns_``.
+
+        Returns
+        -------
+        summary : dict
+            ``kind`` ("numeric" or "categorical"), ``rows`` and ``missing``
+            (arrays of shape (2,): per sample), ``counts`` of shape (2, k) and
+            ``labels``: for numbers the bin ``edges`` too (``n_bins + 1``) and
+            ``counts`` with the underflow first and the overflow last (``k =
+            n_bins + 2``); for categories the names, most frequent (pooled)
+            first.
+        """
+        if not hasattr(self, "columns_") or column not in self._state:
+            raise KeyError(f"no summary of column {column!r}.")
+        state = self._state[column]
+        if state is None:
+            state = _Categories(self.max_categories)
+        return {"rows": self.n_rows_.copy(), **state.summary()}
+
+
+def _columns(X):
+    """``{label: 1-D values}`` of a DataFrame or a 2-D array."""
+    if is_dataframe(X):
+        return dict(X.items())
+    X = np.asarray(X)
+    X = X.reshape(-1, 1) if X.ndim == 1 else X
+    return {str(j): X[:, j] for j in range(X.shape[1])}
+
+
+def _n_rows(columns):
+    return len(next(iter(columns.values()))) if columns else 0
+
+
+def _is_numeric(values):
+    if hasattr(values, "dtype") and hasattr(values, "iloc"):  # a pandas Series
+        return numeric_series(values)
+    return np.asarray(values).dtype.kind in "iufMm"
+
+
+def _numbers(values):
+    """Float values of a numeric column (missing values as NaN)."""
+    if hasattr(values, "iloc"):
+        values = values.to_numpy(dtype=None)
+    values = np.asarray(values)
+    if values.dtype.kind in "Mm":
+        return _seconds(values)
+    if values.dtype == object:  # pandas' nullable dtypes: pd.NA as NaN
+        return np.array([np.nan if _missing(v) else v for v in values], dtype=float)
+    return values.astype(np.float64, copy=False)
+
+
+class _Histogram:
+    """Counts in equal bins fixed by the first batch, with under- and overflow."""
+
+    def __init__(self, first, n_bins):
+        finite = first[np.isfinite(first)]
+        if finite.size:
+            low, high = np.quantile(finite, [_TAIL, 1 - _TAIL])
+        else:
+            low = high = 0.0
+        if not high > low:  # one value: a bin around it
+            pad = max(abs(low) * 0.05, 0.5)
+            low, high = low - pad, high + pad
+        self.edges = np.linspace(low, high, n_bins + 1)
+        self.counts = np.zeros((2, n_bins + 2), dtype=np.int64)
+        self.missing = np.zeros(2, dtype=np.int64)
+
+    def add(self, x, y):
+        n_bins = self.edges.size - 1
+        low, high = self.edges[0], self.edges[-1]
+        for i, values in enumerate((_numbers(x), _numbers(y))):
+            present = ~np.isnan(values)
+            values = values[present]
+            self.missing[i] += present.size - values.size
+            with np.errstate(invalid="ignore", over="ignore"):
+                k = np.floor((values - low) * (n_bins / (high - low)))
+            # Bin k of [0, n_bins) is slot k + 1; the top edge belongs to the
+            # last bin; slots 0 and n_bins + 1 hold the tails (and +-inf).
+            k = np.where(values <= high, np.clip(k, -1, n_bins - 1), n_bins)
+            self.counts[i] += np.bincount((k + 1).astype(np.intp), minlength=n_bins + 2)
+
+    def summary(self):
+        labels = ["below"] + [f"{e:.4g}" for e in self.edges[:-1]] + ["above"]
+        return {
+            "kind": "numeric",
+            "edges": self.edges.copy(),
+            "counts": self.counts.copy(),
+            "labels": labels,
+            "missing": self.missing.copy(),
+        }
+
+
+class _Categories:
+    """Counts by category name, the first ``max_categories`` names seen."""
+
+    def __init__(self, max_categories):
+        self.max_categories = max_categories
+        self.counts = {}
+        self.missing = np.zeros(2, dtype=np.int64)
+
+    def add(self, x, y):
+        for i, values in enumerate((x, y)):
+            names, counts, n_missing = _value_counts(values)
+            self.missing[i] += n_missing
+            for name, count in zip(names, counts):
+                if name not in self.counts:
+                    full = len(self.counts) >= self.max_categories
+                    name = "(other)" if full else name
+                    self.counts.setdefault(name, np.zeros(2, dtype=np.int64))
+                self.counts[name][i] += count
+
+    def summary(self):
+        labels = sorted(self.counts, key=lambda k: -self.counts[k].sum())
+        counts = np.array([self.counts[k] for k in labels], dtype=np.int64)
+        return {
+            "kind": "categorical",
+            "counts": counts.T.reshape(2, len(labels)),
+            "labels": labels,
+            "missing": self.missing.copy(),
+        }
+
+
+def _value_counts(values):
+    """``(names, counts, n_missing)`` of a column's values, names as strings."""
+    if hasattr(values, "value_counts"):  # pandas: fast for categoricals
+        counts = values.value_counts(dropna=True, sort=False)
+        n_missing = int(len(values) - counts.sum())
+        counts = counts[counts > 0]
+        return [str(k) for k in counts.index], counts.to_numpy(), n_missing
+    values = np.asarray(values, dtype=object)
+    missing = np.array([_missing(v) for v in values], dtype=bool)
+    names, counts = np.unique(values[~missing].astype(str), return_counts=True)
+    return list(names), counts, int(missing.sum())

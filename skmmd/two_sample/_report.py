@@ -1,0 +1,254 @@
+"""The HTML report of a test's result: one self-contained page (inline SVG
+figures, inline style, no script, no network) that says what the test found,
+which columns moved and how their distributions differ."""
+
+import json
+from html import escape
+from pathlib import Path
+
+import numpy as np
+
+from .._utils._svg import bar_chart
+from . import _calibration
+
+REFERENCE, CURRENT = "#4c72b0", "#dd8452"  # the two samples' colours
+_STYLE = """
+body { font-family: sans-serif; max-width: 60rem; margin: 2rem auto;
+       color: #222; line-height: 1.4; padding: 0 1rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+.verdict { font-size: 1.1rem; padding: .6rem .8rem; border-left: 6px solid; }
+.reject { border-color: #c44e52; background: #fbeaea; }
+.accept { border-color: #55a868; background: #eaf6ed; }
+table { border-collapse: collapse; font-size: .9rem; }
+td, th { border-bottom: 1px solid #ddd; padding: .2rem .6rem; text-align: left; }
+tr.moved td { font-weight: bold; }
+figure { display: inline-block; margin: .5rem 1rem .5rem 0; vertical-align: top; }
+figcaption { font-size: .8rem; color: #555; max-width: 380px; }
+"""
+
+
+def check_path(path):
+    """``path`` as a Path whose folder exists, else an error naming both."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: the report path is a folder; name a file.")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(
+            f"{path}: cannot write the report there, the folder {path.parent} "
+            "does not exist."
+        )
+    return path
+
+
+def _cell(key, value, text):
+    return f'<td data-key="{key}" data-value="{escape(json.dumps(value))}">{text}</td>'
+
+
+def _number(value):
+    if value is None:
+        return "inf"
+    if isinstance(value, list):
+        return ", ".join(_number(v) for v in value)
+    return f"{value:.6g}" if isinstance(value, float) else str(value)  # + labels
+
+
+def moved_columns(result):
+    """The labels of the result's columns whose adjusted p-value is at most
+    alpha, most evidence first (None without a column report)."""
+    report = result.column_report
+    if report is None:
+        return None
+    adjusted = report["adjusted_p_value"]
+    return [str(c) for c, p in zip(report["column"], adjusted) if p <= result.alpha]
+
+
+def verdict(result, moved):
+    """The result in one sentence."""
+    p, alpha = float(result.pvalue), result.alpha
+    if result.reject:
+        text = (
+            f"The samples differ: the test rejects H0 (one distribution) at level "
+            f"alpha = {alpha:g}, with p-value {p:.3g}."
+        )
+        if moved is not None:
+            text += (
+                f" Columns that moved: {', '.join(moved)}."
+                if moved
+                else " No single column moved at that level: the difference "
+                "is in how the columns vary together."
+            )
+        return text
+    return (
+        f"No evidence that the samples differ: the p-value {p:.3g} is above "
+        f"alpha = {alpha:g}, so the test does not reject H0 (one distribution)."
+    )
+
+
+def _numbers(result, confidence_level):
+    d = result.to_dict(confidence_level)
+    low, high = d["confidence_interval"]
+    rows = [
+        ("statistic", "statistic", d["statistic"]),
+        ("p_value", "p-value", d["p_value"]),
+        ("alpha", "alpha (level)", d["alpha"]),
+        ("mmd2", "MMD^2 (unbiased)", d["mmd2"]),
+        ("standard_error", "standard error of MMD^2", d["standard_error"]),
+        ("ci_low", f"{confidence_level:.0%} interval, low", low),
+        ("ci_high", f"{confidence_level:.0%} interval, high", high),
+        ("n_samples_x", "rows of the reference (X)", d["n_samples_x"]),
+        ("n_samples_y", "rows of the current sample (Y)", d["n_samples_y"]),
+    ]
+    body = "".join(
+        f"<tr><th>{escape(name)}</th>{_cell(key, value, _number(value))}</tr>"
+        for key, name, value in rows
+    )
+    return f'<table class="numbers">{body}</table>'
+
+
+def _null_figure(result):
+    null = np.asarray(result.null_distribution, dtype=float)
+    null = null[np.isfinite(null)]
+    statistic = float(result.statistic)
+    if not null.size:
+        return ""
+    threshold = _calibration.threshold(null, result.alpha)
+    span = [null.min(), null.max(), statistic]
+    counts, edges = np.histogram(null, bins=30, range=(min(span), max(span)))
+    labels = [f"{e:.3g}" for e in edges[:-1]]
+    lines = [(statistic, "#c44e52", "statistic")]
+    if np.isfinite(threshold):
+        lines.append((threshold, "#333", f"threshold (alpha = {result.alpha:g})"))
+    svg = bar_chart(
+        [("resampled statistics", "#999", counts / null.size)],
+        labels,
+        edges=edges,
+        lines=lines,
+        title="Null distribution",
+        width=560,
+    )
+    return (
+        f'<figure class="null">{svg}<figcaption>The statistic on each of the '
+        f"{null.size} resamples (the null distribution), the observed statistic "
+        "and the rejection threshold.</figcaption></figure>"
+    )
+
+
+def _column_table(report, alpha):
+    keys = [k for k in report.columns if k != "column"]
+    head = "".join(f"<th>{escape(k)}</th>" for k in ["column", *keys])
+    rows = []
+    for row in report.to_dict(orient="records"):
+        moved = row["adjusted_p_value"] <= alpha
+        cells = "".join(
+            f"<td>{escape(_number(row[k]))}</td>" for k in ["column", *keys]
+        )
+        rows.append(f'<tr class="{"moved" if moved else ""}">{cells}</tr>')
+    return f'<table class="columns"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
+def _shares(counts, rows):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return counts / np.maximum(rows, 1)[:, None]
+
+
+def column_figure(name, summary):
+    """A figure of one column: reference against current, as shares of rows."""
+    counts, labels, rows = summary["counts"], list(summary["labels"]), summary["rows"]
+    missing = summary["missing"]
+    if summary["kind"] == "numeric":
+        # The tails are slots only where they hold values.
+        keep = np.ones(len(labels), dtype=bool)
+        keep[[0, -1]] = counts[:, [0, -1]].sum(axis=0) > 0
+        counts, labels = counts[:, keep], [t for t, k in zip(labels, keep) if k]
+        kind = "histogram"
+    else:
+        if missing.any():
+            counts = np.column_stack([counts, missing])
+            labels.append("(missing)")
+        kind = "categories"
+    shares = _shares(counts, rows)
+    svg = bar_chart(
+        [("reference", REFERENCE, shares[0]), ("current", CURRENT, shares[1])],
+        labels,
+        title=name,
+    )
+    missing_share = _shares(missing[None, :], rows)[0]
+    caption = (
+        f"{kind}, shares of rows; missing values: {missing_share[0]:.1%} of the "
+        f"reference, {missing_share[1]:.1%} of the current sample."
+    )
+    return (
+        f'<figure class="column" data-column="{escape(name)}">{svg}'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
+
+
+def _columns_section(result, summaries):
+    report = result.column_report
+    parts = []
+    if report is not None:
+        parts.append(
+            "<h2>Columns</h2><p>Each column tested with its own kernel on the "
+            "same resamples; p-values adjusted for testing them all (min-p), "
+            "most evidence first. A column moved when its adjusted p-value is "
+            f"at most alpha = {result.alpha:g}.</p>"
+        )
+        parts.append(_column_table(report, result.alpha))
+        shown = moved_columns(result)
+        heading = "Distributions of the columns that moved"
+    elif summaries is not None:
+        shown = list(summaries.columns_)
+        heading = "Distributions of the columns"
+        parts.append(
+            "<p>No per-column tests (run the test with explain_columns, or "
+            "<code>--explain</code>, for them): every column is drawn.</p>"
+        )
+    else:
+        return ""
+    if summaries is None or not shown:
+        return "".join(parts)
+    known = set(summaries.columns_)
+    figures = [
+        column_figure(name, summaries.summary(name)) for name in shown if name in known
+    ]
+    missing = [name for name in shown if name not in known]
+    parts.append(f"<h2>{heading}</h2>{''.join(figures)}")
+    if missing:
+        parts.append(
+            f"<p>No distribution summary of: {escape(', '.join(missing))}.</p>"
+        )
+    return "".join(parts)
+
+
+def _settings(settings):
+    if not settings:
+        return ""
+    rows = "".join(
+        f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>"
+        for k, v in settings.items()
+    )
+    return (
+        "<h2>Settings</h2><p>What reproduces this run.</p>"
+        f'<table class="settings">{rows}</table>'
+    )
+
+
+def html_report(
+    result, summaries=None, settings=None, confidence_level=0.95, title=None
+):
+    """The page of :meth:`MMDTestResult.to_html`."""
+    moved = moved_columns(result)
+    title = "skmmd two-sample test report" if title is None else title
+    status = "reject" if result.reject else "accept"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{escape(title)}</h1>"
+        f'<p class="verdict {status}" id="verdict">'
+        f"{escape(verdict(result, moved))}</p>"
+        f"<h2>The test</h2>{_numbers(result, confidence_level)}"
+        f"{_null_figure(result)}"
+        f"{_columns_section(result, summaries)}"
+        f"{_settings(settings)}"
+        "</body></html>\n"
+    )
