@@ -10,7 +10,13 @@ import pytest
 from numpydoc.validate import validate
 
 # Modules whose ``__all__`` is public API.
-PUBLIC_MODULES = ["skmmd", "skmmd.kernels", "skmmd.mmd", "skmmd.datasets"]
+PUBLIC_MODULES = [
+    "skmmd",
+    "skmmd.kernels",
+    "skmmd.mmd",
+    "skmmd.datasets",
+    "skmmd.inspection",
+]
 
 # Not enforced: extended summary (ES01), See Also presence/descriptions (SA01,
 # SA04), and the return-name style RT02 (we name returned values, as
