@@ -11,6 +11,8 @@ from ._utils._compat import Interval, validate_params
 __all__ = [
     "TruncatedMixtureDensity",
     "make_blobs_two_sample",
+    "make_hdgm",
+    "make_liu_blobs",
     "make_mixture_bags",
     "make_mixture_components_regression",
     "make_mixture_of_gaussians",
@@ -100,6 +102,135 @@ def make_blobs_two_sample(
     X = rng.standard_normal((n_samples, 2)) + centres(n_samples)
     Y = rng.standard_normal((n_y, 2)) @ chol.T + centres(n_y)
     return X, Y
+
+
+@validate_params(
+    {
+        "samples_per_blob": [Interval(Integral, 1, None, closed="left")],
+        "null": ["boolean"],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_liu_blobs(samples_per_blob=40, *, null=False, random_state=None):
+    """Blob of Liu et al. (2020): a 3 x 3 grid of Gaussians whose shapes differ.
+
+    The alternative (their "Blob-D"): X's 9 blobs are spherical with variance
+    0.03, Y's have covariances ``L^T L`` for the Cholesky factor ``L`` of
+    ``[[0.03, c_i], [c_i, 0.03]]`` with ``c_i = -0.02 - 0.002 i`` for the first
+    four blobs, 0 for the centre and ``0.02 + 0.002 (i - 5)`` for the last four,
+    on centres ``{0, 1, 2}^2``; blobs are picked uniformly. The null ("Blob-S",
+    ``null=True``): both samples are standard Gaussians on the same grid. The
+    draws follow their code's order, so a seed gives their samples.
+
+    Parameters
+    ----------
+    samples_per_blob : int, default=40
+        ``n``: each sample has ``9 n`` points.
+    null : bool, default=False
+        Draw the null version (X and Y from one distribution).
+    random_state : int, RandomState instance or None, default=None
+        Pseudo-random number generator for the draws.
+
+    Returns
+    -------
+    X : ndarray of shape (9 * samples_per_blob, 2)
+    Y : ndarray of shape (9 * samples_per_blob, 2)
+
+    References
+    ----------
+    .. [1] F. Liu, W. Xu, J. Lu, G. Zhang, A. Gretton and D. J. Sutherland.
+       Learning deep kernels for non-parametric two-sample tests. ICML 2020.
+
+    Examples
+    --------
+    >>> from skmmd.datasets import make_liu_blobs
+    >>> X, Y = make_liu_blobs(40, random_state=0)
+    >>> X.shape, Y.shape
+    ((360, 2), (360, 2))
+    """
+    rng = check_random_state(random_state)
+    n = 9 * samples_per_blob
+    if null:
+        X = rng.multivariate_normal(np.zeros(2), np.eye(2), size=n)
+        Y = rng.multivariate_normal(np.zeros(2), np.eye(2), size=n)
+        for A in (X, Y):
+            A[:, 0] += rng.randint(3, size=n)
+            A[:, 1] += rng.randint(3, size=n)
+        return X, Y
+    X = rng.multivariate_normal(np.zeros(2), 0.03 * np.eye(2), size=n)
+    Y = rng.multivariate_normal(np.zeros(2), np.eye(2), size=n)
+    X[:, 0] += rng.randint(3, size=n)
+    X[:, 1] += rng.randint(3, size=n)
+    rows, cols = rng.randint(3, size=n), rng.randint(3, size=n)
+    out = Y.copy()
+    for i in range(9):
+        c = -0.02 - 0.002 * i if i < 4 else (0.0 if i == 4 else 0.02 + 0.002 * (i - 5))
+        L = np.linalg.cholesky(np.array([[0.03, c], [c, 0.03]]))
+        cell = (rows == i // 3) & (cols == i % 3)
+        out[cell] = Y[cell] @ L + [i // 3, i % 3]
+    return X, out
+
+
+@validate_params(
+    {
+        "samples_per_mode": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [Interval(Integral, 2, None, closed="left")],
+        "null": ["boolean"],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_hdgm(samples_per_mode=1000, *, n_features=10, null=False, random_state=None):
+    """HDGM of Liu et al. (2020): two Gaussian modes, correlations that differ.
+
+    Both samples have two modes of ``samples_per_mode`` points each, centred at
+    0 and at ``0.5`` in every coordinate. X's modes have identity covariance;
+    Y's have correlation ``+0.5`` (first mode) and ``-0.5`` (second) between
+    the first two coordinates, identity otherwise. With ``null=True`` Y is
+    drawn like X.
+
+    Parameters
+    ----------
+    samples_per_mode : int, default=1000
+        Points per mode: each sample has ``2 samples_per_mode``.
+    n_features : int, default=10
+        Dimension ``d``.
+    null : bool, default=False
+        Draw the null version.
+    random_state : int, RandomState instance or None, default=None
+        Pseudo-random number generator for the draws.
+
+    Returns
+    -------
+    X : ndarray of shape (2 * samples_per_mode, n_features)
+    Y : ndarray of shape (2 * samples_per_mode, n_features)
+
+    References
+    ----------
+    .. [1] F. Liu, W. Xu, J. Lu, G. Zhang, A. Gretton and D. J. Sutherland.
+       Learning deep kernels for non-parametric two-sample tests. ICML 2020.
+
+    Examples
+    --------
+    >>> from skmmd.datasets import make_hdgm
+    >>> X, Y = make_hdgm(100, random_state=0)
+    >>> X.shape, Y.shape
+    ((200, 10), (200, 10))
+    """
+    rng = check_random_state(random_state)
+    d = n_features
+    means = [np.zeros(d), np.full(d, 0.5)]
+    X = np.vstack(
+        [rng.multivariate_normal(mu, np.eye(d), samples_per_mode) for mu in means]
+    )
+    parts = []
+    for mu, c in zip(means, (0.5, -0.5)):
+        cov = np.eye(d)
+        if not null:
+            cov[0, 1] = cov[1, 0] = c
+        parts.append(rng.multivariate_normal(mu, cov, samples_per_mode))
+    return X, np.vstack(parts)
 
 
 @validate_params(

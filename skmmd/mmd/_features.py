@@ -153,12 +153,50 @@ def mmd2_features(X, Y, *, statistic="unbiased", transform=None, block_size=None
     return float(stat)
 
 
+def _power_parts(total, row_sums_sq, h_diag_sum, n):
+    """``MMD2_u`` and ``V`` from the sums of the paired ``h`` matrix: its
+    total, the sum of its squared row sums and its trace."""
+    mmd2 = (total - h_diag_sum) / (n * (n - 1))
+    var = 4.0 / n**3 * row_sums_sq - 4.0 / n**4 * total**2
+    return mmd2, var
+
+
 def _power_from_h(h_row_sums, h_diag_sum, n, eps):
     """``MMD2_u / sqrt(V)`` from the row sums of the paired ``h`` matrix."""
-    total = h_row_sums.sum()
-    mmd2 = (total - h_diag_sum) / (n * (n - 1))
-    var = 4.0 / n**3 * np.sum(h_row_sums**2) - 4.0 / n**4 * total**2
+    mmd2, var = _power_parts(
+        h_row_sums.sum(), np.sum(h_row_sums**2), h_diag_sum, n
+    )
     return float(mmd2 / np.sqrt(max(var, eps)))
+
+
+def power_gradient(s, q, row_sums_sq, n, eps=1e-10):
+    """The power criterion of features and its gradient, from three sums.
+
+    For paired feature differences ``d_i`` (see :func:`power_criterion`), with
+    ``s = sum_i d_i``, ``q = sum_i ||d_i||^2``, ``r_i = d_i^T s`` (the row sums
+    of ``h``) and ``row_sums_sq = sum_i r_i^2``, the criterion is
+    ``J = MMD2_u / sqrt(max(V, eps))`` and its gradient with respect to
+    ``d_i`` is ``a s + b d_i + c (r_i s + u)`` with ``u = sum_k r_k d_k``.
+    A learner computes the sums in passes over row blocks, so that neither
+    the ``n x n`` matrix ``h`` nor all ``d_i`` at once are stored.
+
+    Returns
+    -------
+    criterion : float
+    coefficients : tuple of float
+        ``(a, b, c)``.
+    """
+    total = float(s @ s)
+    mmd2, var = _power_parts(total, row_sums_sq, q, n)
+    sigma = np.sqrt(max(var, eps))
+    b = -2.0 / (n * (n - 1) * sigma)
+    a, c = -b, 0.0
+    if var > eps:  # below the floor the variance is a constant
+        # dJ/dV = -J / (2 V); dV/dd_i = 8/n^3 (r_i s + u) - 16 total/n^4 s.
+        dj_dv = -mmd2 / (2.0 * sigma**3)
+        a -= dj_dv * 16.0 * total / n**4
+        c = dj_dv * 8.0 / n**3
+    return float(mmd2 / sigma), (a, b, c)
 
 
 @validate_params(
