@@ -135,6 +135,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         page = penguin_report(args.html or Path(tmp) / "report.html")
         shot = screenshot(page, args.out)
+    # The docs' copy ends 24 pixels below the page's last content.
+    import matplotlib.image
+
+    inked = np.flatnonzero((shot.image < 0.99).any(axis=(1, 2)))
+    matplotlib.image.imsave(args.out, shot.image[: inked[-1] + 24])
     print(f"{args.out}: {shot.image.shape[1]} x {shot.image.shape[0]} pixels")
     print(f"console messages: {len(shot.console)}")
     extra = sorted(shot.requests - shot.baseline_requests)

@@ -10,9 +10,10 @@ import numpy as np
 
 from ._tables import _missing, _seconds, is_dataframe, numeric_series
 
-# The bins span the first batch's pooled quantiles at these levels, so that one
-# extreme value does not squash every other into one bin.
-_TAIL = 0.001
+# The bins span the first batch's pooled range, or its quantiles at these
+# levels where the range is more than _FAR times theirs, so that a few extreme
+# values do not squash every other into one bin.
+_TAIL, _FAR = 0.001, 2.0
 
 
 class ColumnSummaries:
@@ -39,10 +40,11 @@ class ColumnSummaries:
 
     Notes
     -----
-    A numeric column's bins are equal bins between the 0.1 % and
-    99.9 % quantiles of the first batch with any of its values (both samples
-    pooled); values outside them, in that batch or later ones, are counted in
-    an underflow and an overflow bin at the two ends. In memory the first batch
+    A numeric column's bins are equal bins over the range of the first
+    batch with any of its values (both samples pooled), or between its 0.1 %
+    and 99.9 % quantiles where the range is more than twice as wide (far
+    values); values outside the bins, in that batch or later ones, are
+    counted in an underflow and an overflow bin at the two ends. In memory the first batch
     is all the data, and the bins are those of its pooled quantiles. A column is
     numeric or categorical as its first batch's dtype says (numbers, datetimes
     and timedeltas, the latter two as seconds, are numeric; booleans,
@@ -173,10 +175,12 @@ class _Histogram:
 
     def __init__(self, first, n_bins):
         finite = first[np.isfinite(first)]
+        low = high = 0.0
         if finite.size:
-            low, high = np.quantile(finite, [_TAIL, 1 - _TAIL])
-        else:
-            low = high = 0.0
+            low, high = finite.min(), finite.max()
+            q_low, q_high = np.quantile(finite, [_TAIL, 1 - _TAIL])
+            if high - low > _FAR * (q_high - q_low):  # far values: the tails
+                low, high = q_low, q_high
         if not high > low:  # one value: a bin around it
             pad = max(abs(low) * 0.05, 0.5)
             low, high = low - pad, high + pad
