@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from skmmd import OnlineMMDDetector
+from skmmd.inspection import DriftDisplay
 
 rng = np.random.default_rng(0)
 d, change = 5, 600
@@ -31,25 +32,23 @@ streams = {}
 streams["abrupt shift"] = np.where(np.arange(1200) >= change, 0.75, 0.0)
 streams["gradual shift"] = np.clip((np.arange(1200) - change) / 600, 0.0, 1.0)
 
+# %%
+# :class:`~skmmd.inspection.DriftDisplay` runs a copy of the fitted detector
+# over each stream (the detector itself stays as it is) and draws each window's
+# statistic with its time-varying threshold (dashed), and the first alarm.
+
 fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
 for ax, (name, mean) in zip(axes, streams.items()):
     X = rng.standard_normal((len(mean), d))
     X[:, 0] += mean
-    detector.reset()
-    result = detector.update(X)  # a batch; update(x) takes one point too
-    t = result.time
-    for k, (w, color) in enumerate(zip(detector.windows_, ["C0", "C1"])):
-        ax.plot(t, result.statistic[:, k], color=color, lw=1, label=f"window {w}")
-        ax.plot(t, result.threshold[:, k], color=color, ls="--", lw=1)
-    ax.axvline(change, color="k", lw=1, label="change")
-    detected = detector.detection_time_
-    if detected is not None:
-        ax.axvline(detected, color="C3", lw=1.5, label="first alarm")
-        print(f"{name}: first alarm at t = {detected}, delay {detected - change}")
+    display = DriftDisplay.from_estimator(detector, X, ax=ax)
+    ax.axvline(change, color="0.5", lw=1, ls=":", label="change")
+    if display.detection_time is not None:
+        delay = display.detection_time - change
+        print(f"{name}: first alarm at t = {display.detection_time}, delay {delay}")
     ax.set_yscale("log")
-    ax.set_ylabel("MMD$^2$ (dashed: threshold)")
     ax.set_title(name)
-axes[0].legend(loc="upper left", fontsize=8)
-axes[1].set_xlabel("time (points)")
+    ax.legend(loc="upper left", fontsize=8)
+axes[0].set_xlabel("")
 fig.tight_layout()
 plt.show()

@@ -24,6 +24,7 @@ import numpy as np
 from palmerpenguins import load_penguins
 
 import skmmd
+from skmmd.inspection import ColumnReportDisplay
 
 penguins = load_penguins()
 rng = np.random.default_rng(0)
@@ -58,18 +59,31 @@ print(report.to_string(index=False))
 null_report = skmmd.MMDTest(skmmd.TabularSampler(random_state=0), random_state=0)
 null_report = null_report.fit(reference, holdout).explain(reference, holdout)
 
+# %%
+# :class:`~skmmd.inspection.ColumnReportDisplay` draws such a report: one bar
+# per column, most evidence on top, the columns that moved in colour.
+
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
 for ax, (title, table) in zip(
     axes, [("random split", null_report), ("drifted batch", report)]
 ):
-    table = table.sort_values("column")
-    ax.barh(table["column"], -np.log10(table["adjusted_p_value"]))
-    ax.axvline(-np.log10(0.05), color="k", ls="--", lw=1, label="adjusted p = 0.05")
-    ax.set_title(title)
-    ax.set_xlabel("-log10 adjusted p-value")
-axes[0].legend(loc="lower right")
+    ColumnReportDisplay(report=table, alpha=test.alpha).plot(ax=ax)
+    ax.set_title(f"{title}: {ax.get_title()}")
 fig.tight_layout()
 plt.show()
+
+# %%
+# The same as one self-contained HTML page, for a reviewer or a monitoring
+# job's artifacts: the verdict, the numbers, the null distribution, the
+# column report and each moved column's distribution in the two batches
+# (``python -m skmmd test reference.parquet new.parquet --explain --report
+# report.html`` writes the same from files).
+
+drift_test = skmmd.MMDTest(
+    skmmd.TabularSampler(random_state=0), explain_columns=True, random_state=0
+).fit(reference, drifted)
+html = drift_test.result_.to_html(reference, drifted)
+print(f"{len(html) // 1024} KB of HTML, {html.count('<svg')} figures")
 
 # %%
 # The rows that are most typical of the new batch (where the witness function

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from skmmd import MMDTest, RandomFourierSampler
+from skmmd.inspection import NullDistributionDisplay, WitnessDisplay
 
 rng = np.random.default_rng(0)
 n = 1000
@@ -28,17 +29,24 @@ test = MMDTest(RandomFourierSampler(bandwidth=0.5, random_state=0), random_state
 test.fit(X, Y)
 print(f"MMD^2 = {test.statistic_:.4f}, p-value = {test.p_value_:.4f}")
 
-grid = np.linspace(-3.5, 3.5, 141)
-G = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)
-W = test.witness(G).reshape(len(grid), len(grid))
+# %%
+# The witness over the plane (both columns: a heat map), with the first 300
+# points of each sample. Red: X denser; blue: Y denser.
 
-fig, ax = plt.subplots(figsize=(6, 5))
-limit = np.abs(W).max()
-mesh = ax.pcolormesh(grid, grid, W, cmap="RdBu_r", vmin=-limit, vmax=limit)
-ax.scatter(*X[:300].T, s=3, c="k", label="X (first 300)")
-ax.scatter(*Y[:300].T, s=3, c="tab:green", label="Y (first 300)")
-fig.colorbar(mesh, label="witness: > 0 where X is denser")
-ax.set_title(f"MMDTest p-value {test.p_value_:.3f}")
-ax.legend(loc="lower right")
-fig.tight_layout()
+display = WitnessDisplay.from_estimator(test, X, Y, columns=[0, 1], grid_resolution=141)
+display.ax_.set_title(f"MMDTest p-value {test.p_value_:.3f}")
+plt.show()
+
+# %%
+# Along one column, the witness is averaged over the other column's values in
+# the data; the two samples' histograms of that column are drawn behind it.
+
+WitnessDisplay.from_estimator(test, X, Y, columns=0)
+plt.show()
+
+# %%
+# The test's null distribution: the statistic lies far beyond every one of the
+# 999 permuted statistics.
+
+NullDistributionDisplay.from_estimator(test)
 plt.show()

@@ -151,7 +151,10 @@ class WitnessDisplay:
             The display, with its artists.
         """
         (self.ax_,), self.figure_ = axes(ax, 1, type(self).__name__ + ".plot")
-        names = [str(c) for c in self.columns]
+        names = [
+            f"column {c}" if isinstance(c, (int, np.integer)) else str(c)
+            for c in self.columns
+        ]
         samples = [("X", "C0", self.X_values), ("Y", "C1", self.Y_values)]
         if len(self.grid) == 1:
             (self.line_,) = self.ax_.plot(
@@ -187,6 +190,7 @@ class WitnessDisplay:
         self.colorbar_ = self.figure_.colorbar(
             self.mesh_, ax=self.ax_, label="witness: > 0 where X is denser"
         )
+        # Black and green points: the colour map's red and blue are the witness.
         self.points_ = [
             self.ax_.scatter(
                 *values[:n_points].T,
@@ -194,7 +198,7 @@ class WitnessDisplay:
                 color=color,
                 label=f"{label} (first {n_points})",
             )
-            for label, color, values in samples
+            for (label, _, values), color in zip(samples, ["k", "tab:green"])
             if values is not None
         ]
         self.ax_.set(xlabel=names[0], ylabel=names[1])
