@@ -12,6 +12,7 @@ from .kernel_approximation import (
     RandomFourierSampler,
     TabularSampler,
 )
+from .kernel_learning import LearnedFourierSampler
 from .two_sample import AggregatedMMDTest, HSICTest, MMDTest
 from .two_sample._api import hsic_test, mmd_test
 from .two_sample._results import MMDTestResult
@@ -24,6 +25,7 @@ __all__ = [
     "GCWSSampler",
     "HDDSampler",
     "HSICTest",
+    "LearnedFourierSampler",
     "MMDTest",
     "MMDTestResult",
     "MeanEmbedding",

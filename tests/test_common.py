@@ -15,6 +15,7 @@ from skmmd import (
     FastfoodSampler,
     GCWSSampler,
     HSICTest,
+    LearnedFourierSampler,
     MMDTest,
     NormalizedRandomFourierSampler,
     NystroemSampler,
@@ -55,6 +56,15 @@ ESTIMATORS = [
     NystroemSampler(kernel="laplacian", n_components=10, random_state=0),
     NystroemSampler(kernel="poly", kernel_params={"degree": 2}, random_state=0),
     TabularSampler(n_components=16, random_state=0),
+    LearnedFourierSampler(n_components=32, max_iter=3, random_state=0),
+    # The split protocol: maps fit on a stratified part (4 rows: the checks'
+    # samples are small), tested on the rest.
+    MMDTest(
+        RandomFourierSampler(n_components=16, random_state=0),
+        train_size=4,
+        n_resamples=19,
+        random_state=0,
+    ),
     MMDTest(TabularSampler(n_components=16, random_state=0), n_resamples=19),
     HSICTest(
         RandomFourierSampler(n_components=16, random_state=0),

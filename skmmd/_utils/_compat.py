@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import (
     Interval,
     InvalidParameterError,
     Options,
+    RealNotInt,
     StrOptions,
     validate_params,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "Options",
+    "RealNotInt",
     "StrOptions",
     "_fit_context",
     "validate_data",

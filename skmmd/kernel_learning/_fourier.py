@@ -4,7 +4,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import optimize
-from sklearn.utils import check_random_state, gen_batches
+from sklearn.utils import ClassifierTags, check_random_state, gen_batches
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, column_or_1d
@@ -15,9 +15,9 @@ from ..kernel_approximation._base import random_phases, trig_features
 from ..kernels import median_bandwidth
 from ..mmd._features import _BLOCK_ENTRIES, power_gradient
 
-# Fewest training points per sample: the criterion's variance estimate needs
-# a few pairs to mean anything.
-MIN_TRAIN_PER_SAMPLE = 10
+# Fewest training points per sample: the criterion's variance estimate
+# needs two pairs.
+MIN_TRAIN_PER_SAMPLE = 2
 
 # Scales of the median bandwidth tried as starting points; the optimizer
 # starts from the one with the largest criterion (the criterion is flat in
@@ -64,9 +64,11 @@ class LearnedFourierSampler(RandomFourierSampler):
     n_components : int, default=1024
         Number of features ``D`` (``ceil(D / 2)`` frequencies, as
         :class:`~skmmd.RandomFourierSampler` with ``feature="cos_sin"``).
-    n_directions : int, default=None
-        Rows of the linear map ``M``; ``None``: ``min(n_features, 10)``; ``0``:
-        ARD length scales only.
+    n_directions : int or None, default=0
+        Rows of the linear map ``M``; ``0``: ARD length scales only (the
+        default: on Liu et al.'s HDGM, d = 10, a map of 10 rows fit to 2000
+        pairs overfits, and ARD alone found the informative coordinates);
+        ``None``: ``min(n_features, 10)``.
     max_iter : int, default=100
         Most L-BFGS iterations (scipy's ``L-BFGS-B``). ``0`` keeps the starting
         kernel: ARD scales all equal to the best multiple of the median
@@ -172,7 +174,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         self,
         *,
         n_components=1024,
-        n_directions=None,
+        n_directions=0,
         max_iter=100,
         tol=1e-6,
         subsample=50_000,
@@ -227,7 +229,10 @@ class LearnedFourierSampler(RandomFourierSampler):
         # estimate it); each start's scale is kept while the shape is learned
         # on one half of the pairs, and the start whose kernel does best on
         # the other half is learned again on all pairs.
-        fit_half, check_half, objective = criterion(half), criterion(~half), criterion()
+        objective = criterion()
+        fit_half, check_half = objective, objective  # too few pairs to halve
+        if n >= 2 * MIN_TRAIN_PER_SAMPLE:
+            fit_half, check_half = criterion(half), criterion(~half)
         map_draws = rng.standard_normal(size=r * d) / np.sqrt(d)
         best = None
         for c in _INIT_SCALES:
@@ -261,6 +266,8 @@ class LearnedFourierSampler(RandomFourierSampler):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        # y holds the labels of two samples (binary, as the tests' labels).
+        tags.classifier_tags = ClassifierTags(multi_class=False)
         return tags
 
 
@@ -279,8 +286,8 @@ def _two_classes(X, y):
         raise ValueError(
             f"Learning a kernel needs at least {MIN_TRAIN_PER_SAMPLE} training points "
             "of each sample, to estimate the variance of the statistic; y has "
-            f"{counts[0]} of class {classes[0]!r} and {counts[1]} of class "
-            f"{classes[1]!r}."
+            f"{counts[0]} of class {classes.tolist()[0]!r} and {counts[1]} of class "
+            f"{classes.tolist()[1]!r}."
         )
     return X[y == classes[0]], X[y == classes[1]]
 

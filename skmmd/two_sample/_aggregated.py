@@ -3,7 +3,6 @@
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.utils import (
     check_random_state,
     get_tags,
@@ -165,6 +164,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
         **_BaseMMDTest._shared_constraints,
+        **_BaseMMDTest._train_constraints,
     }
 
     def __init__(
@@ -184,6 +184,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        train_size=None,
     ):
         self.transformers = transformers
         self.method = method
@@ -199,6 +200,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.train_size = train_size
 
     def _resolve_weights(self, n_kernels):
         """The kernels' weights, validated and scaled to sum 1."""
@@ -277,7 +279,8 @@ class AggregatedMMDTest(_BaseMMDTest):
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         self._stream = None
-        transformers = self._fit_transformers(self._fit_rows(engine, X, Y, seed), rng)
+        fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
+        transformers = self._fit_transformers(fit_rows, rng, labels=labels)
         return self._fit_stream(engine, X, Y, transformers, seed)
 
     def _streams(self):
@@ -291,7 +294,7 @@ class AggregatedMMDTest(_BaseMMDTest):
             return None
         return _prefit(self.transformers)
 
-    def _fit_transformers(self, pooled, rng, prefit=None):
+    def _fit_transformers(self, pooled, rng, prefit=None, labels=None):
         """The fitted maps (``prefit``: fitted copies to use as they are)."""
         if isinstance(self.transformers, str):  # "auto"
             transformers, self.kernels_ = self._auto_transformers(pooled, rng)
@@ -301,7 +304,9 @@ class AggregatedMMDTest(_BaseMMDTest):
             transformers = self.transformers
             self.kernels_ = [repr(t) for t in transformers]
         self.weights_ = self._resolve_weights(len(transformers))
-        self.transformers_ = prefit or [clone(t).fit(pooled) for t in transformers]
+        self.transformers_ = prefit or [
+            self._fit_map(t, pooled, labels) for t in transformers
+        ]
         return self.transformers_
 
     def _set_results(self, sums, m, n, seed):

@@ -5,8 +5,9 @@ from copy import copy, deepcopy
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import train_test_split
 from sklearn.utils import (
     ClassifierTags,
     check_random_state,
@@ -18,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
+    RealNotInt,
     StrOptions,
     _fit_context,
 )
@@ -157,6 +159,15 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "verbose": ["verbose"],
     }
 
+    # The tests whose maps may be trained on a held-out part of the samples.
+    _train_constraints: dict = {
+        "train_size": [
+            None,
+            Interval(RealNotInt, 0, 1, closed="neither"),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+    }
+
     def _two_samples(self, X, Y, reset, min_rows=2, rows=None):
         """Validated ``(X, Y, classes)`` of in-memory samples with the row
         operations ``rows`` (by default, of ``X``'s kind): see
@@ -266,6 +277,69 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         m, n = engine.n_rows(X), engine.n_rows(Y)
         return engine.pooled(X, Y, fit_indices(m + n, seed))
 
+    def _training_part(self, engine, X, Y, seed):
+        """``(rows, labels, X, Y)``: the rows the maps are fit on, their labels
+        and the samples left to test. Without ``train_size``: the pooled
+        sample's fit rows (see :meth:`_fit_rows`), no labels, all of X and Y.
+        With it: a stratified random part of the rows and their labels (the
+        maps may learn from them), and the rest of each sample, so that the
+        maps do not depend on the rows tested."""
+        if self.train_size is None:
+            return self._fit_rows(engine, X, Y, seed), None, X, Y
+        if engine.lazy:
+            raise TypeError(
+                f"train_size={self.train_size!r} takes in-memory samples; with "
+                "dask input, fit the map on an in-memory labelled sample and "
+                "pass it fitted, wrapped in sklearn.frozen.FrozenEstimator."
+            )
+        m, n = engine.n_rows(X), engine.n_rows(Y)
+        labels = np.repeat([0, 1], [m, n])
+        try:
+            train, _ = train_test_split(
+                np.arange(m + n),
+                train_size=self.train_size,
+                stratify=labels,
+                random_state=np.random.RandomState([seed, 3]),
+            )
+        except ValueError as error:
+            raise ValueError(
+                f"train_size={self.train_size!r} cannot split samples of {m} and "
+                f"{n} rows into a training and a test part: {error}"
+            ) from error
+        train = np.sort(train)
+        rest_x = np.setdiff1d(np.arange(m), train[train < m])
+        rest_y = np.setdiff1d(np.arange(n), train[train >= m] - m)
+        self.n_held_out_ = train.size
+        return (
+            engine.pooled(X, Y, train),
+            labels[train],
+            engine.rows.take(X, rest_x),
+            engine.rows.take(Y, rest_y),
+        )
+
+    def _fit_map(self, transformer, rows, labels=None):
+        """A fitted clone of ``transformer``: on ``rows`` with their sample
+        ``labels`` when training (``train_size``), else without labels."""
+        name = type(transformer).__name__
+        if labels is None and get_tags(transformer).target_tags.required:
+            raise ValueError(
+                f"{name} learns its kernel from which sample each row comes "
+                "from: pass train_size (e.g. train_size=0.5) to fit it on a part "
+                "of the samples held out from the test, or pass it fitted on "
+                "other data, wrapped in sklearn.frozen.FrozenEstimator."
+            )
+        try:
+            return clone(transformer).fit(rows, labels)
+        except ValueError as error:
+            if labels is None:
+                raise
+            counts = np.bincount(labels, minlength=2)
+            raise ValueError(
+                f"{name} could not be fit on the training part (train_size="
+                f"{self.train_size!r}: {counts[0]} rows of X and {counts[1]} of "
+                f"Y): {error}"
+            ) from error
+
     def _start_stream(self, engine, transformers, X, seed):
         widths = [engine.width(t, X) for t in transformers]
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
@@ -279,7 +353,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         widths = self._start_stream(engine, transformers, X, seed)
         unit = self._resolve_unit(m, n, sum(widths))
         engine.add(self._stream, X, Y, unit)
-        self.n_held_out_ = 0
+        if self.train_size is None:
+            self.n_held_out_ = 0
         self._calibrate()
         return self
 
@@ -346,7 +421,14 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             held_out = prefit is None
             # The first chunk's kind fixes the stream's row operations.
             engine = _engines.InMemory(rows)
-            transformers = self._fit_transformers(engine.pooled(X, Y), rng, prefit)
+            # With train_size the first chunk is the training part: the maps
+            # may learn from its labels.
+            labels = None
+            if self.train_size is not None:
+                labels = np.repeat([0, 1], [X.shape[0], Y.shape[0]])
+            transformers = self._fit_transformers(
+                engine.pooled(X, Y), rng, prefit, labels
+            )
             self._start_stream(engine, transformers, X, seed)
             self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
             self._mark_stale()

@@ -3,7 +3,6 @@
 from numbers import Real
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.utils import (
     check_random_state,
     gen_batches,
@@ -215,6 +214,7 @@ class MMDTest(_BaseMMDTest):
         "calibration": [StrOptions({"permutation", "bootstrap"})],
         "explain_columns": ["boolean", list, dict],
         **_BaseMMDTest._shared_constraints,
+        **_BaseMMDTest._train_constraints,
     }
 
     def __init__(
@@ -234,6 +234,7 @@ class MMDTest(_BaseMMDTest):
         n_jobs=None,
         verbose=0,
         explain_columns=False,
+        train_size=None,
     ):
         self.transformer = transformer
         self.kernel = kernel
@@ -249,6 +250,7 @@ class MMDTest(_BaseMMDTest):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.explain_columns = explain_columns
+        self.train_size = train_size
 
     def _kernel_function(self):
         return _kernel_params(self.kernel, self.bandwidth_, self.nu)
@@ -304,8 +306,8 @@ class MMDTest(_BaseMMDTest):
         self._stream = None
         if self.transformer is not None:
             self.bandwidth_ = None
-            fit_rows = self._fit_rows(engine, X, Y, seed)
-            self.transformer_ = clone(self._map(X)).fit(fit_rows)
+            fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
+            self.transformer_ = self._fit_map(self._map(X), fit_rows, labels)
             maps = [self.transformer_, *self._column_maps(X, fit_rows, rng)]
             return self._fit_stream(engine, X, Y, maps, seed)
         # The quadratic exact test computes with NumPy.
@@ -374,10 +376,10 @@ class MMDTest(_BaseMMDTest):
             return None
         return _prefit([self.transformer])
 
-    def _fit_transformers(self, pooled, rng, prefit=None):
+    def _fit_transformers(self, pooled, rng, prefit=None, labels=None):
         """The fitted maps (``prefit``: fitted copies to use as they are)."""
         self.transformer_ = (
-            prefit[0] if prefit else clone(self._map(pooled)).fit(pooled)
+            prefit[0] if prefit else self._fit_map(self._map(pooled), pooled, labels)
         )
         self.bandwidth_ = None
         if prefit and self.explain_columns is not False:
