@@ -343,3 +343,30 @@ def test_report_renders_in_a_headless_browser(tmp_path):
     shot = script.screenshot(bad, tmp_path / "bad.png", browser=_CHROMIUM)
     assert any("boom" in line for line in shot.console)
     assert "example.com" in shot.requests - shot.baseline_requests
+
+
+def test_report_of_a_joint_difference_and_an_undefined_interval():
+    """Rejected with no column moved on its own; an infinite standard error
+    (tiny samples) is JSON's null in the page's data and "inf" in its text."""
+    from skmmd import MMDTestResult
+
+    report = pd.DataFrame(
+        {"column": ["a", "b"], "adjusted_p_value": [0.2, 0.6], "p_value": [0.1, 0.3]}
+    )
+    result = MMDTestResult(
+        statistic=0.5,
+        pvalue=0.01,
+        null_distribution=np.linspace(-0.1, 0.1, 99),
+        alpha=0.05,
+        mmd2=0.5,
+        standard_error=float("inf"),
+        n_samples_x=3,
+        n_samples_y=3,
+        column_report=report,
+    )
+    html = result.to_html()
+    page = _self_contained(html)
+    assert "No column moved at that level on its own" in page.text["verdict"]
+    assert page.values["standard_error"] is None and page.values["ci_high"] is None
+    assert '"standard_error" data-value="null">inf</td>' in html
+    assert page.column_figures() == []

@@ -45,11 +45,12 @@ def _cell(key, value, text):
 
 
 def _number(value):
-    if value is None:
+    """A cell's text: floats to six digits, lists joined, labels as they are."""
+    if value is None:  # to_dict's JSON for an infinite standard error or bound
         return "inf"
     if isinstance(value, list):
         return ", ".join(_number(v) for v in value)
-    return f"{value:.6g}" if isinstance(value, float) else str(value)  # + labels
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
 def moved_columns(result):
@@ -74,8 +75,9 @@ def verdict(result, moved):
             text += (
                 f" Columns that moved: {', '.join(moved)}."
                 if moved
-                else " No single column moved at that level: the difference "
-                "is in how the columns vary together."
+                else " No column moved at that level on its own: the "
+                "difference lies in how columns vary together, or is spread "
+                "thinly over several."
             )
         return text
     return (
