@@ -214,6 +214,10 @@ def test_witness_display_errors(shifted):
         WitnessDisplay.from_estimator(table_test, frame, other, "b")
     display = WitnessDisplay.from_estimator(table_test, frame, other, "a")
     assert display.line_.get_ydata().size == 100
+    with pytest.raises(
+        ValueError, match=r"'grid_resolution' parameter .* range \[2, inf\)"
+    ):
+        WitnessDisplay.from_estimator(test, X, Y, 0, grid_resolution=1)
 
 
 def test_drift_display_thresholds_and_detection(detector):

@@ -188,6 +188,8 @@ def test_summaries_are_bounded_and_streamed():
     assert summary["missing"].tolist() == [1, 0]
     with pytest.raises(KeyError, match="no summary of column 'z'"):
         cats.summary("z")
+    with pytest.raises(ValueError, match=r"'n_bins' parameter .* range \[1, inf\)"):
+        ColumnSummaries(n_bins=0)
     # a far value: the bins span the quantiles, the value is in the overflow
     many = np.linspace(0, 1, 2000).reshape(-1, 1)
     x = np.r_[many, [[1e6]]]

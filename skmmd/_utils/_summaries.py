@@ -6,8 +6,11 @@ Per column and sample: the rows seen, the missing values, and a histogram
 ``O(columns x (n_bins + max_categories))`` whatever the number of rows.
 """
 
+from numbers import Integral
+
 import numpy as np
 
+from ._compat import Interval, validate_params
 from ._tables import _missing, _seconds, is_dataframe, numeric_series
 
 # The bins span the first batch's pooled range, or its quantiles at these
@@ -44,11 +47,11 @@ class ColumnSummaries:
     batch with any of its values (both samples pooled), or between its 0.1 %
     and 99.9 % quantiles where the range is more than twice as wide (far
     values); values outside the bins, in that batch or later ones, are
-    counted in an underflow and an overflow bin at the two ends. In memory the first batch
-    is all the data, and the bins are those of its pooled quantiles. A column is
-    numeric or categorical as its first batch's dtype says (numbers, datetimes
-    and timedeltas, the latter two as seconds, are numeric; booleans,
-    strings and other objects categorical).
+    counted in an underflow and an overflow bin at the two ends. In memory the
+    first batch is all the data. A column is numeric or categorical as its
+    first batch's dtype says (numbers, datetimes and timedeltas, the latter
+    two as seconds, are numeric; booleans, strings and other objects
+    categorical).
 
     Examples
     --------
@@ -65,6 +68,13 @@ class ColumnSummaries:
     [300, 240]
     """
 
+    @validate_params(
+        {
+            "n_bins": [Interval(Integral, 1, None, closed="left")],
+            "max_categories": [Interval(Integral, 1, None, closed="left")],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def __init__(self, n_bins=30, max_categories=50):
         self.n_bins = n_bins
         self.max_categories = max_categories

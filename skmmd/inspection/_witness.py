@@ -1,9 +1,12 @@
 """The witness function of a fitted test along one or two columns."""
 
+from numbers import Integral
+
 import numpy as np
 from sklearn.utils import check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._compat import Interval, validate_params
 from .._utils._tables import is_dataframe, numeric_series
 from ._plotting import axes
 
@@ -206,6 +209,14 @@ class WitnessDisplay:
         return self
 
     @classmethod
+    @validate_params(
+        {
+            "grid_resolution": [Interval(Integral, 2, None, closed="left")],
+            "n_background": [Interval(Integral, 1, None, closed="left")],
+            "random_state": ["random_state"],
+        },
+        prefer_skip_nested_validation=False,
+    )
     def from_estimator(
         cls,
         estimator,
