@@ -135,7 +135,9 @@ def make_liu_blobs(samples_per_blob=40, *, null=False, random_state=None):
     Returns
     -------
     X : ndarray of shape (9 * samples_per_blob, 2)
+        Sample from P (spherical blobs; under the null, Blob-S).
     Y : ndarray of shape (9 * samples_per_blob, 2)
+        Sample from Q (correlated blobs; under the null, like X).
 
     References
     ----------
@@ -204,7 +206,9 @@ def make_hdgm(samples_per_mode=1000, *, n_features=10, null=False, random_state=
     Returns
     -------
     X : ndarray of shape (2 * samples_per_mode, n_features)
+        Sample from P, mode by mode.
     Y : ndarray of shape (2 * samples_per_mode, n_features)
+        Sample from Q, mode by mode.
 
     References
     ----------

@@ -121,7 +121,7 @@ class LearnedFourierSampler(RandomFourierSampler):
     With paired feature differences ``d_i = z(x_i) - z(y_i)``, the criterion is
     a function of ``s = sum_i d_i``, ``sum_i ||d_i||^2`` and
     ``sum_i (d_i^T s)^2``; its gradient in ``d_i`` is a combination of ``s``,
-    ``d_i`` and ``sum_k (d_k^T s) d_k`` (:func:`skmmd.mmd.power_gradient`),
+    ``d_i`` and ``sum_k (d_k^T s) d_k`` (``skmmd.mmd._features.power_gradient``),
     carried to ``W`` through ``dz/dW`` and then to ``l`` and ``M``: three
     passes over the row blocks per step (one when the features fit in
     ``2**22`` entries per sample). The start: every length scale equal to
@@ -191,7 +191,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         return "LearnedFourierSampler learns its kernel with NumPy"
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Learn the kernel that best tells the two samples in ``X`` apart.
 
         Parameters
@@ -273,6 +273,11 @@ class LearnedFourierSampler(RandomFourierSampler):
 
 def _two_classes(X, y):
     """The rows of ``X`` of each of the two classes of ``y``."""
+    if y is None:
+        raise ValueError(
+            "LearnedFourierSampler.fit needs y, the labels of the two samples "
+            "(which sample each row of X comes from)."
+        )
     y = column_or_1d(y, warn=True)
     check_consistent_length(X, y)
     check_classification_targets(y)

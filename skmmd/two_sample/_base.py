@@ -321,7 +321,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """A fitted clone of ``transformer``: on ``rows`` with their sample
         ``labels`` when training (``train_size``), else without labels."""
         name = type(transformer).__name__
-        if labels is None and get_tags(transformer).target_tags.required:
+        frozen = _prefit([transformer]) is not None  # e.g. a FrozenEstimator
+        if labels is None and get_tags(transformer).target_tags.required and not frozen:
             raise ValueError(
                 f"{name} learns its kernel from which sample each row comes "
                 "from: pass train_size (e.g. train_size=0.5) to fit it on a part "
