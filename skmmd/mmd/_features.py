@@ -163,9 +163,7 @@ def _power_parts(total, row_sums_sq, h_diag_sum, n):
 
 def _power_from_h(h_row_sums, h_diag_sum, n, eps):
     """``MMD2_u / sqrt(V)`` from the row sums of the paired ``h`` matrix."""
-    mmd2, var = _power_parts(
-        h_row_sums.sum(), np.sum(h_row_sums**2), h_diag_sum, n
-    )
+    mmd2, var = _power_parts(h_row_sums.sum(), np.sum(h_row_sums**2), h_diag_sum, n)
     return float(mmd2 / np.sqrt(max(var, eps)))
 
 
