@@ -20,9 +20,11 @@ from ..mmd._features import _BLOCK_ENTRIES, power_gradient
 MIN_TRAIN_PER_SAMPLE = 2
 
 # Scales of the median bandwidth tried as starting points (the criterion is
-# flat in the bandwidth far from the scale at which the samples differ); the
-# one whose learned kernel does best on held-out pairs is kept.
+# flat in the bandwidth far from the scale at which the samples differ).
 _INIT_SCALES = (0.0625, 0.125, 0.25, 0.5)
+
+# Frequencies of the check of each learned kernel, per frequency learned on.
+_CHECK_FREQUENCIES = 4
 
 # Each ARD length scale stays within this factor of its start (so do the
 # relative weights of the features, the overall scale being fixed).
@@ -100,7 +102,7 @@ class LearnedFourierSampler(RandomFourierSampler):
     start_scale_ : float
         The chosen start: length scales ``start_scale_ * bandwidth_``.
     n_iter_ : int
-        L-BFGS iterations run.
+        L-BFGS iterations run from the chosen start.
     bandwidth_ : float
         The median-heuristic bandwidth of the training sample.
     random_weights_ : ndarray of shape (n_features, n_frequencies)
@@ -134,10 +136,12 @@ class LearnedFourierSampler(RandomFourierSampler):
     ``(1/16, 1/8, 1/4, 1/2)`` every length scale starts at ``c`` times the
     median heuristic (and ``M`` at a random map of size ``0.1 / (c median)``),
     the trace of the metric is held at that start's while L-BFGS learns its
-    shape on one half of the pairs, each length scale within a factor 16 of
-    its start; the start whose learned kernel has the largest criterion on
-    the other half is then learned on all pairs. L-BFGS stops as ``tol`` and
-    ``max_iter`` say; a result below its start is discarded.
+    shape, each length scale within a factor 16 of its start. The learned
+    kernel kept is the one with the largest criterion computed with other
+    random frequencies (four times as many) on the same pairs: a kernel that
+    fits its own features to the pairs' noise scores high only with those
+    features. L-BFGS stops as ``tol`` and ``max_iter`` say; a result below its
+    start is discarded.
     The parameters are optimized in float64 whatever the input's dtype;
     ``transform`` keeps float32 as float32.
 
@@ -227,23 +231,12 @@ class LearnedFourierSampler(RandomFourierSampler):
         self.random_offset_ = random_phases(rng, self.feature, self.n_components)
         self.bandwidth_ = median_bandwidth(X, random_state=rng)
         P_a, P_b = _pairs(X_a, X_b, self.subsample, rng)
-        n = P_a.shape[0]
-        half = rng.permutation(n) < n // 2
-
-        def criterion(rows=slice(None)):
-            return _Criterion(
-                draws[:d], draws[d:], self.random_offset_, P_a[rows], P_b[rows]
-            )
-
-        # The overall scale of the kernel is not learned by gradient (the
-        # estimated criterion rewards kernels too peaked for the data to
-        # estimate it); each start's scale is kept while the shape is learned
-        # on one half of the pairs, and the start whose kernel does best on
-        # the other half is learned again on all pairs.
-        objective = criterion()
-        fit_half, check_half = objective, objective  # too few pairs to halve
-        if n >= 2 * MIN_TRAIN_PER_SAMPLE:
-            fit_half, check_half = criterion(half), criterion(~half)
+        objective = _Criterion(draws[:d], draws[d:], self.random_offset_, P_a, P_b)
+        # The same kernels' criterion with other, more frequencies: a kernel
+        # learned by fitting its features to the pairs' noise scores high in
+        # ``objective`` only.
+        check_draws = rng.standard_normal(size=(d + r, _CHECK_FREQUENCIES * n_freq))
+        check = _Criterion(check_draws[:d], check_draws[d:], None, P_a, P_b)
         map_draws = rng.standard_normal(size=r * d) / np.sqrt(d)
         best = None
         for c in _INIT_SCALES:
@@ -253,16 +246,14 @@ class LearnedFourierSampler(RandomFourierSampler):
                     (_INIT_MAP / (c * self.bandwidth_)) * map_draws,
                 ]
             )
-            for part in (fit_half, check_half, objective):
-                part.size = part.trace(start)
-            theta, _ = _maximize(fit_half, start, self.max_iter, self.tol)
-            score = check_half.value(theta)
+            objective.size = check.size = objective.trace(start)
+            theta, n_iter = _maximize(objective, start, self.max_iter, self.tol)
+            score = check.value(theta)
             if best is None or score > best[0]:
-                best = (score, c, start)
-        _, self.start_scale_, start = best
+                best = (score, c, start, theta, n_iter)
+        _, self.start_scale_, start, theta, self.n_iter_ = best
         objective.size = objective.trace(start)
         self.initial_criterion_ = float(objective.value(start))
-        theta, self.n_iter_ = _maximize(objective, start, self.max_iter, self.tol)
         self.criterion_ = float(objective.value(theta))
         # The metric's overall scale is the start's: theta's parts rescaled.
         root_kappa = np.sqrt(objective.size / objective.trace(theta))
