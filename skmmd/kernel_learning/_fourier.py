@@ -80,10 +80,12 @@ class LearnedFourierSampler(RandomFourierSampler):
         gradient is at most ``tol`` or when an iteration improves ``J`` by less
         than ``tol`` relative to ``max(1, |J|)`` (``J`` scaled by ``max(1,
         |J_start|)``), or after ``max_iter`` iterations.
-    subsample : int or None, default=50000
+    subsample : int or None, default=10000
         Pairs of training points (one from each sample) the criterion is
         estimated on: a seeded subsample drawn once, the same at every step,
-        so the optimization is deterministic; ``None`` uses every pair.
+        so the optimization is deterministic; ``None`` uses every pair. It
+        bounds a step's cost whatever N (the criterion's noise is about
+        ``1 / sqrt(subsample)``).
     random_state : int, RandomState instance or None, default=None
         Controls the random frequencies, the starting map and the subsample.
 
@@ -192,7 +194,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         n_directions=0,
         max_iter=100,
         tol=1e-6,
-        subsample=50_000,
+        subsample=10_000,
         random_state=None,
     ):
         self.n_components = n_components
