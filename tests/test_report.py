@@ -372,3 +372,22 @@ def test_report_of_a_joint_difference_and_an_undefined_interval():
     assert page.values["standard_error"] is None and page.values["ci_high"] is None
     assert '"standard_error" data-value="null">inf</td>' in html
     assert page.column_figures() == []
+
+
+def test_histogram_counts_are_numpys():
+    """The bins' counts are numpy's histogram over the same edges, the tails
+    count what lies beyond them (infinities too), NaN is missing."""
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(size=5000), rng.normal(size=4000) * 2
+    x[:3] = [np.inf, -np.inf, np.nan]
+    summary = ColumnSummaries().update(x[:, None], y[:, None]).summary("0")
+    edges = summary["edges"]
+    finite = np.r_[x, y][np.isfinite(np.r_[x, y])]
+    assert (edges[0], edges[-1]) == (finite.min(), finite.max())  # the range
+    for i, values in enumerate((x, y)):
+        values = values[~np.isnan(values)]
+        inner = np.histogram(values[np.isfinite(values)], bins=edges)[0]
+        assert np.array_equal(summary["counts"][i, 1:-1], inner)
+        assert summary["counts"][i, 0] == np.sum(values < edges[0])
+        assert summary["counts"][i, -1] == np.sum(values > edges[-1])
+    assert summary["missing"].tolist() == [1, 0]

@@ -17,6 +17,7 @@ from ._tables import _missing, _seconds, is_dataframe, numeric_series
 # levels where the range is more than _FAR times theirs, so that a few extreme
 # values do not squash every other into one bin.
 _TAIL, _FAR = 0.001, 2.0
+_SAMPLE = 2**17  # values of the first batch the quantiles are estimated from
 
 
 class ColumnSummaries:
@@ -46,7 +47,8 @@ class ColumnSummaries:
     A numeric column's bins are equal bins over the range of the first
     batch with any of its values (both samples pooled), or between its 0.1 %
     and 99.9 % quantiles where the range is more than twice as wide (far
-    values); values outside the bins, in that batch or later ones, are
+    values: the quantiles are estimated from an even subsample of at most
+    131072 values); values outside the bins, in that batch or later ones, are
     counted in an underflow and an overflow bin at the two ends. In memory the
     first batch is all the data. A column is numeric or categorical as its
     first batch's dtype says (numbers, datetimes and timedeltas, the latter
@@ -106,22 +108,14 @@ class ColumnSummaries:
         self.n_rows_ += [_n_rows(X), _n_rows(Y)]
         for name, x, y in zip(self.columns_, X.values(), Y.values()):
             state = self._state[name]
-            if state is None:
-                state = self._state[name] = self._start(x, y)
+            if state is None and len(x) + len(y):  # the column's first rows
+                numeric = _is_numeric(x if len(x) else y)
+                state = _Histogram(self.n_bins) if numeric else None
+                state = state or _Categories(self.max_categories)
+                self._state[name] = state
             if state is not None:
                 state.add(x, y)
         return self
-
-    def _start(self, x, y):
-        """The state of a column, from its first batch (None: no rows yet)."""
-        if len(x) + len(y) == 0:
-            return None
-        if _is_numeric(x if len(x) else y):
-            first = np.concatenate([_numbers(x), _numbers(y)])
-            # Fewer bins for few rows (about sqrt(rows)), so each holds some.
-            n_bins = int(min(self.n_bins, max(5, np.sqrt(first.size))))
-            return _Histogram(first, n_bins)
-        return _Categories(self.max_categories)
 
     def summary(self, column):
         """One column's summary.
@@ -183,34 +177,65 @@ def _numbers(values):
 class _Histogram:
     """Counts in equal bins fixed by the first batch, with under- and overflow."""
 
-    def __init__(self, first, n_bins):
-        finite = first[np.isfinite(first)]
+    def __init__(self, n_bins):
+        self.n_bins = n_bins
+        self.edges = None
+        self.counts = np.zeros((2, n_bins + 2), dtype=np.int64)
+        self.missing = np.zeros(2, dtype=np.int64)
+
+    def _set_bins(self, x, y):
+        """The bins of the first batch: its pooled range, or its tail
+        quantiles (from at most ``_SAMPLE`` of its values) if that is far."""
         low = high = 0.0
-        if finite.size:
-            low, high = finite.min(), finite.max()
-            q_low, q_high = np.quantile(finite, [_TAIL, 1 - _TAIL])
+        with np.errstate(invalid="ignore"):
+            parts = [v for v in (x, y) if v.size and not np.isnan(v).all()]
+            if parts:
+                low = min(np.nanmin(v) for v in parts)
+                high = max(np.nanmax(v) for v in parts)
+        if not (np.isfinite(low) and np.isfinite(high)):  # infinities: rare
+            finite = np.concatenate([v[np.isfinite(v)] for v in (x, y)])
+            low, high = (finite.min(), finite.max()) if finite.size else (0.0, 0.0)
+        size = x.size + y.size
+        if size and high > low:
+            step = max(1, size // _SAMPLE)
+            sample = np.concatenate([x[::step], y[::step]])
+            sample = sample[np.isfinite(sample)]
+            q_low, q_high = np.quantile(sample, [_TAIL, 1 - _TAIL])
             if high - low > _FAR * (q_high - q_low):  # far values: the tails
                 low, high = q_low, q_high
         if not high > low:  # one value: a bin around it
             pad = max(abs(low) * 0.05, 0.5)
             low, high = low - pad, high + pad
+        # Fewer bins for few rows (about sqrt(rows)), so each holds some.
+        n_bins = int(min(self.n_bins, max(5, np.sqrt(size))))
         self.edges = np.linspace(low, high, n_bins + 1)
         self.counts = np.zeros((2, n_bins + 2), dtype=np.int64)
-        self.missing = np.zeros(2, dtype=np.int64)
 
     def add(self, x, y):
+        x, y = _numbers(x), _numbers(y)
+        if self.edges is None:
+            self._set_bins(x, y)
         n_bins = self.edges.size - 1
         low, high = self.edges[0], self.edges[-1]
-        for i, values in enumerate((_numbers(x), _numbers(y))):
-            present = ~np.isnan(values)
-            values = values[present]
-            self.missing[i] += present.size - values.size
+        for i, values in enumerate((x, y)):
+            nan = np.isnan(values)
+            n_nan = int(np.count_nonzero(nan))
+            if n_nan:
+                values = values[~nan]
+            self.missing[i] += n_nan
+            # Bin k of [0, n_bins) is slot k + 1, the tails (and +-inf) slots 0
+            # and n_bins + 1; values at the top edge (k = n_bins up to
+            # rounding) belong to the last bin.
             with np.errstate(invalid="ignore", over="ignore"):
-                k = np.floor((values - low) * (n_bins / (high - low)))
-            # Bin k of [0, n_bins) is slot k + 1; the top edge belongs to the
-            # last bin; slots 0 and n_bins + 1 hold the tails (and +-inf).
-            k = np.where(values <= high, np.clip(k, -1, n_bins - 1), n_bins)
-            self.counts[i] += np.bincount((k + 1).astype(np.intp), minlength=n_bins + 2)
+                k = (values - low) * (n_bins / (high - low))
+            np.floor(k, out=k)
+            np.clip(k, -1, n_bins, out=k)
+            k += 1
+            counts = np.bincount(k.astype(np.intp), minlength=n_bins + 2)
+            above = np.count_nonzero(values > high)
+            counts[-2] += counts[-1] - above
+            counts[-1] = above
+            self.counts[i] += counts
 
     def summary(self):
         labels = ["below"] + [f"{e:.4g}" for e in self.edges[:-1]] + ["above"]
