@@ -103,6 +103,9 @@ class AggregatedMMDTest(_BaseMMDTest):
     p_values_ : ndarray of shape (n_kernels,)
         Each kernel's own permutation p-value (not corrected for multiplicity:
         only ``p_value_`` is a valid test of H0 over all kernels).
+    null_distributions_ : ndarray of shape (n_resamples, n_kernels)
+        Each kernel's MMD^2 on the shared permutations (its column of the
+        null that ``p_values_`` come from).
     transformers_ : list of fitted transformers
         The fitted clones, one per kernel.
     kernels_ : list of str
@@ -329,6 +332,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         )
         T = np.vstack([observed, null])
         self.statistics_ = observed
+        self.null_distributions_ = null
         self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
         aggregated, self.p_value_ = _aggregation.aggregated_p_value(
             T, self.method, self.weights_

@@ -262,6 +262,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "witness_weights_",
         "statistics_",
         "p_values_",
+        "null_distributions_",
         "result_",
         "column_report_",
         "resample_unit_",
