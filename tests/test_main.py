@@ -211,6 +211,22 @@ def test_cli_mixed_tables_parquet_and_csv(tmp_path, capsys):
     assert "--columns names columns ['height']" in capsys.readouterr().err
 
 
+def test_cli_parquet_with_a_stored_pandas_index(tmp_path, capsys):
+    # pandas stores a non-range index as a column (__index_level_0__); it is
+    # not data, in memory or read in batches.
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(0)
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    X = rng.normal(size=(200, 2))
+    pd.DataFrame(X, columns=["u", "v"], index=np.arange(200) * 3).to_parquet(a)
+    pd.DataFrame(X[::-1], columns=["u", "v"], index=np.arange(200) + 5).to_parquet(b)
+    for extra in ([], ["--batch-rows", "64"]):
+        args = ["test", str(a), str(b), "--n-resamples", "19", "--json", *extra]
+        assert main(args) == 0  # the same rows: the index alone differs
+        assert json.loads(capsys.readouterr().out)["n_features"] == 2
+
+
 @pytest.fixture
 def parquet_samples(tmp_path):
     pa = pytest.importorskip("pyarrow", reason="Parquet needs the optional pyarrow")

@@ -67,9 +67,13 @@ def file_columns(path):
         import pyarrow.parquet as pq
 
         try:
-            names = list(pq.read_schema(path).names)
+            schema = pq.read_schema(path)
         except Exception as exc:  # pyarrow's errors of a damaged file
             raise ValueError(f"{path}: not a readable Parquet file ({exc}).") from None
+        # A DataFrame's index stored by pandas (e.g. "__index_level_0__") is
+        # not data: pandas reads it back as the index.
+        index = (schema.pandas_metadata or {}).get("index_columns", [])
+        names = [n for n in schema.names if n not in index]
         return names, len(names)
     try:
         with open(path, newline="") as f:
@@ -188,6 +192,8 @@ def iter_batches(path, batch_rows, columns=None):
     if not header:  # a headerless CSV: pyarrow's names f0, f1, ...
         names = [f"f{i}" for i in range(width)]
     selected = None if columns is None else [names[i] for i in columns]
+    if selected is None and suffix in (".parquet", ".pq"):
+        selected = names  # not a stored pandas index
     if suffix in (".parquet", ".pq"):
         import pyarrow.parquet as pq
 
