@@ -110,19 +110,17 @@ def test_null_display_one_panel_per_kernel():
 
 
 def test_null_display_of_the_aggregated_test():
-    """Each kernel's panel when the test keeps each kernel's null distribution
-    (``null_distributions_``), and always the aggregated statistic's."""
+    """One panel per kernel (``null_distributions_``), then the aggregated
+    statistic's."""
     rng = np.random.default_rng(2)
     X, Y = rng.normal(size=(200, 2)), rng.normal(size=(200, 2)) + 0.4
     test = AggregatedMMDTest(n_resamples=99, random_state=0).fit(X, Y)
+    assert test.null_distributions_.shape == (99, len(test.kernels_))
     display = NullDistributionDisplay.from_estimator(test)
-    per_kernel = hasattr(test, "null_distributions_")
-    n_panels = len(test.kernels_) + 1 if per_kernel else 1
-    assert display.axes_.shape == (n_panels,)
+    assert display.axes_.shape == (len(test.kernels_) + 1,)
     assert _vertical_at(display.statistic_lines_[-1], test.statistic_)
-    if per_kernel:
-        for k, statistic in enumerate(test.statistics_):
-            assert _vertical_at(display.statistic_lines_[k], statistic)
+    for k, statistic in enumerate(test.statistics_):
+        assert _vertical_at(display.statistic_lines_[k], statistic)
 
 
 def test_column_report_display_one_bar_per_column_in_order(explained):
