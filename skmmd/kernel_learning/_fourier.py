@@ -279,8 +279,9 @@ def _two_classes(X, y):
     """The rows of ``X`` of each of the two classes of ``y``."""
     if y is None:
         raise ValueError(
-            "LearnedFourierSampler.fit needs y, the labels of the two samples "
-            "(which sample each row of X comes from)."
+            "LearnedFourierSampler requires y to be passed, but the target y is "
+            "None: fit needs the labels of the two samples (which sample each "
+            "row of X comes from)."
         )
     y = column_or_1d(y, warn=True)
     check_consistent_length(X, y)

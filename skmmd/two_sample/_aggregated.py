@@ -86,6 +86,15 @@ class AggregatedMMDTest(_BaseMMDTest):
         on it.
     verbose : int, default=0
         Progress messages when positive.
+    train_size : float, int or None, default=None
+        Fit the map(s) with the labels on a stratified random part of the
+        pooled sample (a fraction in (0, 1) or a number of rows, as in
+        :func:`~sklearn.model_selection.train_test_split`) and test only the
+        rest, so that a map learned for power, such as
+        :class:`~skmmd.LearnedFourierSampler`, gives a valid p-value; the
+        number of training rows is ``n_held_out_``. With ``partial_fit`` the
+        first chunk is the training part. ``None``: maps are fit on the pooled
+        sample without labels and every row is tested.
 
     Attributes
     ----------

@@ -116,6 +116,15 @@ class MMDTest(_BaseMMDTest):
         report is ``column_report_``, also with ``partial_fit`` and dask
         input, in memory bounded like the test's. The column maps' features
         count in the automatic ``resample_unit``.
+    train_size : float, int or None, default=None
+        Fit the map(s) with the labels on a stratified random part of the
+        pooled sample (a fraction in (0, 1) or a number of rows, as in
+        :func:`~sklearn.model_selection.train_test_split`) and test only the
+        rest, so that a map learned for power, such as
+        :class:`~skmmd.LearnedFourierSampler`, gives a valid p-value; the
+        number of training rows is ``n_held_out_``. With ``partial_fit`` the
+        first chunk is the training part. ``None``: maps are fit on the pooled
+        sample without labels and every row is tested.
 
     Attributes
     ----------
