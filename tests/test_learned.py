@@ -196,7 +196,7 @@ def test_bad_input_names_the_problem():
     sampler = LearnedFourierSampler(n_components=16, random_state=0)
     with pytest.raises(ValueError, match="exactly two samples.*got 1 class"):
         sampler.fit(pooled, np.zeros(len(pooled)))
-    with pytest.raises(ValueError, match="requires y to be passed.*labels of the two samples"):
+    with pytest.raises(ValueError, match="requires y to be passed.*the two samples"):
         sampler.fit(pooled)
     with pytest.raises(ValueError, match="at least 2 training points.*1 of class 1"):
         sampler.fit(pooled[:91], labels[:91])
