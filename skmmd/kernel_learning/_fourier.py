@@ -249,14 +249,16 @@ class LearnedFourierSampler(RandomFourierSampler):
                 ]
             )
             objective.size = check.size = objective.trace(start)
-            theta, n_iter = _maximize(objective, start, self.max_iter, self.tol)
+            theta, value, start_value, n_iter = _maximize(
+                objective, start, self.max_iter, self.tol
+            )
             score = check.value(theta)
             if best is None or score > best[0]:
-                best = (score, c, start, theta, n_iter)
-        _, self.start_scale_, start, theta, self.n_iter_ = best
+                best = (score, c, start, theta, value, start_value, n_iter)
+        _, self.start_scale_, start, theta, value, start_value, self.n_iter_ = best
         objective.size = objective.trace(start)
-        self.initial_criterion_ = float(objective.value(start))
-        self.criterion_ = float(objective.value(theta))
+        self.initial_criterion_ = float(start_value)
+        self.criterion_ = float(value)
         # The metric's overall scale is the start's: theta's parts rescaled.
         root_kappa = np.sqrt(objective.size / objective.trace(theta))
         self.length_scales_ = np.exp(theta[:d]) / root_kappa
@@ -303,13 +305,14 @@ def _two_classes(X, y):
 
 
 def _maximize(objective, theta, max_iter, tol):
-    """L-BFGS ascent of the criterion from ``theta``; the start if no better."""
+    """L-BFGS ascent of the criterion from ``theta``: ``(theta, value,
+    start_value, iterations)``, the start if no better."""
+    start_value = objective.value(theta)
     if max_iter == 0:
-        return theta, 0
+        return theta, start_value, start_value, 0
     d = objective.draws_ard.shape[0]
     bounds = [(t - np.log(_ARD_RANGE), t + np.log(_ARD_RANGE)) for t in theta[:d]]
     bounds += [(None, None)] * (theta.size - d)
-    start_value = objective.value(theta)
     scale = max(1.0, abs(start_value))
     solution = optimize.minimize(
         lambda t: tuple(-v / scale for v in objective.value_and_gradient(t)),
@@ -319,9 +322,10 @@ def _maximize(objective, theta, max_iter, tol):
         bounds=bounds,
         options={"maxiter": max_iter, "gtol": tol, "ftol": tol},
     )
-    if objective.value(solution.x) < start_value:
-        return theta, int(solution.nit)
-    return solution.x, int(solution.nit)
+    value = -solution.fun * scale
+    if value < start_value:
+        return theta, start_value, start_value, int(solution.nit)
+    return solution.x, value, start_value, int(solution.nit)
 
 
 def _pairs(X_a, X_b, subsample, rng):

@@ -86,14 +86,19 @@ def _with_numpy(fit=False, always=False):
     return decorate
 
 
+def _is_fitted(transformer):
+    try:
+        check_is_fitted(transformer)
+    except NotFittedError:
+        return False
+    return True
+
+
 def _prefit(transformers):
     """Copies of the transformers if all are fitted already, else None (maps
     fitted on host array-API arrays: their NumPy views, see
     ``_with_numpy``)."""
-    try:
-        for transformer in transformers:
-            check_is_fitted(transformer)
-    except NotFittedError:
+    if not all(_is_fitted(t) for t in transformers):
         return None
     return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
@@ -322,8 +327,11 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """A fitted clone of ``transformer``: on ``rows`` with their sample
         ``labels`` when training (``train_size``), else without labels."""
         name = type(transformer).__name__
-        frozen = _prefit([transformer]) is not None  # e.g. a FrozenEstimator
-        if labels is None and get_tags(transformer).target_tags.required and not frozen:
+        if (
+            labels is None
+            and get_tags(transformer).target_tags.required
+            and not _is_fitted(transformer)  # e.g. a FrozenEstimator: kept as is
+        ):
             raise ValueError(
                 f"{name} learns its kernel from which sample each row comes "
                 "from: pass train_size (e.g. train_size=0.5) to fit it on a part "
