@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+import skmmd.__main__ as _main
 from skmmd.__main__ import (
     EXIT_REJECT,
     load_sample,
@@ -60,6 +61,34 @@ def test_load_sample_csv_header_and_npy(samples):
     assert load_sample(a).shape == (60, 3)
     assert load_sample(b).shape == (70, 3)
     assert load_sample(same).shape == (50, 3)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1,2\n3,4\n",
+        "u,v\n1,2\n\n3,4\n",  # a header, a blank line
+        "\n\n1,2\n3,4",  # blank lines first, no final newline
+        ",,\n1,2\n,\n3,4\n",  # rows of empty cells
+        "1_0,2\n3, 4 \n",  # what float() reads and loadtxt does not
+        "7\n8\n9\n",  # one column
+        "u,v\n1,2\n",  # one row
+    ],
+)
+def test_csv_fast_parser_reads_what_the_checked_one_reads(tmp_path, text):
+    path = tmp_path / "x.csv"
+    path.write_text(text)
+    np.testing.assert_array_equal(
+        _main._read_csv(path), _main._read_csv_checked(path)
+    )
+
+
+def test_cli_table_without_pandas_says_what_to_install(samples, monkeypatch, capsys):
+    a, b, _ = samples
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas fails
+    assert main(["test", str(a), str(b), "--n-resamples", "19"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'skmmd[tables]'" in err and "--transformer rff" in err
 
 
 # The map each --transformer choice reports (headerless CSV: arrays).

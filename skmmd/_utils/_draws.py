@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 # Uniforms drawn per call (2 MB).
-_UNIFORM_ENTRIES = 2**18
+_UNIFORM_ENTRIES = 2**20
 
 
 # Resamples per parallel task: one index buffer serves them all (a fresh

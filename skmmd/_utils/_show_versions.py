@@ -2,12 +2,14 @@
 
 import platform
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 _DEPENDENCIES = ("skmmd", "numpy", "scipy", "scikit-learn", "joblib", "numba", "pytest")
 
 
 def _versions():
+    # Imported here: importlib.metadata is a twentieth of `import skmmd`.
+    from importlib.metadata import PackageNotFoundError, version
+
     info = {}
     for name in _DEPENDENCIES:
         try:

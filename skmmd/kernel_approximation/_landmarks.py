@@ -8,7 +8,6 @@ import warnings
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import gen_batches
 
@@ -63,6 +62,8 @@ class _PrecomputedKernel:
 
 def _kmeans_centers(X, s, rng):
     """k-means++ seeding refined by a few Lloyd iterations, in float64."""
+    from sklearn.cluster import KMeans  # 0.1 s of import, for k-means only
+
     km = KMeans(
         n_clusters=s,
         init="k-means++",

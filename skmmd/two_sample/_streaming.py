@@ -20,6 +20,8 @@ only, never on the data, so the units are exchangeable under H0 and the
 permutation test is exact.
 """
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -363,7 +365,13 @@ class UnitSums:
 
 
 def transformer_width(transformer, X, rows=HOST):
-    """Output dimension of a fitted transformer, from the first row of ``X``."""
+    """Output dimension of a fitted transformer: its ``_n_features_out`` (the
+    width scikit-learn's feature names count) when it has one, else that of
+    its map of the first row of ``X`` (a probe that, for skmmd's samplers,
+    would load a compiled kernel the stream itself never calls)."""
+    width = getattr(transformer, "_n_features_out", None)
+    if isinstance(width, numbers.Integral):
+        return int(width)
     return int(transformer.transform(rows.take(X, slice(0, 1))).shape[1])
 
 
