@@ -694,10 +694,11 @@ def run_independence(args, out=None):
 
 
 def run_warmup(out=None):
-    """Compile the numba kernels a test or the detector runs, for float64 and
-    float32 and for the serial and parallel copies (inputs above the size at
-    which a kernel goes parallel): numba caches them on disk."""
-    from . import OnlineMMDDetector, mmd_test
+    """Compile the numba kernels a test, the detector or a learned kernel
+    runs, for float64 and float32 and for the serial and parallel copies
+    (inputs above the size at which a kernel goes parallel): numba caches
+    them on disk."""
+    from . import LearnedFourierSampler, OnlineMMDDetector, mmd_test
 
     out = sys.stdout if out is None else out
     start = perf_counter()
@@ -709,6 +710,9 @@ def run_warmup(out=None):
         detector = OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=50)
         detector.fit(X[:1000]).update(Y[:20])
         detector.update(Y[20])
+    # The learned kernel's gradient (it learns in float64).
+    learned = LearnedFourierSampler(max_iter=1, random_state=0)
+    MMDTest(learned, train_size=0.5, n_resamples=19, random_state=0).fit(X, Y)
     print(
         f"skmmd warmup: kernels compiled and cached in {perf_counter() - start:.1f} s",
         file=out,
