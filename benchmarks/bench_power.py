@@ -125,6 +125,8 @@ def split_protocol(name, reps, null):
             random_state=rep,
         )
         hits += test.fit(X, Y).reject_
+        if (rep + 1) % 100 == 0:  # partial counts survive an interrupted run
+            print(f"  {name}: {hits} of {rep + 1} rejected", flush=True)
     rate = hits / reps
     se = np.sqrt(rate * (1 - rate) / reps)
     what = "type-I error" if null else "power"
