@@ -5,15 +5,18 @@ import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
+from sklearn.frozen import FrozenEstimator
 from sklearn.utils import get_tags
 
 from skmmd import (
+    LearnedFourierSampler,
     NystroemSampler,
     OnlineMMDDetector,
     RandomFourierSampler,
     TabularSampler,
 )
 from skmmd._utils._compat import InvalidParameterError
+from skmmd.datasets import make_hdgm
 from skmmd.drift import OnlineDriftResult
 
 
@@ -252,3 +255,29 @@ def test_bad_reference_gets_its_own_message_before_the_size():
 def test_partial_fit_validates_parameters_before_fit():
     with pytest.raises(InvalidParameterError, match="ert"):
         OnlineMMDDetector(ert=0.5).partial_fit(np.zeros((2, 3)))
+
+
+def test_learned_kernel_from_reference_against_an_early_window():
+    # A kernel learned on other reference data against an early window of the
+    # stream, passed frozen: the detector keeps it as it is, and its
+    # statistic is the MMD in the learned features.
+    rng = np.random.default_rng(0)
+    X_ref = make_hdgm(500, random_state=0)[0]
+    learn_ref = make_hdgm(250, random_state=1)[0]
+    drifted = rng.permutation(make_hdgm(500, random_state=2)[1])  # modes mixed
+    early, stream = drifted[:500], drifted[500:520]
+    labels = np.repeat([0, 1], [len(learn_ref), len(early)])
+    learned = LearnedFourierSampler(n_components=64, random_state=0).fit(
+        np.vstack([learn_ref, early]), labels
+    )
+    det = OnlineMMDDetector(
+        transformer=FrozenEstimator(learned), ert=50, window_size=10, random_state=0
+    ).fit(X_ref)
+    res = det.update(stream)
+    Z = learned.transform(stream)
+    np.testing.assert_array_equal(det.transformer_.transform(stream), Z)
+    expected = np.sum((det.reference_mean_ - Z[-10:].mean(axis=0)) ** 2)
+    assert res.statistic[-1, 0] == pytest.approx(expected, rel=1e-9)
+    # Unfitted, it has no labels to learn from: the message says what to do.
+    with pytest.raises(ValueError, match="FrozenEstimator"):
+        OnlineMMDDetector(transformer=LearnedFourierSampler()).fit(X_ref)

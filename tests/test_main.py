@@ -78,9 +78,7 @@ def test_load_sample_csv_header_and_npy(samples):
 def test_csv_fast_parser_reads_what_the_checked_one_reads(tmp_path, text):
     path = tmp_path / "x.csv"
     path.write_text(text)
-    np.testing.assert_array_equal(
-        _main._read_csv(path), _main._read_csv_checked(path)
-    )
+    np.testing.assert_array_equal(_main._read_csv(path), _main._read_csv_checked(path))
 
 
 def test_cli_table_without_pandas_says_what_to_install(samples, monkeypatch, capsys):

@@ -20,10 +20,11 @@ from sklearn.utils._param_validation import (
     StrOptions,
     validate_params,
 )
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import _is_fitted, validate_data
 
 __all__ = [
     "_convert_to_numpy",
+    "_is_fitted",
     "_is_numpy_namespace",
     "_max_precision_float_dtype",
     "check_same_namespace",

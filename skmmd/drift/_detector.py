@@ -13,7 +13,13 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import HasMethods, Interval, _fit_context, validate_data
+from .._utils._compat import (
+    HasMethods,
+    Interval,
+    _fit_context,
+    _is_fitted,
+    validate_data,
+)
 from ..kernel_approximation import RandomFourierSampler
 from . import _numba
 
@@ -115,7 +121,10 @@ class OnlineMMDDetector(BaseEstimator):
         Feature map with ``fit`` and ``transform`` (any skmmd sampler, e.g.
         :class:`~skmmd.TabularSampler` for raw tables); cloned in ``fit``.
         ``None``: ``RandomFourierSampler(n_components=256)`` with the median
-        bandwidth of the reference.
+        bandwidth of the reference. A kernel learned for power
+        (:class:`~skmmd.LearnedFourierSampler`, fit on reference data against
+        an early window of the stream, data ``X_ref`` does not hold) is passed
+        fitted, as ``sklearn.frozen.FrozenEstimator(learned)``.
     ert : float, default=1000
         Expected run time: the mean number of points before a false alarm when
         the stream does not drift. Run lengths are close to geometric: ``n``
@@ -281,7 +290,7 @@ class OnlineMMDDetector(BaseEstimator):
             Reference data, drawn from the distribution with no drift (in
             time order when ``block_size`` is set).
         y : None
-            Ignored.
+            Passed to the transformer's ``fit``, as a Pipeline passes it.
 
         Returns
         -------
@@ -295,9 +304,18 @@ class OnlineMMDDetector(BaseEstimator):
             transformer = RandomFourierSampler(n_components=256, random_state=rng)
         else:
             transformer = clone(self.transformer)
+        if get_tags(transformer).target_tags.required and not _is_fitted(transformer):
+            raise ValueError(
+                f"{type(transformer).__name__} learns from two labelled samples "
+                "and the reference is one: fit it on the reference against an "
+                "early window of the stream (data the detector's X_ref does not "
+                "hold) and pass it fitted, as transformer=sklearn.frozen."
+                "FrozenEstimator(fitted)."
+            )
         # The transformer validates X_ref (empty, NaN, complex, sparse) before
-        # the size is checked, so that bad input gets its own message.
-        self.transformer_ = transformer.fit(X_ref)
+        # the size is checked, so that bad input gets its own message. y goes
+        # along, as a Pipeline passes it (a FrozenEstimator's fit takes it).
+        self.transformer_ = transformer.fit(X_ref, y)
         n = X_ref.shape[0] if hasattr(X_ref, "shape") else len(X_ref)
         if n < n_min:
             raise ValueError(

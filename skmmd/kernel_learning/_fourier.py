@@ -471,7 +471,7 @@ class _Criterion:
 @njit(parallel=True, cache=True)
 def _projection_gradients(a, b, c, s, u, r, d, Z_a, Z_b, L, P_a, P_b):
     """The cos/sin pairs' columns of :meth:`_Criterion._to_projections`, row
-    by row with ``dJ/dd_i`` never stored (five array passes in NumPy, 40 % of
+    by row with ``dJ/dd_i`` never stored (five array passes in NumPy, 45 % of
     a step, measured)."""
     for i in prange(d.shape[0]):
         for f in range(L):

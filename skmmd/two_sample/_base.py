@@ -6,7 +6,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import train_test_split
 from sklearn.utils import (
     ClassifierTags,
@@ -22,6 +21,7 @@ from .._utils._compat import (
     RealNotInt,
     StrOptions,
     _fit_context,
+    _is_fitted,
 )
 from . import (
     _engines,
@@ -84,14 +84,6 @@ def _with_numpy(fit=False, always=False):
         return wrapper
 
     return decorate
-
-
-def _is_fitted(transformer):
-    try:
-        check_is_fitted(transformer)
-    except NotFittedError:
-        return False
-    return True
 
 
 def _prefit(transformers):
