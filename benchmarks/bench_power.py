@@ -3,7 +3,9 @@
 Parts (``--part``):
 
 ``liu``
-    Liu et al.'s protocol: ``--kernels`` (10) kernels, each learned on an
+    Liu et al.'s protocol: ``--kernels`` (10) kernels
+    (``LearnedFourierSampler(n_components=--n-components, n_directions=
+    --n-directions)``, 1024 and 0 by default), each learned on an
     independent draw of the test's size, each tested on ``--sets`` (100) fresh
     draws; Blob: 9 x 40 points per sample, 100 permutations; HDGM: d = 10,
     2 x 1000 points per sample, 200 permutations; alpha = 0.05. Against
@@ -66,16 +68,24 @@ def _labelled(X, Y):
     return np.vstack([X, Y]), np.repeat([0, 1], [len(X), len(Y)])
 
 
-def liu_protocol(name, n_kernels, n_sets, size=None, baselines=True, n_components=1024):
+def liu_protocol(
+    name,
+    n_kernels,
+    n_sets,
+    size=None,
+    baselines=True,
+    n_components=1024,
+    n_directions=0,
+):
     draw, B, published = PROBLEMS[name]
     kw = {} if size is None else {"size": size}
     powers, train_times, test_times = [], [], []
     rejections = {"median": 0, "aggregated": 0}
     for k in range(n_kernels):
         start = time.perf_counter()
-        kernel = LearnedFourierSampler(n_components=n_components, random_state=k).fit(
-            *_labelled(*draw(1000 + k, **kw))
-        )
+        kernel = LearnedFourierSampler(
+            n_components=n_components, n_directions=n_directions, random_state=k
+        ).fit(*_labelled(*draw(1000 + k, **kw)))
         train_times.append(time.perf_counter() - start)
         frozen = FrozenEstimator(kernel)
         hits = 0
@@ -100,7 +110,7 @@ def liu_protocol(name, n_kernels, n_sets, size=None, baselines=True, n_component
         )
     print(
         f"{name} (Liu et al.'s protocol, {n_kernels} kernels x {n_sets} sets, "
-        f"D = {n_components}): "
+        f"D = {n_components}, {n_directions} directions): "
         f"learned {np.mean(powers):.3f} +- {np.std(powers):.3f} "
         f"(MMD-D published {published}); training {np.mean(train_times):.2f} s, "
         f"test {np.mean(test_times):.3f} s per set"
@@ -228,11 +238,18 @@ def main():
     parser.add_argument("--sets", type=int, default=100)
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--n-components", type=int, default=1024)
+    parser.add_argument("--n-directions", type=int, default=0)
     parser.add_argument("--alibi-training", choices=["defaults", "liu"], default="liu")
     args = parser.parse_args()
     for name in args.problem:
         if args.part == "liu":
-            liu_protocol(name, args.kernels, args.sets, n_components=args.n_components)
+            liu_protocol(
+                name,
+                args.kernels,
+                args.sets,
+                n_components=args.n_components,
+                n_directions=args.n_directions,
+            )
         elif args.part == "split":
             split_protocol(name, args.reps, null=True)
             split_protocol(name, max(1, args.reps // 10), null=False)
