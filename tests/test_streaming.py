@@ -13,6 +13,7 @@ from skmmd import (
     RandomFourierSampler,
 )
 from skmmd.two_sample import _calibration
+from skmmd.two_sample._streaming import UnitSums
 
 REL = 1e-10
 
@@ -198,3 +199,29 @@ def test_state_is_bounded_by_units_not_rows(rng):
     units = sum(c.size for c in state.counts)
     assert units <= min(budget, 2 * 65536 // test.resample_unit_) + 4
     assert test.resample_unit_ == 1 or units > 100
+
+
+@pytest.mark.parametrize("tail_offset", [200, 150, 0])
+def test_unit_sums_are_views_where_one_state_holds_them(rng, tail_offset):
+    # The calibration loop reads the units a single state holds from that
+    # state's arrays (views), and adds up the others: the same U either way.
+    D, unit = 4, 2
+    total = max(200, tail_offset + 60)
+    expected = rng.normal(size=(2, total, D))
+    shared = np.zeros(total, dtype=bool)
+    shared[tail_offset : min(200, tail_offset + 60)] = True
+    state, tail = UnitSums([D], unit, 0), UnitSums([D], unit, 0)
+    for s in range(2):
+        state._grow(s, 0, 200)
+        tail._grow(s, tail_offset, tail_offset + 60)
+        for t in (state, tail):
+            at = slice(t.offset[s], t.offset[s] + t.counts[s].size)
+            # A unit both states hold has half its rows (and sums) in each.
+            t.counts[s][:] = np.where(shared[at], unit // 2, unit)
+            t.sums[0][s][:] = expected[s, at] * np.where(shared[at], 0.5, 1.0)[:, None]
+            t.n_rows[s] = int(t.counts[s].sum())
+    sums = state.finalize(tail)[0]
+    assert sums.n_units == (total, total)
+    np.testing.assert_array_equal(sums.U, expected.reshape(2 * total, D))
+    views = [b for b in sums.blocks if np.shares_memory(b, tail.sums[0][0])]
+    assert len(views) == (tail_offset >= 200)
