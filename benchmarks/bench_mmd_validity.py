@@ -20,7 +20,7 @@
     (RFF, D = 1024, median bandwidth), B = 999, with ``resample_unit`` 1, 2, 4
     and 8 on the same data and seed; the paired difference to unit 1 with its
     standard error. Units are exact at any size; this measures what they cost
-    in power (``resample_unit="auto"`` picks 2 here).
+    in power (``resample_unit="auto"`` picks 4 here).
 
 Replications run in ``--n-jobs`` processes (default 2), one BLAS and one numba
 thread each. Everything is seeded: a re-run prints the same numbers.

@@ -21,8 +21,10 @@ _BATCH_ENTRIES = 2**23
 # most this many, so each product is large enough to run near peak speed.
 _CHUNK = 256
 # Multiply-adds allowed for the feature GEMMs before resampling units of several
-# points (MMDTest resample_unit="auto"): a few seconds on two cores.
-_GEMM_BUDGET = 2**35
+# points (MMDTest resample_unit="auto"): 0.3 s at this machine's BLAS peak
+# (52 GFMA/s on two cores). Halving it from 2**35 cost no measurable power
+# (benchmarks/bench_mmd_validity.py --parts 3: 10^4 units as powerful as 4 10^4).
+_GEMM_BUDGET = 2**34
 # Entries of the unit-sum matrix U (float64): 256 MB.
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).

@@ -92,7 +92,7 @@ class MMDTest(_BaseMMDTest):
         a test of exact level: the random grouping does not depend on the data
         or their order, so the units are exchangeable under the null. The power
         is the same as long as there are thousands of units. ``"auto"`` uses 1
-        unless ``B N D`` exceeds about ``3 10^10`` multiply-adds (or the unit
+        unless ``B N D`` exceeds about ``1.7 10^10`` multiply-adds (or the unit
         sums would exceed 256 MB), then the smallest size that fits, keeping at
         least 100 units per sample.
     batch : int, default=None
