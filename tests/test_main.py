@@ -31,12 +31,28 @@ def test_demo_prints_both_models_with_good_accuracy():
     assert min(accuracies) > 0.95
 
 
-def test_module_entry_point_runs_demo():
+def test_module_entry_point_runs_demo(monkeypatch):
+    # ``python -m skmmd`` reaches main() in a fresh process ...
     result = subprocess.run(
-        [sys.executable, "-m", "skmmd"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "skmmd", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    assert "exact SVC(rbf)" in result.stdout
-    assert "MMD two-sample tests on digits" in result.stdout
+    assert "Run the skmmd demo (no arguments)" in result.stdout
+    # ... and main() with no arguments runs both demos, whose output the
+    # doctest of doc/user_guide/_demo_output.rst checks (running the whole
+    # demo again in a subprocess here cost 45 s of the suite).
+    calls = []
+    monkeypatch.setattr(_main, "run_demo", lambda **kw: calls.append(("svm", kw)))
+    monkeypatch.setattr(
+        _main, "run_two_sample_demo", lambda **kw: calls.append(("mmd", kw))
+    )
+    assert main([]) == 0
+    assert calls == [
+        ("svm", {"copies": 1, "random_state": 0}),
+        ("mmd", {"random_state": 0}),
+    ]
 
 
 def test_bad_arguments():
