@@ -158,17 +158,24 @@ def _power_rep(seed, n, n_components_list, kinds=("rff",)):
     return out
 
 
+def _paired_difference(decisions, baseline):
+    """Mean of the paired differences of two 0/1 decision arrays, and its
+    standard error."""
+    diff = np.asarray(decisions, dtype=float) - np.asarray(baseline, dtype=float)
+    se = diff.std(ddof=1) / np.sqrt(diff.size) if diff.size > 1 else np.nan
+    return diff.mean(), se
+
+
 def _power_table(label, rows):
     print(f"{label:<10} {'exact':>7} {'RFF':>7} {'RFF-exact':>10} {'se':>6}")
     for key, decisions in rows:
         exact = np.array([d["exact"] for d in decisions], dtype=float)
         for D in [k for k in decisions[0] if k != "exact"]:
             rff = np.array([d[D] for d in decisions], dtype=float)
-            diff = rff - exact
-            se = diff.std(ddof=1) / np.sqrt(diff.size)
+            diff, se = _paired_difference(rff, exact)
             print(
                 f"{key(D):<10} {exact.mean():>7.3f} {rff.mean():>7.3f} "
-                f"{diff.mean():>+10.3f} {se:>6.3f}"
+                f"{diff:>+10.3f} {se:>6.3f}"
             )
 
 
@@ -201,12 +208,16 @@ def bench_power(reps, n_jobs, sizes, components, kinds=("rff",)):
     )
 
 
-def _unit_rep(seed, units, n=20000, shift=0.025):
+# Part (3): points per sample and mean shift.
+_UNIT_N, _UNIT_SHIFT = 20000, 0.025
+
+
+def _unit_rep(seed, units):
     """p-values of the default test with each resampling unit, one data set."""
     with _single_thread():
         rng = np.random.default_rng(1000 + seed)
-        X, Y = rng.normal(size=(n, 5)), rng.normal(size=(n, 5))
-        Y[:, 0] += shift
+        X, Y = rng.normal(size=(_UNIT_N, 5)), rng.normal(size=(_UNIT_N, 5))
+        Y[:, 0] += _UNIT_SHIFT
         return [
             MMDTest(random_state=seed, resample_unit=unit).fit(X, Y).p_value_
             for unit in units
@@ -215,8 +226,8 @@ def _unit_rep(seed, units, n=20000, shift=0.025):
 
 def bench_units(reps, n_jobs, units=(1, 2, 4, 8)):
     print(
-        f"\n(3) power against the resampling unit: 2 x 20000 points, mean shift "
-        f"0.025, RFF D=1024, B=999, {reps} replications"
+        f"\n(3) power against the resampling unit: 2 x {_UNIT_N} points, mean "
+        f"shift {_UNIT_SHIFT}, RFF D=1024, B=999, {reps} replications"
     )
     start = perf_counter()
     p = np.array(
@@ -225,11 +236,10 @@ def bench_units(reps, n_jobs, units=(1, 2, 4, 8)):
     reject = (p <= 0.05).astype(float)
     print(f"{'unit':>5} {'units':>7} {'power':>7} {'-unit 1':>8} {'se':>6}")
     for j, unit in enumerate(units):
-        diff = reject[:, j] - reject[:, 0]
-        se = diff.std(ddof=1) / np.sqrt(reps) if reps > 1 else np.nan
+        diff, se = _paired_difference(reject[:, j], reject[:, 0])
         print(
-            f"{unit:>5} {2 * 20000 // unit:>7} {reject[:, j].mean():>7.3f} "
-            f"{diff.mean():>+8.3f} {se:>6.3f}"
+            f"{unit:>5} {2 * _UNIT_N // unit:>7} {reject[:, j].mean():>7.3f} "
+            f"{diff:>+8.3f} {se:>6.3f}"
         )
     print(f"({perf_counter() - start:.0f} s)")
 

@@ -257,7 +257,8 @@ def test_resample_unit(rng):
     test = MMDTest(_rff(64), n_resamples=19, resample_unit=7).fit(X, Y)
     assert test.resample_unit_ == 7 and test.null_distribution_.shape == (19,)
     # Budget of 2**34 (1.7e10) multiply-adds: at N = 1e6 points, D = 1024 and
-    # B = 999 (1e15) at most 16794 units: the smallest power of two >= 59.6.
+    # B = 999 (B N D = 1e12) at most 16794 units: the smallest power of two
+    # >= 59.6.
     big = MMDTest(_rff(1024), n_resamples=999)
     assert big._resolve_unit(500_000, 500_000, 1024) == 64
     # ... but never fewer than 100 units per sample (a power of two <= 15).

@@ -21,8 +21,8 @@ _BATCH_ENTRIES = 2**23
 # most this many, so each product is large enough to run near peak speed.
 _CHUNK = 256
 # Multiply-adds allowed for the feature GEMMs before resampling units of several
-# points (MMDTest resample_unit="auto"): 0.3 s at this machine's BLAS peak
-# (52 GFMA/s on two cores). Halving it from 2**35 cost no measurable power
+# points (MMDTest resample_unit="auto"): 0.3-0.5 s at the BLAS peak of a
+# 2-core machine (35-52 GFMA/s measured). Halving it from 2**35 cost no measurable power
 # (benchmarks/bench_mmd_validity.py --parts 3: 10^4 units as powerful as 4 10^4).
 _GEMM_BUDGET = 2**34
 # Entries of the unit-sum matrix U (float64): 256 MB.
