@@ -1,7 +1,9 @@
-"""skmmd: scikit-learn-compatible random feature maps and linear-time MMD tests."""
+"""skmmd: scikit-learn-compatible random feature maps and linear-time kernel
+tests (two-sample MMD, independence HSIC)."""
 
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
+from .independence import HSICTest, HSICTestResult, hsic_test
 from .kernel_approximation import (
     FastfoodSampler,
     GCWSSampler,
@@ -13,9 +15,7 @@ from .kernel_approximation import (
     TabularSampler,
 )
 from .kernel_learning import LearnedFourierSampler
-from .two_sample import AggregatedMMDTest, HSICTest, MMDTest
-from .two_sample._api import hsic_test, mmd_test
-from .two_sample._results import MMDTestResult
+from .two_sample import AggregatedMMDTest, MMDTest, MMDTestResult, mmd_test
 
 __version__ = "0.1.0.dev0"
 
@@ -25,6 +25,7 @@ __all__ = [
     "GCWSSampler",
     "HDDSampler",
     "HSICTest",
+    "HSICTestResult",
     "LearnedFourierSampler",
     "MMDTest",
     "MMDTestResult",

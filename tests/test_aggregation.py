@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skmmd.two_sample._aggregation import (
+from skmmd._testing._aggregation import (
     aggregated_p_value,
     grid_weights,
     per_kernel_p_values,

@@ -43,12 +43,25 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     sampler = tmp_path / "skmmd" / "kernel_approximation" / "_base.py"
     sampler.write_text(
-        sampler.read_text() + "\nfrom ..two_sample import _streaming  # noqa\n"
+        sampler.read_text() + "\nfrom .._testing import _streaming  # noqa\n"
     )
     code, report = _lint(tmp_path)
     assert code != 0
     assert "Packages form layers: each imports only those below it BROKEN" in report
-    assert "skmmd.kernel_approximation._base -> skmmd.two_sample._streaming" in report
+    assert "skmmd.kernel_approximation._base -> skmmd._testing._streaming" in report
+
+
+def test_a_family_importing_another_breaks_the_contracts(tmp_path):
+    shutil.copytree(ROOT / "skmmd", tmp_path / "skmmd")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    module = tmp_path / "skmmd" / "two_sample" / "_mmd.py"
+    module.write_text(
+        module.read_text() + "\nfrom ..independence import _hsic  # noqa\n"
+    )
+    code, report = _lint(tmp_path)
+    assert code != 0
+    assert "The families of tests never import each other BROKEN" in report
+    assert "skmmd.two_sample._mmd -> skmmd.independence._hsic" in report
 
 
 def test_no_import_cycles():

@@ -5,15 +5,15 @@ from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
-from skmmd.mmd import mmd2_features
-from skmmd.two_sample import _calibration
-from skmmd.two_sample._calibration import (
-    _draw,
+from skmmd._testing import _calibration
+from skmmd._testing._calibration import (
     _KernelSums,
+    draw_counts,
     p_value,
-    resampled_statistics,
 )
-from skmmd.two_sample._streaming import Stream, virtual_positions
+from skmmd._testing._streaming import Stream, virtual_positions
+from skmmd.mmd import mmd2_features
+from skmmd.two_sample._resampled import resampled_statistics
 
 METHODS = ["permutation", "bootstrap"]
 STATISTICS = ["unbiased", "biased"]
@@ -82,7 +82,7 @@ def test_null_matches_brute_force_on_same_draws(rng, statistic, method, source):
     assert observed == pytest.approx(
         mmd2_features(P[:m], P[m:], statistic=statistic), abs=1e-12
     )
-    A, C = _draw(np.random.default_rng(3), method, B, (m, n))
+    A, C = draw_counts(np.random.default_rng(3), method, B, (m, n))
     for b in range(B):
         if method == "permutation":
             chosen = A[b] == 1
@@ -102,7 +102,7 @@ def test_resample_units_match_explicit_resamples(rng, method):
     sums = _feature_sums(P, m, n, unit=u)
     assert sums.n_units == (3, 4)
     _, null, _ = resampled_statistics(sums, m, n, method=method, n_resamples=B, seed=5)
-    A, C = _draw(np.random.default_rng(5), method, B, (3, 4))
+    A, C = draw_counts(np.random.default_rng(5), method, B, (3, 4))
     units, (fixed_x, fixed_y) = _unit_members(m, n, u)
     # Units hold 3 points of one sample; X keeps 1 fixed point, Y 2.
     assert all(len(u) == 3 for u in units) and len(fixed_x) == 1 and len(fixed_y) == 2
@@ -192,7 +192,7 @@ def test_results_do_not_depend_on_batch_or_n_jobs(
 def test_permutations_are_uniform_subsets():
     # Every unit is in X* with probability g_x / G; with 4000 draws the count is
     # Binomial(4000, 0.3): sd 29, so +-5 sd = +-145 around 1200.
-    A, C = _draw(np.random.default_rng(0), "permutation", 4000, (3, 7))
+    A, C = draw_counts(np.random.default_rng(0), "permutation", 4000, (3, 7))
     assert C is None
     np.testing.assert_array_equal(A.sum(axis=1), 3)
     assert np.all(np.abs(A.sum(axis=0) - 1200) < 145)
@@ -201,7 +201,7 @@ def test_permutations_are_uniform_subsets():
 def test_bootstrap_counts():
     # m + n draws of 10 units per resample: each unit count ~ Binomial(10, 0.1)
     # per sample size, mean over 4000 resamples of A is m/G = 0.3 (sd 0.008).
-    A, C = _draw(np.random.default_rng(0), "bootstrap", 4000, (3, 7))
+    A, C = draw_counts(np.random.default_rng(0), "bootstrap", 4000, (3, 7))
     np.testing.assert_array_equal(A.sum(axis=1), 3)
     np.testing.assert_array_equal(C.sum(axis=1), 7)
     assert np.all(np.abs(A.mean(axis=0) - 0.3) < 0.05)
@@ -259,7 +259,7 @@ def test_type_one_error_high_dimension(method):
 def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     # Large N: the Gram matrix is recomputed in row blocks for every batch
     # instead of being stored; the products must not change.
-    import skmmd.two_sample._calibration as calibration
+    import skmmd._testing._calibration as calibration
 
     m, n = 15, 22
     P = rng.normal(size=(m + n, 3))
@@ -290,7 +290,7 @@ def test_permutation_subsets_are_uniform_over_all_subsets():
     from scipy.stats import chi2
 
     for n_units in ((2, 3), (3, 2)):
-        A, _ = _draw(np.random.default_rng(0), "permutation", 20000, n_units)
+        A, _ = draw_counts(np.random.default_rng(0), "permutation", 20000, n_units)
         subsets = {s: i for i, s in enumerate(combinations(range(5), n_units[0]))}
         counts = np.bincount(
             [subsets[tuple(np.flatnonzero(row))] for row in A], minlength=10

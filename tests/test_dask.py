@@ -142,7 +142,7 @@ def test_unknown_chunk_sizes_are_handled():
 
 
 def test_bad_dask_input(monkeypatch):
-    from skmmd.two_sample import _base as two_sample
+    from skmmd._testing import _base as two_sample
 
     X, Y = _data(5, m=5000, n=300)
     bad = X.copy()

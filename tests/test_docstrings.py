@@ -16,6 +16,8 @@ PUBLIC_MODULES = [
     "skmmd.mmd",
     "skmmd.datasets",
     "skmmd.inspection",
+    "skmmd.two_sample",
+    "skmmd.independence",
 ]
 
 # Not enforced: extended summary (ES01), See Also presence/descriptions (SA01,
@@ -39,7 +41,12 @@ def _public_objects():
             qualname = f"{module_name}.{name}"
             yield qualname, IGNORED
             if inspect.isclass(obj):
-                for method, member in vars(obj).items():
+                # Methods inherited from skmmd's own (private) bases too.
+                methods = {}
+                for klass in reversed(obj.__mro__):
+                    if klass.__module__.startswith("skmmd"):
+                        methods.update(vars(klass))
+                for method, member in methods.items():
                     if not method.startswith("_") and inspect.isfunction(member):
                         yield f"{qualname}.{method}", IGNORED_METHODS
 

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-import skmmd.__main__ as _main
+import skmmd.cli._demo as _demo
 from skmmd.__main__ import (
     EXIT_REJECT,
     load_sample,
@@ -16,6 +16,7 @@ from skmmd.__main__ import (
     run_two_sample_demo,
     run_warmup,
 )
+from skmmd._utils import _files
 
 
 def test_demo_prints_both_models_with_good_accuracy():
@@ -44,9 +45,9 @@ def test_module_entry_point_runs_demo(monkeypatch):
     # doctest of doc/user_guide/_demo_output.rst checks (running the whole
     # demo again in a subprocess here cost 45 s of the suite).
     calls = []
-    monkeypatch.setattr(_main, "run_demo", lambda **kw: calls.append(("svm", kw)))
+    monkeypatch.setattr(_demo, "run_demo", lambda **kw: calls.append(("svm", kw)))
     monkeypatch.setattr(
-        _main, "run_two_sample_demo", lambda **kw: calls.append(("mmd", kw))
+        _demo, "run_two_sample_demo", lambda **kw: calls.append(("mmd", kw))
     )
     assert main([]) == 0
     assert calls == [
@@ -94,7 +95,9 @@ def test_load_sample_csv_header_and_npy(samples):
 def test_csv_fast_parser_reads_what_the_checked_one_reads(tmp_path, text):
     path = tmp_path / "x.csv"
     path.write_text(text)
-    np.testing.assert_array_equal(_main._read_csv(path), _main._read_csv_checked(path))
+    np.testing.assert_array_equal(
+        _files._read_csv(path), _files._read_csv_checked(path)
+    )
 
 
 def test_cli_table_without_pandas_says_what_to_install(samples, monkeypatch, capsys):

@@ -242,7 +242,7 @@ def test_cli_report(table_files, tmp_path, capsys):
 
 def test_cli_report_errors(table_files, tmp_path, capsys, monkeypatch):
     a, b = table_files
-    import skmmd.__main__ as cli
+    import skmmd.cli._two_sample as cli
 
     def no_test(args):
         raise AssertionError("the test ran")
@@ -266,7 +266,7 @@ def test_cli_report_summaries_come_from_the_tests_batches(
     pa = pytest.importorskip("pyarrow", reason="Parquet needs pyarrow")
     import pyarrow.parquet as pq
 
-    import skmmd.__main__ as cli
+    import skmmd.cli._two_sample as cli
     from skmmd._utils import _files
 
     rng = np.random.default_rng(1)

@@ -12,8 +12,8 @@ from skmmd import (
     MMDTest,
     RandomFourierSampler,
 )
-from skmmd.two_sample import _calibration
-from skmmd.two_sample._streaming import UnitSums
+from skmmd._testing import _calibration
+from skmmd._testing._streaming import UnitSums
 
 REL = 1e-10
 

@@ -13,8 +13,9 @@ from skmmd import (
     MMDTestResult,
     TabularSampler,
 )
+from skmmd._testing import _aggregation, _streaming
 from skmmd.mmd import mmd2_features
-from skmmd.two_sample import _aggregation, _calibration, _results, _streaming
+from skmmd.two_sample import _resampled, _results
 
 
 def mixed_table(rng, n, shift=0.0, missing=0.15):
@@ -344,13 +345,13 @@ def test_explain_ranks_the_shifted_column_first(global_random_seed):
 
 def test_explain_uses_one_calibration_loop(monkeypatch):
     calls = []
-    original = _calibration.resampled_statistics
+    original = _resampled.resampled_statistics
 
     def counting(sums, *args, **kwargs):
         calls.append(len(sums) if isinstance(sums, list) else 1)
         return original(sums, *args, **kwargs)
 
-    monkeypatch.setattr(_calibration, "resampled_statistics", counting)
+    monkeypatch.setattr(_resampled, "resampled_statistics", counting)
     rng = np.random.default_rng(0)
     X, Y = rng.normal(size=(100, 4)), rng.normal(size=(100, 4))
     test = MMDTest(skmmd.RandomFourierSampler(n_components=16, random_state=0))

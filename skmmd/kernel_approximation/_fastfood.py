@@ -263,7 +263,7 @@ class FastfoodSampler(BaseSampler):
     def _grouped_sums(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, projecting
         a bounded block of rows at a time (added into ``out = (S, q)`` when
-        given; see :meth:`skmmd.two_sample._streaming.HostRows.grouped_sums`)."""
+        given; see :meth:`skmmd._testing._streaming.HostRows.grouped_sums`)."""
         X = self._validate_transform_data(X)
         return sampler_group_sums(self, X, groups, n_groups, out, project=self._project)
 

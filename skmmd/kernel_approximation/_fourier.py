@@ -305,7 +305,7 @@ class RandomFourierSampler(BaseSampler):
     def _grouped_sums(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, without
         storing the features (added into ``out = (S, q)`` when given; see
-        :meth:`skmmd.two_sample._streaming.HostRows.grouped_sums`)."""
+        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`)."""
         X = self._validate_transform_data(X)
         # Rounded as transform rounds them, then carried in float64.
         W = self.random_weights_.astype(X.dtype).astype(np.float64)

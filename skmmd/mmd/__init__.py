@@ -7,7 +7,8 @@ regularized Nystroem MMD with its three-sample decision rule (``_nystroem``),
 and HSIC, the MMD between a joint distribution and the product of its
 marginals (``_hsic``).
 These are functions of features or kernels; the tests in
-:mod:`skmmd.two_sample` compute the same statistics from streamed unit sums.
+:mod:`skmmd.two_sample` and :mod:`skmmd.independence` compute the same
+statistics from streamed unit sums.
 """
 
 from ._exact import mmd2_block, mmd2_exact, mmd2_linear

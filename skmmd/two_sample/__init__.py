@@ -1,23 +1,17 @@
-"""Kernel two-sample tests as scikit-learn estimators.
+"""Kernel two-sample tests: do two samples come from one distribution?
 
-The test machinery, from its inputs up (each module imports only those listed
-before it; ``pyproject.toml``'s import-linter contracts keep it so):
-
-- ``_inputs``: the two input conventions and per-kind validation;
-- ``_streaming``: the one pipeline, rows -> features -> per-unit sums, for any
-  kind of rows (the row operations come from its engine);
-- ``_calibration``: the one calibration loop (permutations or bootstrap)
-  over unit sums; ``_aggregation``: p-values over several kernels;
-- ``_results``: effect size, intervals, :class:`~skmmd.MMDTestResult`;
-- ``_engines`` and ``_dask``: the drivers, where the kind of input is
-  recognised once and the pipeline is run for it;
-- ``_explain``: per-column reports and witness points;
-- ``_base``, ``_mmd``, ``_aggregated``, ``_hsic``: the estimators; ``_api``:
-  :func:`skmmd.mmd_test`, :func:`skmmd.hsic_test`.
+The estimators (``_mmd``: :class:`MMDTest`; ``_aggregated``:
+:class:`AggregatedMMDTest`; ``_base``: what they share, the two input
+conventions and the resampling unit), the MMD of every resample
+(``_resampled``), the effect size and :class:`MMDTestResult` (``_results``),
+the per-column report (``_explain``) and :func:`mmd_test` (``_api``). The
+machinery every family shares (inputs, engines, the one pipeline, the one
+calibration loop) is in :mod:`skmmd._testing`.
 """
 
 from ._aggregated import AggregatedMMDTest
-from ._hsic import HSICTest
+from ._api import mmd_test
 from ._mmd import MMDTest
+from ._results import MMDTestResult
 
-__all__ = ["AggregatedMMDTest", "HSICTest", "MMDTest"]
+__all__ = ["AggregatedMMDTest", "MMDTest", "MMDTestResult", "mmd_test"]

@@ -8,6 +8,7 @@ from sklearn.utils import (
     get_tags,
 )
 
+from .._testing import _aggregation, _engines
 from .._utils._compat import (
     Interval,
     StrOptions,
@@ -15,12 +16,7 @@ from .._utils._compat import (
 )
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
-from . import (
-    _aggregation,
-    _calibration,
-    _engines,
-    _results,
-)
+from . import _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
 
@@ -327,7 +323,7 @@ class AggregatedMMDTest(_BaseMMDTest):
                 f"AggregatedMMDTest: m={m}, n={n}, {len(sums)} kernels, "
                 f"{self.n_resamples} permutations, unit={self.resample_unit_}"
             )
-        observed, null, _ = _calibration.resampled_statistics(
+        observed, null, _ = _resampled.resampled_statistics(
             sums,
             m,
             n,

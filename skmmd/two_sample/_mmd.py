@@ -10,6 +10,7 @@ from sklearn.utils import (
 )
 from sklearn.utils.validation import check_is_fitted
 
+from .._testing import _calibration, _engines, _inputs
 from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
@@ -22,13 +23,7 @@ from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
 from ..mmd._exact import _kernel_params, _power_criterion_exact
 from ..mmd._features import _BLOCK_ENTRIES, power_criterion
-from . import (
-    _calibration,
-    _engines,
-    _explain,
-    _inputs,
-    _results,
-)
+from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
 
@@ -404,7 +399,7 @@ class MMDTest(_BaseMMDTest):
                 f"MMDTest: m={m}, n={n}, {self.calibration} with "
                 f"{self.n_resamples} resamples, unit={self.resample_unit_}"
             )
-        observed, null, tolerance = _calibration.resampled_statistics(
+        observed, null, tolerance = _resampled.resampled_statistics(
             sums[0],
             m,
             n,

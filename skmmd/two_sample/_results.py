@@ -1,18 +1,12 @@
-"""The result of an MMD test, shaped like scipy's (attributes, tuple
-unpacking), with the effect size: a confidence interval for MMD^2 and a
-relevance test, both from the unit sums the linear-time pipeline keeps."""
+"""The result of an MMD test, with its effect size: MMD^2 and its jackknife
+standard error from the unit sums the linear-time pipeline keeps."""
 
 import warnings
-from collections import namedtuple
 
 import numpy as np
-from scipy.special import ndtri
-from scipy.stats import norm
 
+from .._testing._results import KernelTestResult
 from ..mmd._features import _mmd2_from_parts
-
-ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
-RelevanceTestResult = namedtuple("RelevanceTestResult", ["statistic", "pvalue"])
 
 
 def _unit_products(sums, m):
@@ -129,24 +123,7 @@ def effect_size(sums, m, n):
     return float(mmd2), float(np.sqrt(variance))
 
 
-def interval(mmd2, standard_error, confidence_level=0.95):
-    """The confidence interval of :meth:`MMDTestResult.confidence_interval`."""
-    z = ndtri((1 + confidence_level) / 2)
-    mmd2 = np.asarray(mmd2, dtype=np.float64)
-    se = np.asarray(standard_error, dtype=np.float64)
-    low = np.maximum(mmd2 - z * se, 0.0)
-    normal_high = mmd2 + z * se
-    floor = np.maximum(mmd2, se)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = z * se / np.sqrt(floor)
-        t = (a + np.sqrt(np.maximum(a * a + 4 * mmd2, 0.0))) / 2
-    high = np.maximum(np.where(normal_high <= floor, normal_high, t * t), 0.0)
-    if np.ndim(low) == 0:
-        low, high = float(low), float(high)
-    return ConfidenceInterval(low, high)
-
-
-class MMDTestResult:
+class MMDTestResult(KernelTestResult):
     """Result of an MMD two-sample test, in the shape of ``scipy.stats`` results.
 
     Unpacks as ``statistic, pvalue = result``. Returned by :func:`mmd_test`
@@ -199,6 +176,13 @@ class MMDTestResult:
     (True, 0.001)
     """
 
+    _EFFECT = "mmd2"
+    _EFFECT_LABEL = "MMD^2"
+    _SIZES = {
+        "n_samples_x": "rows of the reference (X)",
+        "n_samples_y": "rows of the current sample (Y)",
+    }
+
     def __init__(
         self,
         *,
@@ -212,31 +196,17 @@ class MMDTestResult:
         n_samples_y,
         column_report=None,
     ):
-        self.statistic = statistic
-        self.pvalue = pvalue
-        self.null_distribution = null_distribution
-        self.alpha = alpha
-        self.reject = bool(pvalue <= alpha)
+        super().__init__(
+            statistic=statistic,
+            pvalue=pvalue,
+            null_distribution=null_distribution,
+            alpha=alpha,
+            standard_error=standard_error,
+            column_report=column_report,
+        )
         self.mmd2 = mmd2
-        self.standard_error = standard_error
         self.n_samples_x = n_samples_x
         self.n_samples_y = n_samples_y
-        self.column_report = column_report
-
-    def __iter__(self):
-        return iter((self.statistic, self.pvalue))
-
-    def __len__(self):
-        return 2
-
-    def __getitem__(self, index):
-        return (self.statistic, self.pvalue)[index]
-
-    def __repr__(self):
-        return (
-            f"MMDTestResult(statistic={self.statistic!r}, pvalue={self.pvalue!r}, "
-            f"mmd2={self.mmd2!r}, standard_error={self.standard_error!r})"
-        )
 
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the kernel's MMD^2.
@@ -275,184 +245,7 @@ class MMDTestResult:
         over-estimates the variance of the degenerate statistic, so the
         interval is conservative there.
         """
-        if not 0 < confidence_level < 1:
-            raise ValueError(
-                f"confidence_level must be in (0, 1); got {confidence_level!r}."
-            )
-        return interval(self.mmd2, self.standard_error, confidence_level)
-
-    def relevance_test(self, delta):
-        """Test ``H0: MMD^2 <= delta`` against ``MMD^2 > delta``.
-
-        "Shifts smaller than ``delta`` are fine": a small p-value says the
-        distributions differ by more than ``delta`` in the kernel's MMD^2.
-
-        Parameters
-        ----------
-        delta : float
-            Tolerated MMD^2, ``> 0``, in the units of the kernel (see Notes).
-
-        Returns
-        -------
-        result : RelevanceTestResult
-            ``statistic = (mmd2 - delta) / standard_error`` and the one-sided
-            normal ``pvalue``: ``pvalue <= alpha`` exactly when ``delta`` is
-            below the lower limit of the ``1 - 2 alpha`` confidence interval.
-
-        Notes
-        -----
-        MMD^2 is the squared distance of the two kernel mean embeddings. With a
-        kernel of ``k(x, x) = 1`` (Gaussian, or :class:`TabularSampler`
-        without missing values) it lies in ``[0, 2]``; for a one-hot
-        (delta) kernel on one categorical column it is the squared L2
-        distance of the category shares, ``sum_v (P(v) - Q(v))^2`` (a share
-        moving 10 points from one category to another gives 0.02); for the
-        Gaussian kernel of bandwidth ``s`` and a mean shift ``mu`` of a
-        ``N(0, sigma^2)`` variable it is ``2 sqrt(s^2 / (s^2 + 2 sigma^2)) (1 -
-        exp(-mu^2 / (2 (s^2 + 2 sigma^2))))``. Calibrate ``delta`` on a shift
-        you consider harmless. ``delta = 0`` is the equality test: use the
-        permutation ``pvalue``, which is exact there.
-        """
-        if not np.isfinite(delta) or delta <= 0:
-            raise ValueError(
-                "delta must be a positive number (the tolerated MMD^2); got "
-                f"{delta!r}. For delta = 0 use the permutation pvalue."
-            )
-        se = np.asarray(self.standard_error, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = (np.asarray(self.mmd2) - delta) / se
-        # A zero standard error (identical units) decides by the sign alone.
-        z = np.where(
-            se > 0, z, np.where(np.asarray(self.mmd2) > delta, np.inf, -np.inf)
-        )
-        pvalue = norm.sf(z)
-        if np.ndim(z) == 0:
-            z, pvalue = float(z), float(pvalue)
-        return RelevanceTestResult(z, pvalue)
-
-    def to_dict(self, confidence_level=0.95, delta=None, *, null_distribution=False):
-        """Everything as JSON-ready Python numbers and lists.
-
-        Parameters
-        ----------
-        confidence_level : float, default=0.95
-            Level of the interval included.
-        delta : float or None, default=None
-            Include the relevance test of ``MMD^2 <= delta``.
-        null_distribution : bool, default=False
-            Include the resampled statistics (``n_resamples`` numbers).
-
-        Returns
-        -------
-        result : dict
-            ``statistic``, ``p_value``, ``reject``, ``alpha``, ``mmd2`` with
-            its ``standard_error`` and ``confidence_interval``, the sample
-            sizes, and on request the ``null_distribution`` and (with
-            ``delta``) the ``relevance`` test; an infinite standard error or
-            bound (samples too small for the jackknife) is None. The keys are
-            those of ``python -m skmmd test --json``.
-        """
-
-        def plain(value):  # JSON has no infinity: null (tiny samples' bounds)
-            a = np.asarray(value, dtype=np.float64)
-            return np.where(np.isfinite(a), a, None).tolist()
-
-        ci = self.confidence_interval(confidence_level)
-        out = {
-            "statistic": plain(self.statistic),
-            "p_value": plain(self.pvalue),
-            "reject": self.reject,
-            "alpha": self.alpha,
-            "mmd2": plain(self.mmd2),
-            "standard_error": plain(self.standard_error),
-            "confidence_level": confidence_level,
-            "confidence_interval": [plain(ci.low), plain(ci.high)],
-            "n_samples_x": self.n_samples_x,
-            "n_samples_y": self.n_samples_y,
-        }
-        if null_distribution:
-            out["null_distribution"] = plain(self.null_distribution)
-        if delta is not None:
-            relevance = self.relevance_test(delta)
-            out["relevance"] = {
-                "delta": delta,
-                "statistic": plain(relevance.statistic),
-                "p_value": plain(relevance.pvalue),
-            }
-        return out
-
-    def to_html(
-        self,
-        X=None,
-        Y=None,
-        *,
-        summaries=None,
-        settings=None,
-        confidence_level=0.95,
-        title=None,
-    ):
-        """The result as one self-contained HTML page (a drift report).
-
-        The page holds the verdict in one sentence, the statistic, p-value and
-        confidence interval, the null distribution, the per-column report
-        (when the test had ``explain_columns``) with each moved column's
-        distribution in the two samples, and the run's ``settings``. Figures
-        are inline SVG: the page needs no script, no network and no plotting
-        library.
-
-        Parameters
-        ----------
-        X, Y : DataFrame or array-like of shape (n_rows, n_columns), default=None
-            The two samples the test saw (reference, current), summarized for
-            the per-column figures; leave them out with ``summaries``.
-        summaries : skmmd.inspection.ColumnSummaries, default=None
-            Summaries gathered batch by batch in the test's own pass (e.g.
-            next to ``partial_fit``), instead of ``X`` and ``Y``.
-        settings : dict, default=None
-            What reproduces the run (options, seed, files), shown as a table.
-        confidence_level : float, default=0.95
-            Level of the interval shown.
-        title : str, default=None
-            The page's title.
-
-        Returns
-        -------
-        html : str
-            The page. Without a column report every summarized column is drawn;
-            with one, the columns whose adjusted p-value is at most alpha.
-        """
-        from .._utils._summaries import ColumnSummaries
-        from ._report import html_report
-
-        if X is not None or Y is not None:
-            if summaries is not None or X is None or Y is None:
-                raise ValueError("Pass both X and Y, or summaries, not both.")
-            summaries = ColumnSummaries().update(X, Y)
-        return html_report(self, summaries, settings, confidence_level, title)
-
-    def save_report(self, path, X=None, Y=None, **kwargs):
-        """Write :meth:`to_html` to a file.
-
-        Parameters
-        ----------
-        path : str or path-like
-            The file to write (UTF-8); its folder must exist.
-        X, Y : DataFrame or array-like, default=None
-            The two samples, as in :meth:`to_html`.
-        **kwargs : dict
-            ``summaries``, ``settings``, ``confidence_level`` and ``title`` of
-            :meth:`to_html`.
-
-        Returns
-        -------
-        path : pathlib.Path
-            The file written.
-        """
-        from ._report import check_path
-
-        path = check_path(path)
-        path.write_text(self.to_html(X, Y, **kwargs), encoding="utf-8")
-        return path
+        return self._interval(confidence_level)
 
 
 def result(test, sums, m, n):

@@ -4,7 +4,7 @@ Every engine (in memory, ``partial_fit``, files, Dask) drives the same three
 steps: a chunk of rows of one sample is mapped by the feature maps, its
 features are summed into resampling units, and the :class:`UnitSums` of all
 chunks are added up. Only the unit sums (units x features) reach the
-calibration loop of :mod:`skmmd.two_sample._calibration`, which never sees the rows.
+calibration loop of :mod:`skmmd._testing._calibration`, which never sees the rows.
 
 The unit of a row is a deterministic function of the seed and the row's
 position in its sample (counter-based): positions are shuffled within
@@ -72,7 +72,7 @@ class HostRows:
     SciPy sparse matrices, pandas DataFrames and sequences of objects.
 
     A stream is given the row operations of its input's kind by the engine that
-    recognised the input (:mod:`skmmd.two_sample._engines`); the pipeline calls
+    recognised the input (:mod:`skmmd._testing._engines`); the pipeline calls
     them and never asks what kind its rows are.
     """
 

@@ -93,12 +93,15 @@ def _numbers(result, confidence_level):
         ("statistic", "statistic", d["statistic"]),
         ("p_value", "p-value", d["p_value"]),
         ("alpha", "alpha (level)", d["alpha"]),
-        ("mmd2", "MMD^2 (unbiased)", d["mmd2"]),
-        ("standard_error", "standard error of MMD^2", d["standard_error"]),
+        (result._EFFECT, f"{result._EFFECT_LABEL} (unbiased)", d[result._EFFECT]),
+        (
+            "standard_error",
+            f"standard error of {result._EFFECT_LABEL}",
+            d["standard_error"],
+        ),
         ("ci_low", f"{confidence_level:.0%} interval, low", low),
         ("ci_high", f"{confidence_level:.0%} interval, high", high),
-        ("n_samples_x", "rows of the reference (X)", d["n_samples_x"]),
-        ("n_samples_y", "rows of the current sample (Y)", d["n_samples_y"]),
+        *((key, name, d[key]) for key, name in result._SIZES.items()),
     ]
     body = "".join(
         f"<tr><th>{escape(name)}</th>{_cell(key, value, _number(value))}</tr>"
@@ -238,7 +241,7 @@ def _settings(settings):
 def html_report(
     result, summaries=None, settings=None, confidence_level=0.95, title=None
 ):
-    """The page of :meth:`MMDTestResult.to_html`."""
+    """The page of :meth:`KernelTestResult.to_html`."""
     moved = moved_columns(result)
     title = "skmmd two-sample test report" if title is None else title
     status = "reject" if result.reject else "accept"

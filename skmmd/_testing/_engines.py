@@ -2,14 +2,14 @@
 
 :func:`engine_for` recognises the kind of a test's input once, at the entry of
 ``fit`` / ``partial_fit``, and returns the driver that runs the one streaming
-pipeline (:mod:`skmmd.two_sample._streaming`) for that kind:
+pipeline (:mod:`skmmd._testing._streaming`) for that kind:
 
 - :class:`InMemory`: NumPy arrays, SciPy sparse matrices, DataFrames and
   sequences of objects (the pipeline's :data:`~._streaming.HOST` row
   operations), or arrays of another array-API namespace on their device
   (:class:`DeviceRows`);
 - :class:`Lazy`: Dask arrays and DataFrames, reduced to unit sums on the
-  workers by :mod:`skmmd.two_sample._dask`.
+  workers by :mod:`skmmd._testing._dask`.
 
 Below this module nothing asks what kind its rows are: the pipeline calls
 the row operations it was given, the calibration loop sees only unit sums.

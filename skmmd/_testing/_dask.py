@@ -1,9 +1,9 @@
 """Dask as an engine of the streaming pipeline (a thin adapter).
 
 Dask is imported only here and in :mod:`skmmd._utils._dask`, and only when a
-dask object arrives (the engine seam, :mod:`skmmd.two_sample._engines`, has
+dask object arrives (the engine seam, :mod:`skmmd._testing._engines`, has
 recognised it). A test reduces the blocks'
-:class:`~skmmd.two_sample._streaming.UnitSums` on the workers in a tree, so
+:class:`~skmmd._testing._streaming.UnitSums` on the workers in a tree, so
 only the unit sums (units x features) travel to the client.
 
 The fitted feature maps enter the graph once, as one key every task depends

@@ -10,15 +10,22 @@ from sklearn.utils import check_array, check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._testing import _calibration, _engines, _explain, _inputs, _streaming
+from .._testing._base import (
+    SHARED_CONSTRAINTS,
+    StreamedResults,
+    fit_indices,
+    unfitted_on_error,
+)
+from .._testing._results import interval
 from .._utils._compat import HasMethods, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import MAX_OBSERVATIONS, HSICParts, centered_gram, feature_gram
-from . import _calibration, _engines, _explain, _inputs, _results, _streaming
-from ._base import StreamedResults, _BaseMMDTest, fit_indices, unfitted_on_error
-from ._results import MMDTestResult
+from ._resampled import resampled_hsic
+from ._results import HSICTestResult
 
 # Pairings times observations^2 (the permutation null's cost) at most this:
 # about a second on two cores.
@@ -148,9 +155,9 @@ class HSICTest(StreamedResults, BaseEstimator):
     threshold_ : float
         The null's upper ``alpha`` quantile (reject when the statistic exceeds
         it).
-    result_ : MMDTestResult
+    result_ : HSICTestResult
         The same values, with the unbiased HSIC and its jackknife standard
-        error (``mmd2``, ``standard_error``: HSIC is an MMD^2).
+        error (``hsic``, ``standard_error``).
     x_transformer_, y_transformer_ : object or None
         The fitted feature maps (None for an exact kernel).
     x_bandwidth_, y_bandwidth_ : float or None
@@ -194,7 +201,7 @@ class HSICTest(StreamedResults, BaseEstimator):
             None,
             HasMethods(["fit", "transform"]),
         ],
-        **_BaseMMDTest._shared_constraints,
+        **SHARED_CONSTRAINTS,
     }
 
     def __init__(
@@ -483,7 +490,7 @@ class HSICTest(StreamedResults, BaseEstimator):
                 f"HSICTest: n={n_samples}, {parts.G} units of {unit}, "
                 f"{self.n_resamples} pairings"
             )
-        observed, null, tolerance = _calibration.resampled_hsic(
+        observed, null, tolerance = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
             batch=self.batch,
@@ -499,15 +506,14 @@ class HSICTest(StreamedResults, BaseEstimator):
         self.resample_unit_ = unit
         self.n_samples_ = n_samples
         hsic_u, se = parts.jackknife()
-        self.result_ = MMDTestResult(
+        self.result_ = HSICTestResult(
             statistic=self.statistic_,
             pvalue=self.p_value_,
             null_distribution=null,
             alpha=self.alpha,
-            mmd2=hsic_u,
+            hsic=hsic_u,
             standard_error=se,
-            n_samples_x=self.n_samples_,
-            n_samples_y=self.n_samples_,
+            n_pairs=self.n_samples_,
         )
 
     def explain(self, X, y, *, columns=None):
@@ -586,14 +592,14 @@ class HSICTest(StreamedResults, BaseEstimator):
         L = feature_gram(sums[-1].U / unit)
         unbiased = self.statistic == "unbiased"
         parts = [HSICParts(feature_gram(s.U / unit), L, unbiased) for s in sums[:-1]]
-        observed, null, _ = _calibration.resampled_hsic(
+        observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
             batch=self.batch,
             seed=seed,
             n_jobs=self.n_jobs,
         )
-        intervals = [_results.interval(*part.jackknife()) for part in parts]
+        intervals = [interval(*part.jackknife()) for part in parts]
         return _explain.ranked(groups, observed, null, intervals, "hsic")
 
     def __sklearn_tags__(self):

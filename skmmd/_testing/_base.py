@@ -1,0 +1,85 @@
+"""What the estimators of every family share: the parameters of the one
+calibration loop, the rows their maps are fit on, results computed from a
+stream when first read, and a first ``partial_fit`` that leaves nothing behind
+when it fails."""
+
+import functools
+from numbers import Integral, Real
+
+import numpy as np
+
+from .._utils._compat import Interval, StrOptions
+
+# Above this many pooled points the transformers are fit on a seeded uniform
+# subsample of this size (what their data-dependent parts need: a median
+# bandwidth, landmarks), the same rows in memory and on Dask.
+_FIT_ROWS = 100_000
+
+
+def fit_indices(n_rows, seed):
+    """Rows the feature maps are fit on: all (None), or above ``_FIT_ROWS``
+    a seeded uniform subsample of ``_FIT_ROWS`` of them (sorted)."""
+    if n_rows <= _FIT_ROWS:
+        return None
+    rng = np.random.default_rng([seed, 2])
+    return np.sort(rng.choice(n_rows, _FIT_ROWS, replace=False))
+
+
+# The parameters of the resampling every test runs (its estimators add their
+# own): the statistic, the calibration loop's and the resampling unit's.
+SHARED_CONSTRAINTS = {
+    "statistic": [StrOptions({"unbiased", "biased"})],
+    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "resample_unit": [
+        StrOptions({"auto"}),
+        Interval(Integral, 1, None, closed="left"),
+    ],
+    "batch": [None, Interval(Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+    "n_jobs": [None, Integral],
+    "verbose": ["verbose"],
+}
+
+
+def unfitted_on_error(partial_fit):
+    """Decorate ``partial_fit``: when its first call fails, the estimator is
+    left as it was before (unfitted), like any later rejected chunk leaves
+    the stream as it was."""
+
+    @functools.wraps(partial_fit)
+    def wrapper(self, *args, **kwargs):
+        if getattr(self, "_stream", None) is not None:
+            return partial_fit(self, *args, **kwargs)
+        before = dict(self.__dict__)
+        try:
+            return partial_fit(self, *args, **kwargs)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    return wrapper
+
+
+class StreamedResults:
+    """Results computed from a test's stream when first read: after
+    ``partial_fit`` the calibration (``O(B G D)``) runs once, however many
+    chunks came (each costs ``O(chunk D)``). Subclasses list the attributes in
+    ``_RESULTS`` and compute them in ``_calibrate``."""
+
+    _RESULTS = ()
+
+    def __getattr__(self, name):
+        if name in type(self)._RESULTS and self.__dict__.get("_stale"):
+            self._calibrate()
+            if name in self.__dict__:
+                return self.__dict__[name]
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}"
+        )
+
+    def _mark_stale(self):
+        for name in self._RESULTS:
+            self.__dict__.pop(name, None)
+        self._stale = True

@@ -1,0 +1,135 @@
+"""``python -m skmmd independence T --target y``: the HSIC test of independence
+of one column of a table and its other columns."""
+
+import argparse
+import json
+import sys
+
+from .._utils import _files
+from ..independence import HSICTest
+from ._options import (
+    EXIT_OK,
+    EXIT_REJECT,
+    add_common,
+    check_common,
+    json_result,
+    run,
+)
+
+
+def run_independence(args, out=None):
+    """The ``independence`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    table = _files.read_table(args.table, True)
+    names, width = _files.file_columns(args.table)
+    (target,) = _files.column_positions(
+        args.table, names, width, [args.target], "--target"
+    )
+    others = [i for i in range(width) if i != target]
+    if args.columns:
+        columns = _files.column_positions(
+            args.table, names, width, args.columns.split(","), "--columns"
+        )
+        if target in columns:
+            raise ValueError(
+                f"{args.table}: --columns includes the target {args.target!r}."
+            )
+        others = columns
+    if not others:
+        raise ValueError(
+            f"{args.table}: the table has only the target column {args.target!r}; "
+            "nothing to test it against."
+        )
+    X, y = table.iloc[:, others], table.iloc[:, [target]]
+    exact = None if args.exact else "auto"
+    test = HSICTest(
+        exact,
+        exact,
+        statistic=args.statistic,
+        n_resamples=args.n_resamples,
+        alpha=args.alpha,
+        random_state=args.seed,
+    )
+    test.fit(X, y)
+    report = test.explain(X, y) if args.explain else None
+    effect = test.result_
+    low, high = effect.confidence_interval(args.confidence_level)
+    status = EXIT_REJECT if test.reject_ else EXIT_OK
+    if args.json:
+        result = json_result(
+            effect,
+            args,
+            report,
+            n_samples=test.n_samples_,
+            n_features=test.n_features_in_,
+            target=args.target,
+            kernel="exact" if args.exact else "auto",
+            statistic_type=args.statistic,
+            n_resamples=args.n_resamples,
+            resample_unit=test.resample_unit_,
+            seed=args.seed,
+        )
+        print(json.dumps(result, default=str), file=out)
+        return status
+    decision = (
+        f"reject H0: {args.target} depends on the other columns"
+        if test.reject_
+        else "do not reject H0 (no evidence of dependence)"
+    )
+    lines = [
+        f"HSIC independence test: {args.table}, target {args.target!r} against "
+        f"{test.n_features_in_} columns, n={test.n_samples_}",
+        f"kernel: {'exact Gaussian' if args.exact else 'auto (random features)'}; "
+        f"{args.statistic} statistic, {args.n_resamples} permutations, "
+        f"seed {args.seed}",
+        f"HSIC     = {test.statistic_:.6g}",
+        f"p-value  = {test.p_value_:.6g}",
+        f"decision = {decision} (alpha = {args.alpha})",
+        f"effect   = HSIC {effect.hsic:.4g}, {args.confidence_level:.0%} interval "
+        f"[{low:.4g}, {high:.4g}]",
+    ]
+    print("\n".join(lines), file=out)
+    if report is not None:
+        print(
+            f"\nper-column dependence on {args.target!r} (family-wise adjusted "
+            "p-values):",
+            file=out,
+        )
+        print(report.to_string(index=False), file=out)
+    return status
+
+
+def _independence_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m skmmd independence",
+        description="HSIC test of independence of one column of a table (the "
+        "target) and its other columns; the table is a Parquet, CSV (with a "
+        "header row) or NPY file, its columns of any type.",
+    )
+    parser.add_argument("table", help="the table (.parquet, .csv or .npy)")
+    parser.add_argument(
+        "--target", required=True, help="the target column (name, or position)"
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="test every column against the target, with family-wise adjusted "
+        "p-values (feature screening)",
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="exact Gaussian kernels (quadratic; numeric columns, at most 4096 "
+        "rows) instead of random features",
+    )
+    parser.add_argument("--statistic", choices=["biased", "unbiased"], default="biased")
+    add_common(parser)
+    return parser
+
+
+def command(argv):
+    """Parse the ``independence`` command's options and run it."""
+    parser = _independence_parser()
+    args = parser.parse_args(argv)
+    check_common(parser, args)
+    return run(run_independence, args, "independence")

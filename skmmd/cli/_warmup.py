@@ -1,0 +1,50 @@
+"""``python -m skmmd warmup``: compile and cache (numba's on-disk cache) the
+kernels that the tests, the detector and a learned kernel run, so that the
+first test in a fresh environment does not pay for it."""
+
+import argparse
+import sys
+from time import perf_counter
+
+import numpy as np
+
+from ._options import EXIT_OK
+
+
+def run_warmup(out=None):
+    """Compile the numba kernels a test, the detector or a learned kernel
+    runs, for float64 and float32 and for the serial and parallel copies
+    (inputs above the size at which a kernel goes parallel): numba caches
+    them on disk."""
+    from ..drift import OnlineMMDDetector
+    from ..kernel_learning import LearnedFourierSampler
+    from ..two_sample import MMDTest, mmd_test
+
+    out = sys.stdout if out is None else out
+    start = perf_counter()
+    rng = np.random.default_rng(0)
+    for dtype in (np.float64, np.float32):
+        X, Y = (rng.normal(size=(4000, 5)).astype(dtype) for _ in range(2))
+        for rows in (100, 4000):  # the serial and the parallel copies
+            mmd_test(X[:rows], Y[:rows], n_resamples=19, random_state=0)
+        detector = OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=50)
+        detector.fit(X[:1000]).update(Y[:20])
+        detector.update(Y[20])
+    # The learned kernel's gradient (it learns in float64).
+    learned = LearnedFourierSampler(max_iter=1, random_state=0)
+    MMDTest(learned, train_size=0.5, n_resamples=19, random_state=0).fit(X, Y)
+    print(
+        f"skmmd warmup: kernels compiled and cached in {perf_counter() - start:.1f} s",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def command(argv):
+    """Parse the ``warmup`` command's (no) options and run it."""
+    argparse.ArgumentParser(
+        prog="python -m skmmd warmup",
+        description="Compile and cache the kernels of the tests (run once "
+        "after installing).",
+    ).parse_args(argv)
+    return run_warmup()

@@ -1,0 +1,14 @@
+"""Kernel tests of independence: are two paired variables dependent?
+
+:class:`HSICTest` (``_hsic``) streams pairs of rows through the one pipeline
+and draws its pairings in the one calibration loop (``_resampled``); its
+result, :class:`HSICTestResult` (``_results``), speaks of HSIC and pairs;
+:func:`hsic_test` (``_api``) is the test in one call. The machinery every
+family shares is in :mod:`skmmd._testing`.
+"""
+
+from ._api import hsic_test
+from ._hsic import HSICTest
+from ._results import HSICTestResult
+
+__all__ = ["HSICTest", "HSICTestResult", "hsic_test"]

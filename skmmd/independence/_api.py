@@ -1,0 +1,106 @@
+"""hsic_test: a fitted independence test's result in one call, like
+``scipy.stats``."""
+
+import numpy as np
+
+from .._utils._tables import is_dataframe
+from ._hsic import HSICTest
+
+
+def hsic_test(
+    X,
+    y,
+    *,
+    x_transformer="auto",
+    y_transformer="auto",
+    explain=False,
+    columns=None,
+    **options,
+):
+    """Kernel test of independence of ``X`` and ``y`` (HSIC) in one call.
+
+    Fits :class:`HSICTest` and returns its ``result_``, shaped like
+    :func:`mmd_test`'s: ``statistic, pvalue = hsic_test(X, y)``. On a table
+    and the name of its target column, ``hsic_test(table, "target",
+    explain=True)`` also ranks every other column by its dependence on the
+    target, with family-wise adjusted p-values (feature screening, see
+    :meth:`HSICTest.explain`).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n, n_features)
+        The first variable.
+    y : DataFrame, array-like of shape (n,) or (n, n_features_y), or a column \
+            label of X
+        The second variable, paired with X row by row; a column label of the
+        DataFrame X makes that column the second variable and the other
+        columns the first.
+    x_transformer, y_transformer : "auto", None or object with ``fit`` and \
+            ``transform``, default="auto"
+        The feature maps (see :class:`HSICTest`; None: the exact kernel).
+    explain : bool, default=False
+        Also test each column (group) of X against y, on the same pairings
+        as one another: the result's ``column_report``.
+    columns : None, list or dict, default=None
+        The column groups of ``explain`` (see :meth:`HSICTest.explain`).
+    **options : dict
+        Parameters of :class:`HSICTest`, e.g. ``n_resamples``,
+        ``random_state``.
+
+    Returns
+    -------
+    result : HSICTestResult
+        ``statistic`` (HSIC), ``pvalue``, ``null_distribution``, and the
+        unbiased HSIC with its jackknife standard error (``hsic``,
+        ``standard_error``, :meth:`~HSICTestResult.confidence_interval`);
+        with ``explain=True``, ``column_report``.
+
+    See Also
+    --------
+    HSICTest : The estimator behind it.
+    mmd_test : The two-sample test in one call.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import skmmd
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.uniform(-1, 1, size=500)
+    >>> statistic, pvalue = skmmd.hsic_test(x, np.sin(4 * x), random_state=0)
+    >>> pvalue
+    0.001
+    >>> skmmd.hsic_test(x, rng.normal(size=500), random_state=0).pvalue > 0.05
+    True
+
+    Feature screening of a table against its target column:
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame(
+    ...     {"x": x, "noise": rng.normal(size=500), "city": rng.choice(["A", "B"], 500)}
+    ... )
+    >>> table["target"] = x**2 + 0.1 * rng.normal(size=500)
+    >>> result = skmmd.hsic_test(table, "target", explain=True, random_state=0)
+    >>> result.column_report[["column", "adjusted_p_value"]]
+      column  adjusted_p_value
+    0      x             0.003
+    1   city             0.786
+    2  noise             0.856
+    """
+    if is_dataframe(X) and _is_label(y) and y in X.columns:
+        X, y = X.drop(columns=[y]), X[[y]]
+    elif isinstance(y, str):
+        raise ValueError(
+            f"y={y!r} names no column of X: give the second variable, or the "
+            "label of a column of the DataFrame X."
+        )
+    test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
+    result = test.result_
+    if explain:
+        result.column_report = test.explain(X, y, columns=columns)
+    elif columns is not None:
+        raise ValueError("columns applies only with explain=True.")
+    return result
+
+
+def _is_label(y):
+    return isinstance(y, (str, int, np.integer, tuple))

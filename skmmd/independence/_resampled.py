@@ -1,0 +1,44 @@
+"""HSIC of every pairing of the x and y units, for the one calibration loop
+(:mod:`skmmd._testing._calibration`): the pairings are the resamples."""
+
+import numpy as np
+from sklearn.utils import gen_batches
+
+from .._testing import _calibration
+from .._testing._calibration import run_batches
+
+
+def resampled_hsic(
+    parts, *, n_resamples=999, batch=None, seed=0, n_jobs=None, verbose=0
+):
+    """Observed HSIC and its permutation null: the y observations (units)
+    paired with the x ones by uniformly random permutations.
+
+    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations, or
+    a list of them (several x variables against one y, e.g. each column of a
+    table), all on the same pairings. Returns ``(observed, null, tolerance)``
+    as the two-sample tests' ``resampled_statistics`` (a column of ``null``
+    per part for a list).
+    """
+    many = isinstance(parts, list)
+    parts = parts if many else [parts]
+    rng = np.random.default_rng(seed)
+    G = parts[0].G
+    if batch is None:
+        batch = max(1, _calibration._BATCH_ENTRIES // G)
+
+    def draw(s):
+        # Row after row from the one generator: any batching, same pairings.
+        identity = np.broadcast_to(np.arange(G), (s.stop - s.start, G))
+        return (rng.permuted(identity, axis=1),)
+
+    def work(start, pairings):
+        return np.column_stack([part.statistics(pairings)[0] for part in parts])
+
+    results = run_batches(gen_batches(n_resamples, batch), draw, work, n_jobs, verbose)
+    observed, scale = np.array([part.observed() for part in parts]).T
+    null = np.concatenate(results)
+    tolerance = 100 * np.finfo(np.float64).eps * scale
+    if many:
+        return observed, null, tolerance
+    return float(observed[0]), null[:, 0], float(tolerance[0])
