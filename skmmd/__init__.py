@@ -3,7 +3,13 @@ tests (two-sample MMD, independence HSIC)."""
 
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
-from .independence import HSICTest, HSICTestResult, hsic_test
+from .independence import (
+    ConditionalHSICTest,
+    HSICTest,
+    HSICTestResult,
+    conditional_independence_test,
+    hsic_test,
+)
 from .kernel_approximation import (
     FastfoodSampler,
     GCWSSampler,
@@ -21,6 +27,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AggregatedMMDTest",
+    "ConditionalHSICTest",
     "FastfoodSampler",
     "GCWSSampler",
     "HDDSampler",
@@ -36,6 +43,7 @@ __all__ = [
     "RandomFourierSampler",
     "TabularSampler",
     "__version__",
+    "conditional_independence_test",
     "hsic_test",
     "mmd_test",
     "show_versions",

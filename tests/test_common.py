@@ -12,6 +12,7 @@ from sklearn.utils.estimator_checks import (
 
 from skmmd import (
     AggregatedMMDTest,
+    ConditionalHSICTest,
     FastfoodSampler,
     GCWSSampler,
     HSICTest,
@@ -74,6 +75,8 @@ ESTIMATORS = [
     ),
     HSICTest(statistic="unbiased", n_resamples=19, random_state=0),
     HSICTest(None, None, n_resamples=19, random_state=0),  # the exact test
+    # Without Z (fit(X, y)) the conditional test is a test of independence.
+    ConditionalHSICTest(n_resamples=19, random_state=0),
     # One window of 1 point at ERT 2 needs only 10 reference rows
     # (min_reference_size), so the checks' small data sets calibrate and reach
     # the input checks (NaN, sparse, dtypes, pickling) instead of the size error.
@@ -94,6 +97,10 @@ EXPECTED_FAILED_CHECKS = {
     HSICTest: {
         "check_fit1d": "a 1-D X is one variable of one column, as in "
         "scipy.stats' tests of independence (hsic_test(x, y) on two 1-D arrays)",
+    },
+    ConditionalHSICTest: {
+        "check_fit1d": "a 1-D X is one variable of one column, as in "
+        "scipy.stats' tests (conditional_independence_test(x, y, z) on 1-D arrays)",
     },
     OnlineMMDDetector: {
         "check_n_features_in_after_fitting": "partial_fit feeds a stream to a "

@@ -3,12 +3,23 @@
 :class:`HSICTest` (``_hsic``) streams pairs of rows through the one pipeline
 and draws its pairings in the one calibration loop (``_resampled``); its
 result, :class:`HSICTestResult` (``_results``), speaks of HSIC and pairs;
-:func:`hsic_test` (``_api``) is the test in one call. The machinery every
-family shares is in :mod:`skmmd._testing`.
+:func:`hsic_test` (``_api``) is the test in one call.
+:class:`ConditionalHSICTest` (``_conditional``) tests independence given Z:
+the residual products of a cross-fitted ridge regression on Z's features
+go through the same pipeline, and a multiplier bootstrap of their unit sums
+through the same loop; :func:`conditional_independence_test` is it in one
+call. The machinery every family shares is in :mod:`skmmd._testing`.
 """
 
-from ._api import hsic_test
+from ._api import conditional_independence_test, hsic_test
+from ._conditional import ConditionalHSICTest
 from ._hsic import HSICTest
 from ._results import HSICTestResult
 
-__all__ = ["HSICTest", "HSICTestResult", "hsic_test"]
+__all__ = [
+    "ConditionalHSICTest",
+    "HSICTest",
+    "HSICTestResult",
+    "conditional_independence_test",
+    "hsic_test",
+]

@@ -93,6 +93,40 @@ def _auto_unit(n_rows, n_resamples):
         unit *= 2
 
 
+def check_variable(estimator, V, name, transformer, reset, min_rows):
+    """One variable of a test of ``estimator``, validated: a DataFrame kept
+    as it is (its map reads it), else a 2-D float array (a 1-D one becomes a
+    column); ``X`` sets (``reset``) or checks the estimator's input
+    attributes."""
+    _inputs.check_kind(estimator, V, reset, name)
+    if is_dataframe(V):
+        numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
+        if not numeric and (
+            transformer is None or isinstance(transformer, BaseSampler)
+        ):
+            kind = (
+                "None (the exact Gaussian kernel)"
+                if transformer is None
+                else type(transformer).__name__
+            )
+            raise TypeError(
+                f"{name} has non-numeric columns and {name.lower()}_"
+                f"transformer={kind} maps numbers only: give {name.lower()}_"
+                "transformer='auto' (a TabularSampler) or encode them."
+            )
+        if name == "X":
+            validate_data(estimator, V, reset=reset, skip_check_array=True)
+        return V
+    if sp.issparse(V):
+        raise TypeError(f"{name} must be dense; got a sparse matrix.")
+    params = {"dtype": [np.float64, np.float32], "ensure_min_samples": min_rows}
+    if np.ndim(V) == 1:  # one variable of one column (like scipy.stats)
+        V = np.reshape(check_array(V, ensure_2d=False, input_name=name), (-1, 1))
+    if name == "X":
+        return validate_data(estimator, V, reset=reset, **params)
+    return check_array(V, input_name=name, **params)
+
+
 class HSICTest(StreamedResults, BaseEstimator):
     """Kernel test of independence (HSIC) with explicit feature maps.
 
@@ -240,37 +274,6 @@ class HSICTest(StreamedResults, BaseEstimator):
         "n_samples_",
     )
 
-    def _variable(self, V, name, transformer, reset, min_rows):
-        """One variable, validated: a DataFrame kept as it is (its map reads
-        it), else a 2-D float array (a 1-D one becomes a column)."""
-        _inputs.check_kind(self, V, reset, name)
-        if is_dataframe(V):
-            numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
-            if not numeric and (
-                transformer is None or isinstance(transformer, BaseSampler)
-            ):
-                kind = (
-                    "None (the exact Gaussian kernel)"
-                    if transformer is None
-                    else type(transformer).__name__
-                )
-                raise TypeError(
-                    f"{name} has non-numeric columns and {name.lower()}_"
-                    f"transformer={kind} maps numbers only: give {name.lower()}_"
-                    "transformer='auto' (a TabularSampler) or encode them."
-                )
-            if name == "X":
-                validate_data(self, V, reset=reset, skip_check_array=True)
-            return V
-        if sp.issparse(V):
-            raise TypeError(f"{name} must be dense; got a sparse matrix.")
-        params = {"dtype": [np.float64, np.float32], "ensure_min_samples": min_rows}
-        if np.ndim(V) == 1:  # one variable of one column (like scipy.stats)
-            V = np.reshape(check_array(V, ensure_2d=False, input_name=name), (-1, 1))
-        if name == "X":
-            return validate_data(self, V, reset=reset, **params)
-        return check_array(V, input_name=name, **params)
-
     def _pairs(self, X, y, reset, min_rows=_MIN_UNITS, fit_maps=True):
         """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
         a constant variable is an error now."""
@@ -279,8 +282,8 @@ class HSICTest(StreamedResults, BaseEstimator):
                 "HSICTest requires y to be passed, but the target y is None: give "
                 "the second variable, one row per row of X."
             )
-        X = self._variable(X, "X", self.x_transformer, reset, 1)
-        Y = self._variable(y, "y", self.y_transformer, reset, 1)
+        X = check_variable(self, X, "X", self.x_transformer, reset, 1)
+        Y = check_variable(self, y, "y", self.y_transformer, reset, 1)
         if len(X) != len(Y):
             raise ValueError(
                 f"X and y must be paired row by row; got {len(X)} rows in X and "

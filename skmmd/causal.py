@@ -1,0 +1,195 @@
+"""causal-learn's PC and FCI with skmmd's conditional independence test.
+
+``import skmmd.causal`` registers :class:`SkmmdCIT` with causal-learn under the
+name ``"skmmd"``, so that ``pc(data, 0.05, "skmmd")`` and ``fci(data,
+"skmmd")`` run :class:`~skmmd.ConditionalHSICTest`'s test on every ``(X, Y,
+S)`` the search asks about. Needs the ``causal`` extra (``python -m pip install
+'skmmd[causal]'``).
+
+Within one search the features of each column are computed once and serve
+every test of that column (as x or as y), and the Z map of each conditioning
+set is fitted once; each test's randomness (folds, units, signs) comes from
+``random_state`` and the variables tested, so a search is reproducible and its
+p-values do not depend on the order of the tests.
+"""
+
+import hashlib
+import json
+
+import numpy as np
+
+from .independence._conditional import (
+    _XY_FEATURES,
+    _default_map,
+    _default_z_map,
+    calibrated,
+)
+from .mmd._conditional import n_z_features
+
+try:
+    from causallearn.utils.cit import CIT_Base, register_ci_test
+except ImportError as error:  # the optional extra
+    raise ImportError(
+        "skmmd.causal plugs skmmd's conditional independence test into "
+        "causal-learn, which is not installed: python -m pip install "
+        "'skmmd[causal]'."
+    ) from error
+
+__all__ = ["SkmmdCIT"]
+
+
+class SkmmdCIT(CIT_Base):
+    """skmmd's conditional independence test as a causal-learn ``CIT``.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_samples, n_features)
+        The data set of the search, one column per variable.
+    random_state : int, default=0
+        Seed of every test, combined with the variables tested.
+    n_resamples : int, default=999
+        Bootstrap draws of each test.
+    n_folds : int, default=5
+        Cross-fitting folds.
+    n_z_features : "auto" or int, default="auto"
+        Features of each conditioning set (see
+        :class:`~skmmd.ConditionalHSICTest`).
+    cache_path : str or None, default=None
+        causal-learn's JSON cache of p-values.
+    **kwargs : dict
+        Passed to ``CIT_Base``.
+
+    See Also
+    --------
+    skmmd.ConditionalHSICTest : The test, on one ``(x, y, z)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import skmmd.causal
+    >>> from causallearn.utils.cit import CIT
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=1000)
+    >>> data = np.column_stack(
+    ...     [np.sin(2 * z) + 0.3 * rng.normal(size=1000), z,
+    ...      z**2 + 0.3 * rng.normal(size=1000)]
+    ... )
+    >>> test = CIT(data, "skmmd")
+    >>> bool(test(0, 2, [1]) > 0.05), test(0, 2) < 0.01
+    (True, True)
+    """
+
+    def __init__(
+        self,
+        data,
+        random_state=0,
+        n_resamples=999,
+        n_folds=5,
+        n_z_features="auto",
+        cache_path=None,
+        **kwargs,
+    ):
+        data = np.asarray(data)
+        if data.ndim != 2 or not np.issubdtype(data.dtype, np.number):
+            raise ValueError(
+                f"data must be a 2-D numeric array (rows x variables); got shape "
+                f"{data.shape} and dtype {data.dtype}."
+            )
+        bad = ~np.isfinite(data).all(axis=0)
+        if bad.any():
+            raise ValueError(
+                "data has NaN or infinity in column(s) "
+                f"{np.flatnonzero(bad).tolist()}: the test takes finite values."
+            )
+        super().__init__(data.astype(np.float64), cache_path=cache_path, **kwargs)
+        self.params = {
+            "random_state": int(random_state),
+            "n_resamples": int(n_resamples),
+            "n_folds": int(n_folds),
+            "n_z_features": n_z_features,
+        }
+        self.check_cache_method_consistent(
+            "skmmd",
+            hashlib.md5(json.dumps(self.params, sort_keys=True).encode()).hexdigest(),
+        )
+        constant = np.flatnonzero(np.all(self.data == self.data[:1], axis=0))
+        self._constant = set(constant.tolist())
+        self._features = {}  # column -> its x/y features (n x 10)
+        self._z_maps = {}  # conditioning set -> its fitted Z map
+
+    def _seed(self, *key):
+        """A seed from ``random_state`` and the variables (order-free)."""
+        return int(
+            np.random.SeedSequence([self.params["random_state"], *key]).generate_state(
+                1
+            )[0]
+            >> 1
+        )
+
+    def _column(self, j):
+        if j in self._constant:
+            raise ValueError(
+                f"column {j} of data is constant: it is independent of "
+                "everything; drop it before the search."
+            )
+        if j not in self._features:
+            V = self.data[:, [j]]
+            self._features[j] = _default_map(
+                V, _XY_FEATURES, self._seed(0, j)
+            ).transform(V)
+        return self._features[j]
+
+    def _z_map(self, S):
+        key = tuple(S)
+        if key not in self._z_maps:
+            for j in S:
+                self._column(j)  # the constant check
+            width = self.params["n_z_features"]
+            if width == "auto":
+                width = n_z_features(self.sample_size)
+            self._z_maps[key] = _default_z_map(
+                self.data[:, S], width, self._seed(1, *S)
+            )
+        return self._z_maps[key]
+
+    def __call__(self, X, Y, condition_set=None):
+        """The p-value of ``X`` independent of ``Y`` given ``condition_set``.
+
+        Parameters
+        ----------
+        X, Y : int
+            Columns of ``data``.
+        condition_set : list of int or None, default=None
+            Columns to condition on.
+
+        Returns
+        -------
+        p : float
+            The test's p-value.
+        """
+        Xs, Ys, S, key = self.get_formatted_XYZ_and_cachekey(X, Y, condition_set)
+        if key in self.pvalue_cache:
+            return self.pvalue_cache[key]
+        A, B = self._column(Xs[0]), self._column(Ys[0])
+        z_map = self._z_map(S) if S else None
+
+        def features(lo, hi):
+            if z_map is None:
+                C = np.empty((hi - lo, 0))
+            else:
+                C = z_map.transform(self.data[lo:hi, S])
+            return A[lo:hi], B[lo:hi], C
+
+        seed = self._seed(2, len(Xs), *Xs, *Ys, len(S), *S)
+        p = calibrated(
+            features,
+            self.sample_size,
+            seed,
+            n_resamples=self.params["n_resamples"],
+            n_folds=self.params["n_folds"],
+        )[2]
+        self.pvalue_cache[key] = p
+        return p
+
+
+register_ci_test("skmmd", SkmmdCIT)

@@ -1,0 +1,531 @@
+"""ConditionalHSICTest: are X and Y dependent once Z is known? At linear cost.
+
+The features of x and of y are regressed on the features of z by ridge,
+cross-fitted (:class:`~skmmd.mmd._conditional.RidgeFolds`, the penalty of
+each target chosen by cross-validation), and the residual products
+``vec(r_i s_i')`` of the rows are summed into resampling units by the one
+pipeline (:mod:`skmmd._testing._streaming`: its rows are the row positions,
+its map computes the products of a chunk of positions); the statistic is
+their squared norm and the calibration a multiplier bootstrap of the unit
+sums in the one calibration loop (``independence._resampled``).
+"""
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.pipeline import FeatureUnion
+from sklearn.utils import check_random_state
+
+from .._testing import _calibration, _streaming
+from .._testing._base import SHARED_CONSTRAINTS
+from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
+from .._utils._tables import is_dataframe
+from ..kernel_approximation import RandomFourierSampler, TabularSampler
+from ..kernels import median_bandwidth
+from ..mmd._conditional import (
+    ConditionalParts,
+    RidgeFolds,
+    n_z_features,
+    residual_products,
+)
+from ._hsic import check_variable
+from ._resampled import resampled_conditional
+from ._results import HSICTestResult
+
+# Folds are balanced within blocks of this many row positions.
+_FOLD_BLOCK = 4096
+# Features of x and of y of the default map (cos/sin pairs at the median
+# bandwidth): the products have Dx * Dy = 100 entries per row.
+_XY_FEATURES = 10
+# Scales of the default z-map, times the median bandwidth of z: the ridge
+# weighs them by cross-validation.
+_Z_SCALES = (0.5, 1.0, 2.0)
+# Entries of one chunk's feature matrices (float64): 32 MB.
+_CHUNK_ENTRIES = 2**22
+# Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
+# units of several.
+_BOOTSTRAP_BUDGET = 2**34
+# Fewest units to fit at all; the multiplier bootstrap is a Gaussian
+# approximation, trusted from hundreds of units (the automatic unit keeps
+# thousands where the rows allow).
+_MIN_UNITS = 5
+
+
+def fold_labels(seed, positions, n_folds):
+    """The cross-fitting fold of each row position: within each block of
+    ``_FOLD_BLOCK`` positions a seeded random arrangement of equal shares of
+    the folds, so folds are random, balanced and independent of the chunks.
+    """
+    positions = np.asarray(positions, dtype=np.int64)
+    out = np.empty(positions.size, dtype=np.int64)
+    blocks = positions // _FOLD_BLOCK
+    for block in np.unique(blocks):
+        rows = blocks == block
+        labels = np.random.default_rng([seed, 4, int(block)]).permutation(
+            np.arange(_FOLD_BLOCK) % n_folds
+        )
+        out[rows] = labels[positions[rows] % _FOLD_BLOCK]
+    return out
+
+
+def auto_unit(n_rows, n_resamples, width):
+    """The smallest power of two keeping the bootstrap's ``B x G x width``
+    multiply-adds within budget, the unit sums within
+    ``_calibration._UNIT_ENTRIES`` entries and at least ``_MIN_UNITS`` units
+    where the rows allow."""
+    unit = 1
+    while n_rows // (2 * unit) >= _MIN_UNITS:
+        units = n_rows // unit
+        cost = n_resamples * units * width
+        if cost <= _BOOTSTRAP_BUDGET and units * width <= _calibration._UNIT_ENTRIES:
+            break
+        unit *= 2
+    return unit
+
+
+class _Features:
+    """The fitted maps of x, y and z over the rows of the validated data: the
+    features of any range of row positions (``c(z)`` is empty without z)."""
+
+    def __init__(self, maps, data):
+        self.maps, self.data = maps, data
+
+    def __call__(self, lo, hi):
+        out = []
+        for transformer, V in zip(self.maps, self.data):
+            if transformer is None:  # no z: the regression on a constant
+                out.append(np.empty((hi - lo, 0)))
+                continue
+            rows = V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi]
+            out.append(np.asarray(transformer.transform(rows), dtype=np.float64))
+        return out
+
+
+def _chunks(n_rows, width):
+    step = max(1, _CHUNK_ENTRIES // max(width, 1))
+    for lo in range(0, n_rows, step):
+        yield lo, min(lo + step, n_rows)
+
+
+class _ResidualProducts:
+    """The pipeline's map: row positions (a contiguous range) -> the products
+    ``vec(r_i s_i')`` of their cross-fitted residuals."""
+
+    def __init__(self, features, ridge, seed, n_folds, widths):
+        self.features, self.ridge = features, ridge
+        self.seed, self.n_folds, self.widths = seed, n_folds, widths
+
+    def transform(self, positions):
+        lo, hi = int(positions[0]), int(positions[-1]) + 1
+        parts = []
+        for a, b in _chunks(hi - lo, sum(self.widths)):
+            A, B, C = self.features(lo + a, lo + b)
+            folds = fold_labels(self.seed, np.arange(lo + a, lo + b), self.n_folds)
+            R = self.ridge.residuals(C, np.hstack([A, B]), folds)
+            parts.append(residual_products(R[:, : A.shape[1]], R[:, A.shape[1] :]))
+        return np.vstack(parts)
+
+
+class ConditionalHSICTest(BaseEstimator):
+    """Kernel test of conditional independence of X and y given Z, linear in n.
+
+    The features of X and of y are regressed on the features of Z by ridge
+    regression, cross-fitted over ``n_folds`` random folds (each fold's
+    residuals from a fit on the other folds), with each target's penalty
+    chosen by cross-validation; the test asks whether the residual features
+    are uncorrelated. Its statistic is ``T = n ||(1/n) sum_i r_i s_i'||_F^2``
+    (a conditional HSIC of the residuals), calibrated by a multiplier
+    (wild) bootstrap of the per-unit sums of ``r_i s_i'``. The cost is
+    ``O(n Dz^2)`` for ``Dz`` features of Z, never ``n x n``. Without Z the
+    regression is on a constant only and the test is an HSIC test of X and y.
+
+    Read more in the :ref:`User Guide <conditional>`.
+
+    Parameters
+    ----------
+    x_transformer, y_transformer : "auto" or object with ``fit`` and \
+            ``transform``, default="auto"
+        Feature maps of X and of y. ``"auto"``: a
+        :class:`RandomFourierSampler` with 10 features (5 frequencies) at the
+        median bandwidth for arrays, a :class:`TabularSampler` with 10 for
+        DataFrames. The residual products have ``Dx * Dy`` entries per row.
+    z_transformer : "auto" or object with ``fit`` and ``transform``, \
+            default="auto"
+        Feature map of Z. ``"auto"``: random Fourier features at the median
+        bandwidth of Z times 0.5, 1 and 2 side by side (the ridge weighs the
+        scales), ``n_z_features`` in all, for arrays; a
+        :class:`TabularSampler` of ``n_z_features`` for DataFrames.
+    n_z_features : "auto" or int, default="auto"
+        Features of the default Z map. ``"auto"``: about ``4 sqrt(n)``,
+        between 48 and 600 (the regression must get richer as ``n`` grows
+        for the level to hold; see Notes).
+    n_folds : int, default=5
+        Folds of the cross-fitting (``>= 2``).
+    penalties : array-like of shape (n_penalties,) or None, default=None
+        Candidate ridge penalties ``lambda`` of ``C'C + n lambda I``; None:
+        ``logspace(-8, 1, 19)``.
+    n_resamples : int, default=999
+        Bootstrap draws ``B``.
+    alpha : float, default=0.05
+        Level of the test.
+    resample_unit : "auto" or int, default="auto"
+        Rows per unit of the bootstrap. ``"auto"``: 1 while ``B x n x Dx Dy``
+        stays within about ``2^34`` multiply-adds, else the smallest power
+        of two that does.
+    batch : int or None, default=None
+        Bootstrap draws per matrix product (None: about ``2^23`` weights).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the maps, the folds, the units and the bootstrap weights. Pass
+        an int for reproducible results across multiple function calls.
+        See :term:`Glossary <random_state>`.
+    n_jobs : int or None, default=None
+        Threads computing bootstrap batches.
+    verbose : int, default=0
+        Progress messages.
+
+    Attributes
+    ----------
+    statistic_ : float
+        ``T``, the squared norm of the residual cross-covariance times ``n``.
+    p_value_ : float
+        ``(1 + #{T_b >= T}) / (B + 1)``.
+    null_distribution_ : ndarray of shape (n_resamples,)
+        The bootstrap statistics.
+    reject_ : bool
+        ``p_value_ <= alpha``.
+    result_ : HSICTestResult
+        The same values, with the effect size ``hsic`` (an unbiased estimate
+        of ``||E[r s']||_F^2``, the squared norm of the conditional
+        cross-covariance of the features) and its jackknife standard error.
+    x_transformer_, y_transformer_, z_transformer_ : object or None
+        The fitted maps (``z_transformer_`` is None without Z).
+    penalty_ : ndarray of shape (Dx + Dy,)
+        The ridge penalty chosen for each feature of x and of y.
+    resample_unit_ : int
+        Rows per bootstrap unit.
+    n_samples_ : int
+        Number of rows.
+    n_features_in_ : int
+        Number of columns of X.
+
+    See Also
+    --------
+    conditional_independence_test : The test in one call.
+    HSICTest : The (unconditional) permutation test of independence.
+
+    Notes
+    -----
+    Under ``H0: X independent of Y given Z`` the residuals satisfy ``E[r s']
+    = 0`` when the regressions are right; their errors leave a bias of the
+    order of the product of the two regressions' errors, which must vanish
+    faster than ``n^-1/2`` (Shah & Peters 2020), so the Z map grows with
+    ``n`` and the penalty comes from the data. Cross-fitting keeps each
+    regression's overfit out of its own residuals. The multiplier bootstrap
+    does not assume the residuals independent of each other (RCIT's
+    shortcut), so it stays valid when the noise depends on Z. No test of
+    conditional independence has power against every alternative and a
+    valid level against every null (Shah & Peters' no-free-lunch theorem):
+    the level is measured on the nulls of ``benchmarks/bench_conditional.py``.
+
+    References
+    ----------
+    .. [1] R. D. Shah and J. Peters, "The hardness of conditional independence
+       testing and the generalised covariance measure", Annals of Statistics,
+       2020.
+    .. [2] E. V. Strobl, K. Zhang and S. Visweswaran, "Approximate kernel-based
+       conditional independence tests for fast non-parametric causal
+       discovery", Journal of Causal Inference, 2019.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd import ConditionalHSICTest
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=(2000, 1))
+    >>> x = np.sin(2 * z) + 0.3 * rng.normal(size=(2000, 1))
+    >>> y = np.cos(2 * z) + 0.3 * rng.normal(size=(2000, 1))
+    >>> test = ConditionalHSICTest(random_state=0).fit(x, y, Z=z)
+    >>> bool(test.p_value_ > 0.05)  # x and y depend on each other through z only
+    True
+    >>> ConditionalHSICTest(random_state=0).fit(x, y).p_value_  # not given z
+    0.001
+    """
+
+    _parameter_constraints: dict = {
+        "x_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "y_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "z_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "n_z_features": [
+            StrOptions({"auto"}),
+            Interval(Integral, 1, None, closed="left"),
+        ],
+        "n_folds": [Interval(Integral, 2, None, closed="left")],
+        "penalties": [None, "array-like"],
+        **{k: v for k, v in SHARED_CONSTRAINTS.items() if k != "statistic"},
+    }
+
+    def __init__(
+        self,
+        x_transformer="auto",
+        y_transformer="auto",
+        z_transformer="auto",
+        *,
+        n_z_features="auto",
+        n_folds=5,
+        penalties=None,
+        n_resamples=999,
+        alpha=0.05,
+        resample_unit="auto",
+        batch=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.x_transformer = x_transformer
+        self.y_transformer = y_transformer
+        self.z_transformer = z_transformer
+        self.n_z_features = n_z_features
+        self.n_folds = n_folds
+        self.penalties = penalties
+        self.n_resamples = n_resamples
+        self.alpha = alpha
+        self.resample_unit = resample_unit
+        self.batch = batch
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _check(self, X, y, Z):
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None: give the second variable, one row per row of X."
+            )
+        X = check_variable(self, X, "X", self.x_transformer, True, 1)
+        Y = check_variable(self, y, "y", self.y_transformer, True, 1)
+        data = [X, Y]
+        if Z is not None:
+            Z = check_variable(self, Z, "Z", self.z_transformer, True, 1)
+            data.append(Z)
+        n = len(X)
+        for V, name in zip(data[1:], ("y", "Z")):
+            if len(V) != n:
+                raise ValueError(
+                    f"X, y and Z must be paired row by row; got {n} rows in X and "
+                    f"{len(V)} in {name}."
+                )
+        if n < 2 * self.n_folds:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 rows per fold "
+                f"(n_folds={self.n_folds}); got n_samples = {n}."
+            )
+        for V, name in zip(data, ("X", "y", "Z")):
+            constant = (
+                V.nunique(dropna=False) <= 1
+                if is_dataframe(V)
+                else np.all(V == V[:1], axis=0)
+            )
+            if np.any(constant):
+                which = (
+                    "a column of Z is constant"
+                    if name == "Z"
+                    else f"{name} has a constant column"
+                )
+                raise ValueError(
+                    f"{which}: drop it (a constant tells nothing and carries no "
+                    "dependence)."
+                )
+        if Z is not None and Z.shape[1] >= n:
+            raise ValueError(
+                f"Z has {Z.shape[1]} columns and only {n} rows: the regression on "
+                "Z needs more rows than columns."
+            )
+        return data
+
+    def _maps(self, data, rng):
+        """Fitted maps of x, y and z (None for no z)."""
+        maps = []
+        for V, name in zip(data, ("x", "y", "z")):
+            transformer = getattr(self, f"{name}_transformer")
+            state = rng.randint(np.iinfo(np.int32).max)
+            if transformer != "auto":
+                maps.append(clone(transformer).fit(V))
+            elif name != "z":
+                maps.append(_default_map(V, _XY_FEATURES, state))
+            else:
+                width = self.n_z_features
+                if width == "auto":
+                    width = n_z_features(len(V))
+                maps.append(_default_z_map(V, width, state))
+        return maps + [None] * (3 - len(maps))
+
+    def _test_params(self):
+        """The parameters of :func:`calibrated`."""
+        names = ("n_folds", "penalties", "n_resamples", "resample_unit", "batch")
+        return {
+            **{name: getattr(self, name) for name in names},
+            "n_jobs": self.n_jobs,
+            "verbose": self.verbose,
+        }
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, Z=None):
+        """Regress, compute the statistic, its bootstrap null and the p-value.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n, n_features)
+            The first variable (1-D: one column).
+        y : DataFrame or array-like of shape (n,) or (n, n_features_y)
+            The second variable, row ``i`` paired with row ``i`` of X.
+        Z : DataFrame, array-like of shape (n, n_features_z) or None, \
+                default=None
+            The conditioning variables (None: the unconditional test).
+
+        Returns
+        -------
+        self : object
+            Fitted test.
+        """
+        data = self._check(X, y, Z)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        maps = self._maps(data, rng)
+        self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps
+        features = _Features(maps, data + [None] * (3 - len(data)))
+        parts, null, self.p_value_ = calibrated(
+            features, len(data[0]), seed, **self._test_params()
+        )
+        self.penalty_ = parts.penalty
+        self.resample_unit_ = parts.unit
+        self.n_samples_ = len(data[0])
+        observed = parts.observed()[0]
+        self.statistic_ = observed
+        self.null_distribution_ = null
+        self.reject_ = bool(self.p_value_ <= self.alpha)
+        effect, se = parts.effect()
+        self.result_ = HSICTestResult(
+            statistic=observed,
+            pvalue=self.p_value_,
+            null_distribution=null,
+            alpha=self.alpha,
+            hsic=effect,
+            standard_error=se,
+            n_pairs=self.n_samples_,
+        )
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+def _default_map(V, n_features, random_state):
+    if is_dataframe(V):
+        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
+    return RandomFourierSampler(n_components=n_features, random_state=random_state).fit(
+        V
+    )
+
+
+def _default_z_map(V, n_features, random_state):
+    """Random Fourier features of Z at the median bandwidth times each of
+    ``_Z_SCALES`` (a table: one TabularSampler)."""
+    if is_dataframe(V):
+        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
+    rng = check_random_state(random_state)
+    bandwidth = median_bandwidth(V, random_state=rng)
+    per_scale = max(2, n_features // len(_Z_SCALES) // 2 * 2)
+    union = FeatureUnion(
+        [
+            (
+                f"scale_{scale:g}",
+                RandomFourierSampler(
+                    n_components=per_scale,
+                    bandwidth=scale * bandwidth,
+                    random_state=rng.randint(np.iinfo(np.int32).max),
+                ),
+            )
+            for scale in _Z_SCALES
+        ]
+    )
+    return union.fit(V)
+
+
+def conditional_parts(
+    features,
+    n_rows,
+    seed,
+    *,
+    n_folds=5,
+    penalties=None,
+    n_resamples=999,
+    resample_unit="auto",
+):
+    """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test.
+
+    ``features(lo, hi)`` returns the features ``(A, B, C)`` of x, y and z of
+    the rows ``lo .. hi - 1``. Two passes over the rows: the ridge's
+    per-fold statistics, then the residual products summed into units by
+    the pipeline. Memory is bounded by a chunk and the unit sums.
+    """
+    ridge = RidgeFolds(n_folds, penalties)
+    widths = tuple(F.shape[1] for F in features(0, 1))
+    for lo, hi in _chunks(n_rows, sum(widths)):
+        A, B, C = features(lo, hi)
+        folds = fold_labels(seed, np.arange(lo, hi), n_folds)
+        ridge.add(C, np.hstack([A, B]), folds)
+    ridge.fit()
+    width = widths[0] * widths[1]
+    if resample_unit == "auto":
+        unit = auto_unit(n_rows, n_resamples, width)
+    else:
+        unit = resample_unit
+    products = _ResidualProducts(features, ridge, seed, n_folds, widths)
+    stream = _streaming.Stream([products], [width], unit, seed)
+    stream.add((np.arange(n_rows), None), unit)
+    (sums,) = stream.sums()
+    U, sizes = sums.U, sums.sizes
+    rest = n_rows - int(sizes.sum())
+    if rest:  # the rows of no complete unit: a unit of their own
+        U = np.vstack([U, sums.fixed["s_x"][None, :]])
+        sizes = np.append(sizes, rest)
+    if U.shape[0] < _MIN_UNITS:
+        raise ValueError(
+            f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
+            f"multiplier bootstrap needs at least {_MIN_UNITS}."
+        )
+    parts = ConditionalParts(U, sizes)
+    parts.penalty, parts.unit = ridge.penalty_, unit
+    return parts
+
+
+def calibrated(
+    features,
+    n_rows,
+    seed,
+    *,
+    n_resamples=999,
+    batch=None,
+    n_jobs=None,
+    verbose=0,
+    **options,
+):
+    """One conditional test on the features ``features(lo, hi)`` of ``n_rows``
+    rows: ``(parts, null, p_value)``, the bootstrap in the one calibration
+    loop. ``options``: those of :func:`conditional_parts`."""
+    parts = conditional_parts(
+        features, n_rows, seed, n_resamples=n_resamples, **options
+    )
+    observed, null, tolerance = resampled_conditional(
+        parts,
+        n_resamples=n_resamples,
+        batch=batch,
+        seed=seed,
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
+    return parts, null, float(_calibration.p_value(observed, null, tolerance))

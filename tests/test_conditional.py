@@ -1,0 +1,244 @@
+"""ConditionalHSICTest and conditional_independence_test: the statistic against
+a direct computation, chunks against one pass, seeds, level and power on small
+seeded problems, bad input; causal-learn's PC and FCI with the test."""
+
+import sys
+
+import numpy as np
+import pytest
+
+import skmmd
+from skmmd import ConditionalHSICTest, HSICTestResult, RandomFourierSampler
+from skmmd.independence import _conditional
+from skmmd.mmd._conditional import RidgeFolds
+
+
+def _chain(n, rng, dependent=0.0):
+    """z -> x and z -> y, non-linear, heteroscedastic; ``dependent`` adds a
+    direct x -> y link."""
+    z = rng.normal(size=(n, 1))
+    x = np.sin(2 * z) + (0.2 + 0.2 * np.abs(z)) * rng.normal(size=(n, 1))
+    y = np.tanh(2 * z) + z**2 / 2 + 0.3 * rng.normal(size=(n, 1)) + dependent * x
+    return x, y, z
+
+
+def _test(**params):
+    return ConditionalHSICTest(n_resamples=199, random_state=0, **params)
+
+
+def test_statistic_equals_the_residuals_computed_directly():
+    # Ground truth in memory: cross-fitted residuals of the fitted maps'
+    # features, T = n ||mean(r s')||^2, and the same folds.
+    rng = np.random.default_rng(0)
+    x, y, z = _chain(600, rng)
+    test = _test().fit(x, y, Z=z)
+    A = test.x_transformer_.transform(x)
+    B = test.y_transformer_.transform(y)
+    C = test.z_transformer_.transform(z)
+    seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max)
+    folds = _conditional.fold_labels(seed, np.arange(600), 5)
+    F = np.hstack([A, B])
+    ridge = RidgeFolds(5).add(C, F, folds).fit()
+    R = ridge.residuals(C, F, folds)
+    r, s = R[:, : A.shape[1]], R[:, A.shape[1] :]
+    expected = 600 * np.sum((r.T @ s / 600) ** 2)
+    assert test.statistic_ == pytest.approx(expected, rel=1e-10)
+    np.testing.assert_array_equal(test.penalty_, ridge.penalty_)
+    assert isinstance(test.result_, HSICTestResult)
+    assert test.result_.n_pairs == 600 and test.n_features_in_ == 1
+
+
+def test_chunks_give_the_same_statistic_and_p_value(monkeypatch):
+    rng = np.random.default_rng(1)
+    x, y, z = _chain(900, rng)
+    whole = _test(resample_unit=2).fit(x, y, Z=z)
+    monkeypatch.setattr(_conditional, "_CHUNK_ENTRIES", 97 * 50)
+    chunked = _test(resample_unit=2).fit(x, y, Z=z)
+    assert chunked.statistic_ == pytest.approx(whole.statistic_, rel=1e-12)
+    assert chunked.p_value_ == whole.p_value_
+    np.testing.assert_allclose(
+        chunked.null_distribution_, whole.null_distribution_, rtol=1e-10
+    )
+
+
+def test_folds_are_balanced_and_independent_of_chunks():
+    whole = _conditional.fold_labels(7, np.arange(10_000), 5)
+    parts = np.concatenate(
+        [
+            _conditional.fold_labels(7, np.arange(lo, lo + 333), 5)
+            for lo in range(0, 9990, 333)
+        ]
+        + [_conditional.fold_labels(7, np.arange(9990, 10_000), 5)]
+    )
+    np.testing.assert_array_equal(whole, parts)
+    counts = np.bincount(whole[:8192], minlength=5)
+    assert counts.max() - counts.min() <= 2  # equal shares per block of 4096
+
+
+def test_same_seed_same_p_value_and_batches_do_not_matter():
+    rng = np.random.default_rng(2)
+    x, y, z = _chain(500, rng, dependent=0.2)
+    a = _test().fit(x, y, Z=z)
+    b = _test(batch=7).fit(x, y, Z=z)
+    # The same signs; BLAS may round a product's rows by its shape.
+    assert a.p_value_ == b.p_value_
+    np.testing.assert_allclose(a.null_distribution_, b.null_distribution_, rtol=1e-12)
+    c = _test().set_params(random_state=1).fit(x, y, Z=z)
+    assert not np.array_equal(a.null_distribution_, c.null_distribution_)
+
+
+def test_function_returns_the_estimators_result():
+    rng = np.random.default_rng(3)
+    x, y, z = _chain(400, rng, dependent=0.5)
+    result = skmmd.conditional_independence_test(
+        x[:, 0], y[:, 0], z[:, 0], n_resamples=199, random_state=0
+    )
+    test = _test().fit(x, y, Z=z)
+    assert (result.statistic, result.pvalue) == (test.statistic_, test.p_value_)
+    low, high = result.confidence_interval()
+    assert low <= result.hsic <= high
+
+
+def test_without_z_it_detects_the_dependence_through_z():
+    rng = np.random.default_rng(4)
+    x, y, z = _chain(500, rng)
+    assert _test().fit(x, y).p_value_ == 0.005  # 1 / (B + 1)
+    assert _test().fit(x, y, Z=z).p_value_ > 0.05
+
+
+@pytest.mark.slow
+def test_level_on_a_heteroscedastic_non_linear_null():
+    # 60 seeded nulls at n = 400: the rejection count at alpha = 0.05 stays
+    # within the binomial(60, 0.05) 99.9 % range (at most 9).
+    rejections = 0
+    for rep in range(60):
+        rng = np.random.default_rng(100 + rep)
+        x, y, z = _chain(400, rng)
+        test = ConditionalHSICTest(n_resamples=99, random_state=rep)
+        rejections += test.fit(x, y, Z=z).reject_
+    assert rejections <= 9
+
+
+def test_power_against_a_direct_link():
+    rejections = 0
+    for rep in range(10):
+        rng = np.random.default_rng(200 + rep)
+        x, y, z = _chain(600, rng, dependent=0.5)
+        rejections += _test().set_params(random_state=rep).fit(x, y, Z=z).reject_
+    assert rejections >= 9
+
+
+def test_maps_may_be_given():
+    rng = np.random.default_rng(5)
+    x, y, z = _chain(300, rng)
+    test = ConditionalHSICTest(
+        RandomFourierSampler(n_components=4, random_state=0),
+        RandomFourierSampler(n_components=6, random_state=0),
+        RandomFourierSampler(n_components=30, random_state=0),
+        n_resamples=99,
+        random_state=0,
+    ).fit(x, y, Z=z)
+    assert test.z_transformer_.n_components == 30
+    assert test.penalty_.shape == (10,)
+
+
+@pytest.mark.parametrize(
+    "where, bad, match",
+    [
+        ("x", np.nan, "Input X contains NaN"),
+        ("y", np.inf, "Input y contains infinity"),
+        ("z", np.nan, "Input Z contains NaN"),
+    ],
+)
+def test_non_finite_values_name_the_variable(where, bad, match):
+    rng = np.random.default_rng(6)
+    data = dict(zip("xyz", _chain(100, rng)))
+    data[where][7, 0] = bad
+    with pytest.raises(ValueError, match=match):
+        _test().fit(data["x"], data["y"], Z=data["z"])
+
+
+def test_bad_shapes_and_constant_columns():
+    rng = np.random.default_rng(7)
+    x, y, z = _chain(100, rng)
+    with pytest.raises(ValueError, match="100 rows in X and 99 in Z"):
+        _test().fit(x, y, Z=z[:99])
+    with pytest.raises(ValueError, match="100 rows in X and 98 in y"):
+        _test().fit(x, y[:98], Z=z)
+    with pytest.raises(ValueError, match="a column of Z is constant"):
+        _test().fit(x, y, Z=np.column_stack([z, np.ones(100)]))
+    with pytest.raises(ValueError, match="Z has 30 columns and only 20 rows"):
+        _test().fit(x[:20], y[:20], Z=rng.normal(size=(20, 30)))
+    with pytest.raises(ValueError, match="requires y"):
+        _test().fit(x, None)
+
+
+def test_causal_learn_absent_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "causallearn.utils.cit", None)
+    monkeypatch.delitem(sys.modules, "skmmd.causal", raising=False)
+    with pytest.raises(ImportError, match=r"pip install 'skmmd\[causal\]'"):
+        import skmmd.causal  # noqa: F401
+
+
+def _causal_data(n, rng):
+    """x0 -> x1 -> x2 and x0 -> x3, non-linear (x1 and x3 given x0 are
+    independent; so are x0 and x2 given x1)."""
+    x0 = rng.normal(size=n)
+    x1 = np.sin(2 * x0) + 0.3 * rng.normal(size=n)
+    x2 = x1**2 + 0.3 * rng.normal(size=n)
+    x3 = np.tanh(2 * x0) + 0.3 * rng.normal(size=n)
+    return np.column_stack([x0, x1, x2, x3])
+
+
+def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.search.ConstraintBased.PC import pc
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal
+
+    data = _causal_data(600, np.random.default_rng(8))
+    calls = []
+    original = skmmd.causal._default_map
+    monkeypatch.setattr(
+        skmmd.causal,
+        "_default_map",
+        lambda *args: calls.append(1) or original(*args),
+    )
+    graphs = [
+        pc(data, 0.05, "skmmd", show_progress=False, n_resamples=199).G.graph
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(graphs[0], graphs[1])
+    assert len(calls) == 2 * 4  # each column's features once per search
+    skeleton = {tuple(sorted(e)) for e in zip(*np.nonzero(graphs[0]))}
+    assert skeleton == {(0, 1), (1, 2), (0, 3)}
+    test = CIT(data, "skmmd", n_resamples=199)
+    assert test(1, 3, [0]) == test(3, 1, (0,)) == test.pvalue_cache["1;3|0"]
+
+
+def test_fci_runs_the_registered_test():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.search.ConstraintBased.FCI import fci
+
+    import skmmd.causal  # noqa: F401
+
+    data = _causal_data(400, np.random.default_rng(9))
+    graph, _ = fci(data, "skmmd", 0.05, show_progress=False, n_resamples=99)
+    assert graph.get_graph_edges()
+
+
+def test_causal_bad_data_names_the_column():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401
+
+    data = _causal_data(200, np.random.default_rng(10))
+    data[3, 2] = np.nan
+    with pytest.raises(ValueError, match=r"column\(s\) \[2\]"):
+        CIT(data, "skmmd")
+    data[3, 2] = 0.0
+    data[:, 1] = 1.0
+    with pytest.raises(ValueError, match="column 1 of data is constant"):
+        CIT(data, "skmmd")(0, 1)

@@ -1,0 +1,219 @@
+"""The conditional-independence core: cross-fitted ridge from sufficient
+statistics against direct numpy fits, its cross-validated penalty against
+brute force, the residual products, the multiplier bootstrap and effect size
+against loops, a small seeded level and power check, and bad input."""
+
+import numpy as np
+import pytest
+
+from skmmd import RandomFourierSampler
+from skmmd.mmd._conditional import (
+    PENALTIES,
+    ConditionalParts,
+    RidgeFolds,
+    multiplier_weights,
+    n_z_features,
+    residual_products,
+)
+
+
+def _problem(rng, n=300, dz=6, df=4, K=4):
+    C = rng.normal(size=(n, dz)) + 0.5  # nonzero means: the intercept matters
+    F = np.tanh(C @ rng.normal(size=(dz, df))) + 0.3 * rng.normal(size=(n, df)) + 2
+    return C, F, rng.integers(0, K, size=n)
+
+
+def _direct_ridge(C, F, train, penalty):
+    """Ridge on the centered training rows with an unpenalized intercept."""
+    Ct, Ft = C[train], F[train]
+    mc, mf = Ct.mean(axis=0), Ft.mean(axis=0)
+    A = (Ct - mc).T @ (Ct - mc) + len(Ct) * penalty * np.eye(C.shape[1])
+    W = np.linalg.solve(A, (Ct - mc).T @ (Ft - mf))
+    return W, mf - mc @ W
+
+
+def _fit_in_chunks(C, F, folds, K, penalties, chunk=70):
+    ridge = RidgeFolds(K, penalties)
+    for start in range(0, len(C), chunk):
+        rows = slice(start, start + chunk)
+        ridge.add(C[rows], F[rows], folds[rows])
+    return ridge.fit()
+
+
+@pytest.mark.parametrize("penalty", [1e-6, 0.3])
+def test_cross_fitted_residuals_match_direct_ridge(rng, penalty):
+    C, F, folds = _problem(rng)
+    ridge = _fit_in_chunks(C, F, folds, 4, [penalty])
+    R = ridge.residuals(C, F, folds)
+    for k in range(4):
+        W, b = _direct_ridge(C, F, folds != k, penalty)
+        np.testing.assert_allclose(ridge.coef_[k], W, rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(ridge.intercept_[k], b, rtol=1e-8, atol=1e-10)
+        held = folds == k
+        np.testing.assert_allclose(R[held], F[held] - C[held] @ W - b, atol=1e-9)
+    np.testing.assert_array_equal(ridge.counts_, np.bincount(folds, minlength=4))
+    np.testing.assert_array_equal(ridge.penalty_, np.full(4, penalty))
+
+
+def test_cross_validated_penalty_matches_brute_force(rng):
+    C, F, folds = _problem(rng, n=240, dz=10)
+    F[:, 0] = 0.05 * rng.normal(size=240) + C[:, 0]  # wants little penalty
+    F[:, 1] = rng.normal(size=240)  # pure noise: wants a large one
+    pens = np.logspace(-6, 1, 8)
+    ridge = _fit_in_chunks(C, F, folds, 4, pens)
+    brute = np.zeros((len(pens), F.shape[1]))
+    for l, pen in enumerate(pens):
+        for k in range(4):
+            W, b = _direct_ridge(C, F, folds != k, pen)
+            held = folds == k
+            brute[l] += ((F[held] - C[held] @ W - b) ** 2).sum(axis=0)
+    np.testing.assert_allclose(ridge.cv_error_, brute, rtol=1e-8)
+    np.testing.assert_array_equal(ridge.penalty_, pens[np.argmin(brute, axis=0)])
+    assert ridge.penalty_[0] < ridge.penalty_[1]
+
+
+def test_without_z_features_residuals_are_centered_by_the_other_folds(rng):
+    F = rng.normal(size=(50, 3))
+    folds = np.arange(50) % 5
+    ridge = RidgeFolds(5).add(np.empty((50, 0)), F, folds).fit()
+    R = ridge.residuals(np.empty((50, 0)), F, folds)
+    for k in range(5):
+        np.testing.assert_allclose(
+            R[folds == k], F[folds == k] - F[folds != k].mean(axis=0)
+        )
+
+
+def test_default_penalties_and_z_feature_rule():
+    assert RidgeFolds(3).penalties is None
+    assert PENALTIES[0] == 1e-8 and PENALTIES[-1] == 10.0 and len(PENALTIES) == 19
+    sizes = [n_z_features(n) for n in (10, 1000, 10**4, 10**5, 10**7)]
+    assert sizes == sorted(sizes) and sizes[0] == 48 and sizes[-1] == 600
+    assert all(d % 6 == 0 for d in sizes)
+
+
+def test_residual_products_are_row_wise_outer_products(rng):
+    R, S = rng.normal(size=(7, 3)), rng.normal(size=(7, 2))
+    P = residual_products(R, S)
+    assert P.shape == (7, 6)
+    for i in range(7):
+        np.testing.assert_allclose(P[i], np.outer(R[i], S[i]).ravel())
+
+
+def test_statistic_and_bootstrap_match_their_definitions(rng):
+    n, G = 120, 30
+    P = residual_products(rng.normal(size=(n, 3)), rng.normal(size=(n, 2)))
+    units = rng.permutation(np.arange(n) % G)
+    U = np.array([P[units == g].sum(axis=0) for g in range(G)])
+    parts = ConditionalParts(U, np.bincount(units))
+    T, scale = parts.observed()
+    assert T == pytest.approx(n * np.sum(P.mean(axis=0) ** 2), rel=1e-12)
+    assert scale >= T
+    for kind in ("rademacher", "normal"):
+        W = multiplier_weights(np.random.default_rng(1), 25, G, kind)
+        stats, scales = parts.statistics(W)
+        loop = [np.sum((W[b] @ U) ** 2) / n for b in range(25)]
+        np.testing.assert_allclose(stats, loop, rtol=1e-12)
+        assert np.all(scales >= stats)
+    # Weights of one on every unit give the observed statistic.
+    assert parts.statistics(np.ones((1, G)))[0][0] == pytest.approx(T, rel=1e-12)
+
+
+def test_effect_and_its_jackknife_match_brute_force(rng):
+    sizes = rng.integers(1, 5, size=12)
+    U = rng.normal(size=(12, 4)) + 0.3 * sizes[:, None]
+
+    def effect(U, m):
+        total = U.sum(axis=0)
+        cross = total @ total - np.sum(U * U)
+        return cross / (m.sum() ** 2 - m @ m)
+
+    value, se = ConditionalParts(U, sizes).effect()
+    assert value == pytest.approx(effect(U, sizes), rel=1e-12)
+    loo = np.array([effect(np.delete(U, h, 0), np.delete(sizes, h)) for h in range(12)])
+    expected = np.sqrt(11 / 12 * np.sum((loo - loo.mean()) ** 2))
+    assert se == pytest.approx(expected, rel=1e-10)
+    assert np.isnan(ConditionalParts(U[:2], sizes[:2]).effect()[1])
+
+
+def test_effect_is_unbiased_for_independent_rows():
+    # Rows with mean mu: the cross terms of distinct units estimate ||mu||^2
+    # without the diagonal's variance; 2000 draws put the mean within about
+    # 4 standard errors (each effect has sd ~ 0.05).
+    rng = np.random.default_rng(0)
+    mu = np.array([0.2, -0.1, 0.0])
+    sizes = np.array([1, 2, 3, 4, 5, 5])
+    draws = []
+    for _ in range(2000):
+        U = np.array([rng.normal(mu, 1.0, size=(m, 3)).sum(axis=0) for m in sizes])
+        draws.append(ConditionalParts(U, sizes).effect()[0])
+    assert np.mean(draws) == pytest.approx(mu @ mu, abs=4 * np.std(draws) / 45)
+
+
+def _p_value(x, y, z, seed, b=0.0):
+    """The pipeline of the level probe, small: K = 5 folds, z-features at
+    three bandwidths, 199 Rademacher resamples."""
+    n = len(x)
+    rng = np.random.default_rng(seed)
+    maps = [RandomFourierSampler(n_components=10, random_state=seed + i) for i in (1, 2)]
+    A, B = (m.fit_transform(v) for m, v in zip(maps, (x, y)))
+    d = n_z_features(n) // 3
+    base = RandomFourierSampler(n_components=d, random_state=seed).fit(z).bandwidth_
+    C = np.hstack(
+        [
+            RandomFourierSampler(
+                n_components=d, bandwidth=base * f, random_state=seed + 3 + i
+            ).fit_transform(z)
+            for i, f in enumerate((0.5, 1.0, 2.0))
+        ]
+    )
+    folds = rng.integers(0, 5, size=n)
+    F = np.hstack([A, B])
+    R = RidgeFolds(5).add(C, F, folds).fit().residuals(C, F, folds)
+    parts = ConditionalParts(residual_products(R[:, :10], R[:, 10:]), np.ones(n))
+    T = parts.observed()[0]
+    null = parts.statistics(multiplier_weights(rng, 199, n))[0]
+    return (1 + np.sum(null >= T)) / 200
+
+
+@pytest.mark.slow
+def test_level_and_power_on_a_non_linear_null_and_alternative():
+    # 60 tests at n = 300 of a strong 1-D null: at level 0.05 the count of
+    # rejections is Binomial(60, 0.05), P(>= 9) < 0.01. Shared noise of scale
+    # 1 is found nearly always.
+    rejected, found = 0, 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        z = rng.normal(size=(300, 1))
+        e = rng.normal(size=(300, 3))
+        x = np.exp(z) + 0.3 * e[:, :1]
+        y = np.tanh(2 * z) + 0.3 * e[:, 1:2]
+        rejected += _p_value(x, y, z, 1000 * seed) <= 0.05
+        if seed < 20:
+            shared = e[:, 2:]
+            found += _p_value(x + shared, y + shared, z, 1000 * seed + 7) <= 0.05
+    assert rejected <= 8
+    assert found >= 18
+
+
+def test_bad_input_messages(rng):
+    C, F, folds = _problem(rng, n=40)
+    with pytest.raises(ValueError, match="n_folds >= 2"):
+        RidgeFolds(1).add(C, F, folds)
+    with pytest.raises(ValueError, match="one row per fold label"):
+        RidgeFolds(4).add(C, F[:-1], folds)
+    with pytest.raises(ValueError, match=r"Fold labels must lie in 0\.\.3"):
+        RidgeFolds(4).add(C, F, folds + 1)
+    with pytest.raises(ValueError, match="keep their widths"):
+        RidgeFolds(4).add(C, F, folds).add(C[:, 1:], F, folds)
+    with pytest.raises(ValueError, match="call add first"):
+        RidgeFolds(4).fit()
+    with pytest.raises(ValueError, match="1-D array of numbers >= 0"):
+        RidgeFolds(4, [-1.0]).add(C, F, folds).fit()
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        RidgeFolds(4).add(C[:1], F[:1], np.zeros(1, int)).fit()
+    with pytest.raises(ValueError, match="call fit first"):
+        RidgeFolds(4).add(C, F, folds).residuals(C, F, folds)
+    with pytest.raises(ValueError, match="one size per row"):
+        ConditionalParts(np.ones((3, 2)), np.ones(2))
+    with pytest.raises(ValueError, match="'rademacher' or 'normal'"):
+        multiplier_weights(rng, 2, 3, "uniform")
