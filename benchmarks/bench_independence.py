@@ -114,8 +114,8 @@ def power(reps, n_resamples, use_hyppo=True):
         )
 
 
-def speed(n, n_resamples):
-    Hsic, Dcorr = _hyppo()
+def speed(n, n_resamples, with_hyppo=True):
+    Hsic, Dcorr = _hyppo() if with_hyppo else (None, None)
     rng = np.random.default_rng(0)
     x, y = dependent_pair(rng, n, "quadratic")
     HSICTest(n_resamples=n_resamples, random_state=0).fit(x[:500], y[:500])  # warm
@@ -128,7 +128,7 @@ def speed(n, n_resamples):
         f"{test.resample_unit_}): {ours:.2f} s, p={test.p_value_:.3f}"
     )
     if Hsic is None:
-        print("hyppo: not installed")
+        print("hyppo: not installed, or left out (--no-hyppo)")
         return
     for name, Test in (("Hsic", Hsic), ("Dcorr", Dcorr)):
         Test().test(x[:100], y[:100], reps=1000, auto=False)  # compile
@@ -205,6 +205,6 @@ if __name__ == "__main__":
     if "b" in args.parts:
         power(args.power_reps, args.power_resamples, not args.no_hyppo)
     if "c" in args.parts:
-        speed(5000, args.speed_resamples)
+        speed(5000, args.speed_resamples, not args.no_hyppo)
     if "d" in args.parts:
         large(int(args.n_large))

@@ -32,44 +32,70 @@ def _direct_ridge(C, F, train, penalty):
     return W, mf - mc @ W
 
 
-def _fit_in_chunks(C, F, folds, K, penalties, chunk=70):
-    ridge = RidgeFolds(K, penalties)
+def _fit_in_chunks(C, F, folds, K, penalties, split=None, chunk=70):
+    ridge = RidgeFolds(K, penalties, split)
     for start in range(0, len(C), chunk):
         rows = slice(start, start + chunk)
         ridge.add(C[rows], F[rows], folds[rows])
     return ridge.fit()
 
 
+def _training_folds(K, k, column, split):
+    """Folds whose rows fit fold k's target ``column``: all others, or with
+    ``split`` those at odd (x) or even (y) cyclic distance from k."""
+    distance = np.minimum((np.arange(K) - k) % K, (k - np.arange(K)) % K)
+    if split is None:
+        return np.flatnonzero(distance > 0)
+    parity = 1 if column < split else 0
+    return np.flatnonzero((distance > 0) & (distance % 2 == parity))
+
+
 @pytest.mark.parametrize("penalty", [1e-6, 0.3])
-def test_cross_fitted_residuals_match_direct_ridge(rng, penalty):
-    C, F, folds = _problem(rng)
-    ridge = _fit_in_chunks(C, F, folds, 4, [penalty])
+@pytest.mark.parametrize("K, split", [(4, None), (5, 2), (7, 1)])
+def test_cross_fitted_residuals_match_direct_ridge(rng, penalty, K, split):
+    C, F, folds = _problem(rng, n=400, K=K)
+    ridge = _fit_in_chunks(C, F, folds, K, [penalty], split)
     R = ridge.residuals(C, F, folds)
-    for k in range(4):
-        W, b = _direct_ridge(C, F, folds != k, penalty)
-        np.testing.assert_allclose(ridge.coef_[k], W, rtol=1e-8, atol=1e-10)
-        np.testing.assert_allclose(ridge.intercept_[k], b, rtol=1e-8, atol=1e-10)
+    for k in range(K):
         held = folds == k
-        np.testing.assert_allclose(R[held], F[held] - C[held] @ W - b, atol=1e-9)
-    np.testing.assert_array_equal(ridge.counts_, np.bincount(folds, minlength=4))
+        for t in range(F.shape[1]):
+            train = np.isin(folds, _training_folds(K, k, t, split))
+            W, b = _direct_ridge(C, F[:, [t]], train, penalty)
+            np.testing.assert_allclose(ridge.coef_[k][:, [t]], W, rtol=1e-8, atol=1e-10)
+            np.testing.assert_allclose(ridge.intercept_[k, t], b[0], rtol=1e-8)
+            np.testing.assert_allclose(R[held, t], F[held, t] - C[held] @ W[:, 0] - b)
+    np.testing.assert_array_equal(ridge.counts_, np.bincount(folds, minlength=K))
     np.testing.assert_array_equal(ridge.penalty_, np.full(4, penalty))
 
 
-def test_cross_validated_penalty_matches_brute_force(rng):
-    C, F, folds = _problem(rng, n=240, dz=10)
+def test_double_cross_fitting_uses_disjoint_training_sets():
+    # x-fits and y-fits of one fold never share a fold, and fold l in the
+    # x-fit of fold k means fold k is not in the y-fit of fold l.
+    for K in (4, 5, 6, 9):
+        for k in range(K):
+            for l in _training_folds(K, k, 0, 1):
+                assert l not in _training_folds(K, k, 1, 1)
+                assert k not in _training_folds(K, l, 1, 1)
+
+
+@pytest.mark.parametrize("split", [None, 2])
+def test_cross_validated_penalty_matches_brute_force(rng, split):
+    C, F, folds = _problem(rng, n=240, dz=10, K=5)
     F[:, 0] = 0.05 * rng.normal(size=240) + C[:, 0]  # wants little penalty
-    F[:, 1] = rng.normal(size=240)  # pure noise: wants a large one
+    F[:, 2] = rng.normal(size=240)  # pure noise: wants a large one
     pens = np.logspace(-6, 1, 8)
-    ridge = _fit_in_chunks(C, F, folds, 4, pens)
+    ridge = _fit_in_chunks(C, F, folds, 5, pens, split)
     brute = np.zeros((len(pens), F.shape[1]))
     for l, pen in enumerate(pens):
-        for k in range(4):
-            W, b = _direct_ridge(C, F, folds != k, pen)
+        for k in range(5):
             held = folds == k
-            brute[l] += ((F[held] - C[held] @ W - b) ** 2).sum(axis=0)
+            for t in range(F.shape[1]):
+                train = np.isin(folds, _training_folds(5, k, t, split))
+                W, b = _direct_ridge(C, F[:, [t]], train, pen)
+                brute[l, t] += np.sum((F[held, t] - C[held] @ W[:, 0] - b) ** 2)
     np.testing.assert_allclose(ridge.cv_error_, brute, rtol=1e-8)
     np.testing.assert_array_equal(ridge.penalty_, pens[np.argmin(brute, axis=0)])
-    assert ridge.penalty_[0] < ridge.penalty_[1]
+    assert ridge.penalty_[0] < ridge.penalty_[2]
 
 
 def test_without_z_features_residuals_are_centered_by_the_other_folds(rng):
@@ -209,7 +235,11 @@ def test_bad_input_messages(rng):
         RidgeFolds(4).fit()
     with pytest.raises(ValueError, match="1-D array of numbers >= 0"):
         RidgeFolds(4, [-1.0]).add(C, F, folds).fit()
-    with pytest.raises(ValueError, match="at least 2 rows"):
+    with pytest.raises(ValueError, match="split needs n_folds >= 4"):
+        RidgeFolds(3, split=2).add(C, F, folds % 3).fit()
+    with pytest.raises(ValueError, match="0 < split < n_targets"):
+        RidgeFolds(4, split=4).add(C, F, folds).fit()
+    with pytest.raises(ValueError, match="needs 2 rows"):
         RidgeFolds(4).add(C[:1], F[:1], np.zeros(1, int)).fit()
     with pytest.raises(ValueError, match="call fit first"):
         RidgeFolds(4).add(C, F, folds).residuals(C, F, folds)

@@ -1,12 +1,13 @@
 """``python -m skmmd independence T --target y``: the HSIC test of independence
-of one column of a table and its other columns."""
+of one column of a table and its other columns; with ``--given``, the
+conditional test given some columns."""
 
 import argparse
 import json
 import sys
 
 from .._utils import _files
-from ..independence import HSICTest
+from ..independence import ConditionalHSICTest, HSICTest
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,
@@ -25,14 +26,24 @@ def run_independence(args, out=None):
     (target,) = _files.column_positions(
         args.table, names, width, [args.target], "--target"
     )
-    others = [i for i in range(width) if i != target]
+    given = []
+    if args.given:
+        given = _files.column_positions(
+            args.table, names, width, args.given.split(","), "--given"
+        )
+        if target in given:
+            raise ValueError(
+                f"{args.table}: --given includes the target {args.target!r}."
+            )
+    others = [i for i in range(width) if i != target and i not in given]
     if args.columns:
         columns = _files.column_positions(
             args.table, names, width, args.columns.split(","), "--columns"
         )
-        if target in columns:
+        if target in columns or set(columns) & set(given):
             raise ValueError(
-                f"{args.table}: --columns includes the target {args.target!r}."
+                f"{args.table}: --columns includes the target {args.target!r} or a "
+                "column of --given."
             )
         others = columns
     if not others:
@@ -41,16 +52,21 @@ def run_independence(args, out=None):
             "nothing to test it against."
         )
     X, y = table.iloc[:, others], table.iloc[:, [target]]
-    exact = None if args.exact else "auto"
-    test = HSICTest(
-        exact,
-        exact,
-        statistic=args.statistic,
-        n_resamples=args.n_resamples,
-        alpha=args.alpha,
-        random_state=args.seed,
-    )
-    test.fit(X, y)
+    common = {
+        "n_resamples": args.n_resamples,
+        "alpha": args.alpha,
+        "random_state": args.seed,
+    }
+    if given:
+        if args.exact or args.explain:
+            raise ValueError(
+                "--given runs the conditional test, with random features and no "
+                "per-column report: leave out --exact and --explain."
+            )
+        test = ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
+    else:
+        exact = None if args.exact else "auto"
+        test = HSICTest(exact, exact, statistic=args.statistic, **common).fit(X, y)
     report = test.explain(X, y) if args.explain else None
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
@@ -64,7 +80,8 @@ def run_independence(args, out=None):
             n_features=test.n_features_in_,
             target=args.target,
             kernel="exact" if args.exact else "auto",
-            statistic_type=args.statistic,
+            given=args.given.split(",") if given else None,
+            statistic_type="conditional" if given else args.statistic,
             n_resamples=args.n_resamples,
             resample_unit=test.resample_unit_,
             seed=args.seed,
@@ -73,15 +90,28 @@ def run_independence(args, out=None):
         return status
     decision = (
         f"reject H0: {args.target} depends on the other columns"
+        + (f" given {args.given}" if given else "")
         if test.reject_
         else "do not reject H0 (no evidence of dependence)"
     )
+    if given:
+        header = [
+            f"conditional HSIC test: {args.table}, target {args.target!r} against "
+            f"{test.n_features_in_} columns given {args.given}, n={test.n_samples_}",
+            f"kernel: auto (random features), ridge residuals on the given "
+            f"columns' features; {args.n_resamples} bootstrap draws, seed "
+            f"{args.seed}",
+        ]
+    else:
+        header = [
+            f"HSIC independence test: {args.table}, target {args.target!r} against "
+            f"{test.n_features_in_} columns, n={test.n_samples_}",
+            f"kernel: {'exact Gaussian' if args.exact else 'auto (random features)'}"
+            f"; {args.statistic} statistic, {args.n_resamples} permutations, "
+            f"seed {args.seed}",
+        ]
     lines = [
-        f"HSIC independence test: {args.table}, target {args.target!r} against "
-        f"{test.n_features_in_} columns, n={test.n_samples_}",
-        f"kernel: {'exact Gaussian' if args.exact else 'auto (random features)'}; "
-        f"{args.statistic} statistic, {args.n_resamples} permutations, "
-        f"seed {args.seed}",
+        *header,
         f"HSIC     = {test.statistic_:.6g}",
         f"p-value  = {test.p_value_:.6g}",
         f"decision = {decision} (alpha = {args.alpha})",
@@ -121,6 +151,11 @@ def _independence_parser():
         action="store_true",
         help="exact Gaussian kernels (quadratic; numeric columns, at most 4096 "
         "rows) instead of random features",
+    )
+    parser.add_argument(
+        "--given",
+        help="comma-separated columns to condition on: the conditional test of "
+        "the target and the other columns given these",
     )
     parser.add_argument("--statistic", choices=["biased", "unbiased"], default="biased")
     add_common(parser)

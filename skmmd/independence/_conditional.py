@@ -14,7 +14,9 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.pipeline import FeatureUnion
+from sklearn.compose import ColumnTransformer
+from sklearn.pipeline import FeatureUnion, make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 
 from .._testing import _calibration, _streaming
@@ -29,7 +31,7 @@ from ..mmd._conditional import (
     n_z_features,
     residual_products,
 )
-from ._hsic import check_variable
+from ._hsic import check_variable, numeric_table
 from ._resampled import resampled_conditional
 from ._results import HSICTestResult
 
@@ -38,9 +40,13 @@ _FOLD_BLOCK = 4096
 # Features of x and of y of the default map (cos/sin pairs at the median
 # bandwidth): the products have Dx * Dy = 100 entries per row.
 _XY_FEATURES = 10
-# Scales of the default z-map, times the median bandwidth of z: the ridge
-# weighs them by cross-validation.
+# Scales of the default z-map, times the median bandwidth of (standardized) z
+# and of each of its columns: the ridge weighs them by cross-validation.
 _Z_SCALES = (0.5, 1.0, 2.0)
+_COLUMN_SCALES = (0.25, 0.5, 1.0)
+# Features of the default z-map in all, at most (the regression costs
+# n x features^2).
+_Z_TOTAL = 1200
 # Entries of one chunk's feature matrices (float64): 32 MB.
 _CHUNK_ENTRIES = 2**22
 # Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
@@ -308,6 +314,13 @@ class ConditionalHSICTest(BaseEstimator):
         if Z is not None:
             Z = check_variable(self, Z, "Z", self.z_transformer, True, 1)
             data.append(Z)
+        for i, transformer in enumerate(
+            (self.x_transformer, self.y_transformer, self.z_transformer)[: len(data)]
+        ):
+            V = data[i]
+            if transformer == "auto" and is_dataframe(V) and numeric_table(V):
+                # Numbers only: the default maps of arrays (the scales of Z).
+                data[i] = V.to_numpy(dtype=np.float64)
         n = len(X)
         for V, name in zip(data[1:], ("y", "Z")):
             if len(V) != n:
@@ -432,27 +445,50 @@ def _default_map(V, n_features, random_state):
 
 
 def _default_z_map(V, n_features, random_state):
-    """Random Fourier features of Z at the median bandwidth times each of
-    ``_Z_SCALES`` (a table: one TabularSampler)."""
+    """The default map of Z (a table with text columns: one TabularSampler).
+
+    Z standardized, then random Fourier features of all its columns at the
+    median bandwidth times each of ``_Z_SCALES`` (``n_features`` of them) and,
+    with several columns, of each column alone at its median bandwidth times
+    each of ``_COLUMN_SCALES`` (as many again, shared by the columns, within
+    ``_Z_TOTAL`` in all): the ridge then fits smooth functions of a few
+    columns (an additive part) as well as of all of them, weighing every
+    scale by cross-validation.
+    """
     if is_dataframe(V):
         return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
     rng = check_random_state(random_state)
-    bandwidth = median_bandwidth(V, random_state=rng)
-    per_scale = max(2, n_features // len(_Z_SCALES) // 2 * 2)
-    union = FeatureUnion(
-        [
-            (
-                f"scale_{scale:g}",
-                RandomFourierSampler(
-                    n_components=per_scale,
-                    bandwidth=scale * bandwidth,
-                    random_state=rng.randint(np.iinfo(np.int32).max),
-                ),
-            )
-            for scale in _Z_SCALES
-        ]
-    )
-    return union.fit(V)
+    scaler = StandardScaler().fit(V)
+    Zs = scaler.transform(V)
+
+    def rff(width, bandwidth):
+        return RandomFourierSampler(
+            n_components=max(2, width // 2 * 2),
+            bandwidth=bandwidth,
+            random_state=rng.randint(np.iinfo(np.int32).max),
+        )
+
+    bandwidth = median_bandwidth(Zs, random_state=rng)
+    maps = [
+        (f"all_{scale:g}", rff(n_features // len(_Z_SCALES), scale * bandwidth))
+        for scale in _Z_SCALES
+    ]
+    d = Zs.shape[1]
+    per_column = min(n_features // d, (_Z_TOTAL - n_features) // d) if d > 1 else 0
+    if per_column >= 2 * len(_COLUMN_SCALES):
+        columns = []
+        for j in range(d):
+            b = median_bandwidth(Zs[:, [j]], random_state=rng)
+            columns += [
+                (
+                    f"z{j}_{scale:g}",
+                    rff(per_column // len(_COLUMN_SCALES), scale * b),
+                    [j],
+                )
+                for scale in _COLUMN_SCALES
+            ]
+        maps.append(("columns", ColumnTransformer(columns)))
+    return make_pipeline(scaler, FeatureUnion(maps)).fit(V)
 
 
 def conditional_parts(

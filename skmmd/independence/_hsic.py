@@ -93,6 +93,11 @@ def _auto_unit(n_rows, n_resamples):
         unit *= 2
 
 
+def numeric_table(table):
+    """Whether every column of a DataFrame holds numbers (or booleans)."""
+    return all(kind in "biuf" for kind in table.dtypes.map(lambda t: t.kind))
+
+
 def check_variable(estimator, V, name, transformer, reset, min_rows):
     """One variable of a test of ``estimator``, validated: a DataFrame kept
     as it is (its map reads it), else a 2-D float array (a 1-D one becomes a
@@ -100,8 +105,7 @@ def check_variable(estimator, V, name, transformer, reset, min_rows):
     attributes."""
     _inputs.check_kind(estimator, V, reset, name)
     if is_dataframe(V):
-        numeric = all(kind in "biuf" for kind in V.dtypes.map(lambda t: t.kind))
-        if not numeric and (
+        if not numeric_table(V) and (
             transformer is None or isinstance(transformer, BaseSampler)
         ):
             kind = (

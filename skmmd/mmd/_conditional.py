@@ -27,7 +27,7 @@ import numpy as np
 PENALTIES = np.logspace(-8, 1, 19)
 
 
-def n_z_features(n_rows, *, factor=4.0, low=48, cap=600):
+def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
     """The number of z-features for ``n_rows`` rows: ``factor * sqrt(n)``
     rounded to a multiple of 6, between ``low`` and ``cap``.
 
@@ -119,9 +119,10 @@ class RidgeFolds:
     True
     """
 
-    def __init__(self, n_folds, penalties=None):
+    def __init__(self, n_folds, penalties=None, split=None):
         self.n_folds = n_folds
         self.penalties = penalties
+        self.split = split
 
     def add(self, C, F, folds):
         """Accumulate the statistics of a chunk of rows.
@@ -174,6 +175,17 @@ class RidgeFolds:
             self._ff[k] += np.einsum("ij,ij->j", Fk, Fk)
         return self
 
+    def _plans(self, df):
+        """``(columns, train)`` pairs: ``train[k, l]`` when fold ``k``'s fit
+        of those target columns uses fold ``l``."""
+        K = self.n_folds
+        step = np.subtract.outer(np.arange(K), np.arange(K)) % K
+        distance = np.minimum(step, K - step)  # cyclic distance of two folds
+        if self.split is None:
+            return [(np.arange(df), distance > 0)]
+        odd, even = distance % 2 == 1, (distance % 2 == 0) & (distance > 0)
+        return [(np.arange(self.split), odd), (np.arange(self.split, df), even)]
+
     def fit(self):
         """Choose a penalty per target by cross-validation and fit the ``K``
         cross-fitted regressions.
@@ -189,39 +201,46 @@ class RidgeFolds:
         pens = np.atleast_1d(np.asarray(pens, dtype=np.float64))
         if pens.ndim != 1 or np.any(pens < 0):
             raise ValueError("penalties must be a 1-D array of numbers >= 0.")
-        stats = (self._n, self._sc, self._sf, self._cc, self._cf, self._ff)
-        total = [s.sum(axis=0) for s in stats]
-        n_train = total[0] - self._n
-        if np.any(n_train < 2):
-            raise ValueError("Every fold's training set needs at least 2 rows.")
         dz, df = self._cf.shape[1:]
-        error = np.zeros((len(pens), df))
+        K, L = self.n_folds, len(pens)
+        if self.split is not None and not (K >= 4 and 0 < self.split < df):
+            raise ValueError(
+                "split needs n_folds >= 4 and 0 < split < n_targets; got "
+                f"n_folds={K}, split={self.split}, n_targets={df}."
+            )
+        error = np.zeros((L, df))
         fits = []
-        for k in range(self.n_folds):
-            n, sc, sf, cc, cf, ff = (t - s[k] for t, s in zip(total, stats))
-            mc, mf = sc / n, sf / n
-            s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
-            s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
-            P = V.T @ (cf - n * np.outer(mc, mf))
-            fits.append((n, mc, mf, s, V, P))
-            # Fold k's sums of d d', d e and e^2, centered at the training means.
-            nk, sck, sfk = self._n[k], self._sc[k], self._sf[k]
-            dd = self._cc[k] - np.outer(mc, sck)
-            dd += -np.outer(sck, mc) + nk * np.outer(mc, mc)
-            de = self._cf[k] - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
-            ee = self._ff[k] - 2.0 * mf * sfk + nk * mf**2
-            Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
-            HQ = (V.T @ dd @ V @ Q.reshape(dz, len(pens) * df)).reshape(Q.shape)
-            error += ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
-            error += np.einsum("jlt,jlt->lt", Q, HQ)
+        for cols, train in self._plans(df):
+            stats = (self._n, self._sc, self._sf[:, cols], self._cc)
+            stats += (self._cf[:, :, cols], self._ff[:, cols])
+            for k in range(K):
+                n, sc, sf, cc, cf, _ = (s[train[k]].sum(axis=0) for s in stats)
+                if n < 2:
+                    raise ValueError("Every fold's training set needs 2 rows.")
+                mc, mf = sc / n, sf / n
+                s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
+                s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
+                P = V.T @ (cf - n * np.outer(mc, mf))
+                fits.append((k, cols, n, mc, mf, s, V, P))
+                # Fold k's sums of d d', d e and e^2 centered at training means.
+                nk, sck, sfk = (s[k] for s in stats[:3])
+                dd = stats[3][k] - np.outer(mc, sck)
+                dd += -np.outer(sck, mc) + nk * np.outer(mc, mc)
+                de = stats[4][k] - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
+                ee = stats[5][k] - 2.0 * mf * sfk + nk * mf**2
+                Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
+                HQ = (V.T @ dd @ V @ Q.reshape(dz, L * len(cols))).reshape(Q.shape)
+                err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
+                error[:, cols] += err + np.einsum("jlt,jlt->lt", Q, HQ)
         self.cv_error_ = error
         self.penalty_ = pens[np.argmin(error, axis=0)]
         self.counts_ = self._n.copy()
-        self.coef_ = np.empty((self.n_folds, dz, df))
-        self.intercept_ = np.empty((self.n_folds, df))
-        for k, (n, mc, mf, s, V, P) in enumerate(fits):
-            self.coef_[k] = V @ (P / (s[:, None] + n * self.penalty_[None, :]))
-            self.intercept_[k] = mf - mc @ self.coef_[k]
+        self.coef_ = np.empty((K, dz, df))
+        self.intercept_ = np.empty((K, df))
+        for k, cols, n, mc, mf, s, V, P in fits:
+            W = V @ (P / (s[:, None] + n * self.penalty_[cols]))
+            self.coef_[k][:, cols] = W
+            self.intercept_[k, cols] = mf - mc @ W
         return self
 
     def residuals(self, C, F, folds):

@@ -1,0 +1,323 @@
+"""ConditionalHSICTest: level, power, speed, and PC on random non-linear DAGs,
+against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
+
+(a) type-I error at alpha = 0.05 on nulls where Z drives X and Y strongly and
+    non-linearly: the post-nonlinear model of Zhang et al. 2011 (Case I,
+    re-implemented from its description: X = g1(f1(Z1) + E1), Y = g2(f2(Z1) +
+    E2), f, g drawn from {linear, cube, tanh, exp(-|t|)}, Z of dimension 1 or
+    5 with Z2.. as distractors), Strobl et al. 2019's setting (X and Y
+    post-nonlinear in the sum of all coordinates of Z, dimension 3), a
+    heteroscedastic fork (noise scale depending on Z) and a non-linear chain
+    X -> Z -> Y; ``--n`` rows, ``--reps`` repetitions; rcit on the same draws;
+(b) power at n = 1000 on the post-nonlinear alternative (the same noise added
+    to X and Y), ours against kci, rcit and fisherz on the same draws;
+(c) time per test against n: ours, kci (up to n = 2000), rcit, fastkci; one
+    test at ``--n-large`` rows with Z of dimension 5 in a fresh process (time,
+    peak RSS);
+(d) PC (causal-learn) on random non-linear DAGs of 10 and 20 variables:
+    skeleton F1, structural Hamming distance of the skeleton, wall time and
+    number of tests, with "skmmd", "rcit", "fisherz" and (at n = 1000) "kci".
+
+causal-learn is a benchmark and extra dependency (``pip install
+'skmmd[causal]'``).
+
+    python benchmarks/bench_conditional.py --parts a --n 1000 --reps 1000
+    python benchmarks/bench_conditional.py --parts a --n 100000 --reps 200 --no-rcit
+    python benchmarks/bench_conditional.py --parts bcd
+"""
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import warnings
+from time import perf_counter
+
+import numpy as np
+
+from skmmd import ConditionalHSICTest
+
+ALPHA = 0.05
+_FUNCTIONS = {
+    "linear": lambda t: t,
+    "cube": lambda t: t**3,
+    "tanh": np.tanh,
+    "exp": lambda t: np.exp(-np.abs(t)),
+}
+
+
+def _standard(v):
+    return (v - v.mean()) / v.std()
+
+
+def pnl(rng, n, dz=1, effect=0.0):
+    """Zhang et al.'s post-nonlinear Case I; ``effect`` adds the same noise to
+    X and Y (the alternative)."""
+    names = list(_FUNCTIONS)
+    f1, g1, f2, g2 = (_FUNCTIONS[names[i]] for i in rng.integers(0, 4, size=4))
+    z = rng.normal(size=(n, dz))
+    shared = effect * rng.normal(size=n)
+    x = g1(_standard(f1(z[:, 0])) + 0.5 * rng.normal(size=n) + shared)
+    y = g2(_standard(f2(z[:, 0])) + 0.5 * rng.normal(size=n) + shared)
+    return _standard(x), _standard(y), z
+
+
+def strobl(rng, n, dz=3, effect=0.0):
+    """Strobl et al.'s setting: X and Y post-nonlinear in the sum of Z's
+    coordinates, with their noise (and ``effect`` times a shared one)."""
+    names = list(_FUNCTIONS)
+    f1, f2 = (_FUNCTIONS[names[i]] for i in rng.integers(1, 4, size=2))
+    z = rng.normal(size=(n, dz))
+    s = z.sum(axis=1) / np.sqrt(dz)
+    shared = effect * rng.normal(size=n)
+    x = f1(s + 0.5 * rng.normal(size=n) + shared)
+    y = f2(s + 0.5 * rng.normal(size=n) + shared)
+    return _standard(x), _standard(y), z
+
+
+def fork(rng, n, dz=2, effect=0.0):
+    """Z -> X and Z -> Y, strongly non-linear, noise scale depending on Z."""
+    z = rng.normal(size=(n, dz))
+    scale = 0.2 + 0.3 * np.abs(z[:, 0])
+    x = np.sin(2 * z[:, 0]) * z[:, 1] + scale * rng.normal(size=n)
+    y = np.cos(2 * z[:, 0]) + z[:, 1] ** 2 / 2 + scale * rng.normal(size=n)
+    return x, y + effect * x, z
+
+
+def chain(rng, n, dz=1, effect=0.0):
+    """X -> Z -> Y, non-linear links."""
+    x = rng.normal(size=n)
+    z = np.tanh(2 * x) + 0.3 * rng.normal(size=n)
+    y = np.sin(3 * z) + 0.3 * rng.normal(size=n) + effect * x
+    return x, y, z[:, None]
+
+
+NULLS = {
+    "pnl, dz=1": (pnl, 1),
+    "pnl, dz=5": (pnl, 5),
+    "strobl, dz=3": (strobl, 3),
+    "fork (heterosc.), dz=2": (fork, 2),
+    "chain, dz=1": (chain, 1),
+}
+
+
+def ours(x, y, z, seed, n_resamples=999):
+    test = ConditionalHSICTest(n_resamples=n_resamples, random_state=seed)
+    return test.fit(x, y, Z=z).p_value_
+
+
+def _causallearn(method, x, y, z, seed, **kwargs):
+    from causallearn.utils.cit import CIT
+
+    np.random.seed(seed)  # rcit and fastkci draw from NumPy's global state
+    data = np.column_stack([x, y, z])
+    return CIT(data, method, **kwargs)(0, 1, list(range(2, data.shape[1])))
+
+
+def level(n, reps, with_rcit, families):
+    print(f"\n(a) type-I error at alpha = {ALPHA}, n = {n}, {reps} repetitions")
+    print(f"{'null':<24} {'skmmd':>7} {'rcit':>7}   (binomial 95 % half-width)")
+    half = 1.96 * np.sqrt(ALPHA * (1 - ALPHA) / reps)
+    for name, (make, dz) in NULLS.items():
+        if families and not any(f in name for f in families):
+            continue
+        rejected = {"skmmd": 0, "rcit": 0}
+        start = perf_counter()
+        for rep in range(reps):
+            x, y, z = make(np.random.default_rng([rep, n, dz]), n, dz)
+            rejected["skmmd"] += ours(x, y, z, rep) <= ALPHA
+            if with_rcit:
+                rejected["rcit"] += _causallearn("rcit", x, y, z, rep) <= ALPHA
+        rcit = f"{rejected['rcit'] / reps:7.3f}" if with_rcit else "      -"
+        print(
+            f"{name:<24} {rejected['skmmd'] / reps:7.3f} {rcit}   (+/- {half:.3f}; "
+            f"{perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+
+
+def power(n, reps, effect, kci_reps):
+    print(
+        f"\n(b) power at n = {n}, post-nonlinear alternative (dz = 1, shared noise "
+        f"{effect}), {reps} repetitions (kci: the first {kci_reps})"
+    )
+    methods = {"skmmd": [], "kci": [], "rcit": [], "fisherz": []}
+    seconds = dict.fromkeys(methods, 0.0)
+    for rep in range(reps):
+        x, y, z = pnl(np.random.default_rng([rep, n, 7]), n, 1, effect)
+        for method in methods:
+            if method == "kci" and rep >= kci_reps:
+                continue
+            start = perf_counter()
+            if method == "skmmd":
+                p = ours(x, y, z, rep)
+            else:
+                p = _causallearn(method, x, y, z, rep)
+            seconds[method] += perf_counter() - start
+            methods[method].append(p <= ALPHA)
+    for method, hits in methods.items():
+        print(
+            f"{method:<8} power {np.mean(hits):.3f} over {len(hits)} "
+            f"({seconds[method] / len(hits):.3f} s per test)"
+        )
+
+
+def _timed(method, x, y, z, seed):
+    start = perf_counter()
+    if method == "skmmd":
+        ours(x, y, z, seed)
+    else:
+        _causallearn(method, x, y, z, seed)
+    return perf_counter() - start
+
+
+def speed(sizes, kci_max, n_large):
+    print("\n(c) seconds per test (fork null, dz = 2), same machine and run")
+    _timed("skmmd", *fork(np.random.default_rng(0), 500), 0)  # warm
+    print(
+        f"{'n':>8} {'skmmd':>8} {'kci':>8} {'rcit':>8} {'fastkci':>8} {'kci/skmmd':>10}"
+    )
+    for n in sizes:
+        x, y, z = fork(np.random.default_rng(n), n)
+        row = {"skmmd": min(_timed("skmmd", x, y, z, s) for s in range(2))}
+        for method in ("kci", "rcit", "fastkci"):
+            if method == "kci" and n > kci_max or method == "fastkci" and n > 20000:
+                row[method] = np.nan
+                continue
+            row[method] = _timed(method, x, y, z, 0)
+        ratio = row["kci"] / row["skmmd"]
+        print(
+            f"{n:>8} {row['skmmd']:8.3f} {row['kci']:8.2f} {row['rcit']:8.3f} "
+            f"{row['fastkci']:8.2f} {ratio:10.0f}",
+            flush=True,
+        )
+    if n_large:
+        out = subprocess.run(
+            [sys.executable, __file__, "--one-large", str(n_large)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(
+            f"n = {n_large}, dz = 5 (fork null, 3 distractors): {r['seconds']:.1f} s, "
+            f"peak RSS {r['rss_mb']:.0f} MB (data alone {r['data_mb']:.0f} MB), "
+            f"{r['z_features']} z features, units of {r['unit']}, p = {r['p']:.3f}"
+        )
+
+
+def _one_large(n):
+    rng = np.random.default_rng(0)
+    x, y, z = fork(rng, n, 2)
+    z = np.column_stack([z, rng.normal(size=(n, 3))])
+    data_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    start = perf_counter()
+    test = ConditionalHSICTest(random_state=0).fit(x, y, Z=z)
+    seconds = perf_counter() - start
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    width = test.z_transformer_.transform(z[:1]).shape[1]
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "rss_mb": rss,
+                "data_mb": data_mb,
+                "unit": test.resample_unit_,
+                "z_features": width,
+                "p": test.p_value_,
+            }
+        )
+    )
+
+
+def random_dag(rng, n_nodes, n, degree=2.0):
+    """A random DAG (edges i -> j, i < j, with probability degree / (p - 1))
+    and n rows: each node a sum of random non-linear functions of its parents
+    plus Gaussian noise, standardized."""
+    links = [np.sin, np.tanh, lambda t: t**2 / 2, lambda t: t, np.cos]
+    adjacency = np.triu(rng.random((n_nodes, n_nodes)) < degree / (n_nodes - 1), 1)
+    data = np.empty((n, n_nodes))
+    for j in range(n_nodes):
+        value = 0.5 * rng.normal(size=n)
+        for i in np.flatnonzero(adjacency[:, j]):
+            f = links[rng.integers(len(links))]
+            value += rng.choice([-1.0, 1.0]) * f(1.5 * data[:, i])
+        data[:, j] = _standard(value)
+    return adjacency, data
+
+
+def _skeleton_scores(true, graph):
+    found = (graph != 0) | (graph.T != 0)
+    truth = true | true.T
+    upper = np.triu_indices_from(truth, 1)
+    t, f = truth[upper], found[upper]
+    tp = np.sum(t & f)
+    f1 = 2 * tp / max(t.sum() + f.sum(), 1)
+    return f1, int(np.sum(t != f))
+
+
+def pc_search(nodes_list, sizes, with_kci):
+    from causallearn.search.ConstraintBased.PC import pc
+
+    import skmmd.causal  # noqa: F401 - registers "skmmd"
+
+    print("\n(d) PC on random non-linear DAGs (expected degree 2), alpha = 0.05")
+    print(
+        f"{'p':>3} {'n':>7} {'test':<8} {'F1':>5} {'SHD':>4} {'seconds':>8} "
+        f"{'tests':>6}"
+    )
+    for n_nodes in nodes_list:
+        for n in sizes:
+            true, data = random_dag(np.random.default_rng([n_nodes, 1]), n_nodes, n)
+            methods = ["skmmd", "rcit", "fisherz"] + (["kci"] if with_kci(n) else [])
+            for method in methods:
+                np.random.seed(0)
+                start = perf_counter()
+                cg = pc(data, ALPHA, method, show_progress=False)
+                seconds = perf_counter() - start
+                f1, shd = _skeleton_scores(true, cg.G.graph)
+                tests = sum(";" in str(k) for k in cg.test.pvalue_cache)
+                print(
+                    f"{n_nodes:>3} {n:>7} {method:<8} {f1:5.2f} {shd:>4} "
+                    f"{seconds:8.1f} {tests:>6}",
+                    flush=True,
+                )
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="abcd")
+    parser.add_argument("--n", type=int, default=1000, help="rows of (a)")
+    parser.add_argument("--reps", type=int, default=1000, help="repetitions of (a)")
+    parser.add_argument("--families", nargs="*", help="nulls of (a) (substrings)")
+    parser.add_argument("--no-rcit", action="store_true", help="(a) without rcit")
+    parser.add_argument("--power-reps", type=int, default=200)
+    parser.add_argument("--kci-reps", type=int, default=200)
+    parser.add_argument("--effect", type=float, default=0.5, help="shared noise (b)")
+    parser.add_argument(
+        "--sizes", type=int, nargs="*", default=[500, 2000, 10_000, 100_000]
+    )
+    parser.add_argument("--n-large", type=int, default=10**6)
+    parser.add_argument("--dag-nodes", type=int, nargs="*", default=[10, 20])
+    parser.add_argument(
+        "--dag-sizes", type=int, nargs="*", default=[1000, 10_000, 100_000]
+    )
+    parser.add_argument("--one-large", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+    if args.one_large:
+        return _one_large(args.one_large)
+    if "a" in args.parts:
+        level(args.n, args.reps, not args.no_rcit, args.families)
+    if "b" in args.parts:
+        power(1000, args.power_reps, args.effect, args.kci_reps)
+    if "c" in args.parts:
+        speed(args.sizes, 2000, args.n_large)
+    if "d" in args.parts:
+        pc_search(args.dag_nodes, args.dag_sizes, lambda n: n <= 1000)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
