@@ -242,3 +242,30 @@ def test_causal_bad_data_names_the_column():
     data[:, 1] = 1.0
     with pytest.raises(ValueError, match="column 1 of data is constant"):
         CIT(data, "skmmd")(0, 1)
+
+
+def test_cli_given_runs_the_conditional_test(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    from skmmd.__main__ import main
+
+    rng = np.random.default_rng(11)
+    x, y, z = _chain(500, rng)
+    path = tmp_path / "table.csv"
+    pd.DataFrame({"x": x[:, 0], "y": y[:, 0], "z": z[:, 0]}).to_csv(path, index=False)
+    args = ["independence", str(path), "--target", "y", "--n-resamples", "199"]
+    assert main([*args, "--given", "z", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = skmmd.conditional_independence_test(
+        x, y, z, n_resamples=199, random_state=0
+    )
+    assert out["p_value"] == expected.pvalue and out["given"] == ["z"]
+    assert {"hsic", "n_pairs", "statistic_type"} <= set(out)
+    assert out["statistic_type"] == "conditional" and "mmd2" not in out
+    assert main(args) == 1  # not given z: dependent
+    assert main([*args, "--given", "y"]) == 2
+    assert "--given includes the target" in capsys.readouterr().err
+    assert main([*args, "--given", "z", "--explain"]) == 2
+    assert "leave out --exact and --explain" in capsys.readouterr().err

@@ -377,6 +377,10 @@ def test_cli_independence_equals_hsic_test(dependence_table, capsys):
     expected = hsic_test(table, "spend", explain=True, n_resamples=99, random_state=0)
     assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     assert result["p_value"] == expected.pvalue == 0.01
+    # The independence result's own names (HSICTestResult.to_dict).
+    assert result["hsic"] == pytest.approx(expected.hsic, rel=1e-12)
+    assert result["n_pairs"] == expected.n_pairs == len(table)
+    assert "mmd2" not in result and "n_samples_x" not in result
     columns = [row["column"] for row in result["columns"]]
     assert columns == list(expected.column_report.column)
     assert set(columns[:2]) == {"age", "city"}
