@@ -1,7 +1,7 @@
 """
-==================================================================
+===================================================================
 A non-linear causal graph: PC with the conditional HSIC vs Fisher-z
-==================================================================
+===================================================================
 
 Five variables with non-linear links -- ``u``-shaped effects, a sine, a
 cosine -- drawn from the graph below. causal-learn's PC algorithm asks

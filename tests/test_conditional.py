@@ -38,7 +38,8 @@ def test_statistic_equals_the_residuals_computed_directly():
     seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max)
     folds = _conditional.fold_labels(seed, np.arange(600), 5)
     F = np.hstack([A, B])
-    ridge = RidgeFolds(5).add(C, F, folds).fit()
+    # Double cross-fitting: x-features on folds at odd cyclic distance.
+    ridge = RidgeFolds(5, split=A.shape[1]).add(C, F, folds).fit()
     R = ridge.residuals(C, F, folds)
     r, s = R[:, : A.shape[1]], R[:, A.shape[1] :]
     expected = 600 * np.sum((r.T @ s / 600) ** 2)
@@ -139,7 +140,7 @@ def test_maps_may_be_given():
         random_state=0,
     ).fit(x, y, Z=z)
     assert test.z_transformer_.n_components == 30
-    assert test.penalty_.shape == (10,)
+    assert test.penalty_.shape == (10,)  # 4 x-features and 6 y-features
 
 
 @pytest.mark.parametrize(

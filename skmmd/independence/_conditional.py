@@ -38,11 +38,11 @@ from ._results import HSICTestResult
 # Folds are balanced within blocks of this many row positions.
 _FOLD_BLOCK = 4096
 # Features of x and of y of the default map (cos/sin pairs at the median
-# bandwidth): the products have Dx * Dy = 100 entries per row.
-_XY_FEATURES = 10
+# bandwidth): the products have Dx * Dy = 36 entries per row.
+_XY_FEATURES = 6
 # Scales of the default z-map, times the median bandwidth of (standardized) z
 # and of each of its columns: the ridge weighs them by cross-validation.
-_Z_SCALES = (0.5, 1.0, 2.0)
+_Z_SCALES = (0.2, 0.5, 1.0)
 _COLUMN_SCALES = (0.25, 0.5, 1.0)
 # Features of the default z-map in all, at most (the regression costs
 # n x features^2).
@@ -138,7 +138,8 @@ class ConditionalHSICTest(BaseEstimator):
 
     The features of X and of y are regressed on the features of Z by ridge
     regression, cross-fitted over ``n_folds`` random folds (each fold's
-    residuals from a fit on the other folds), with each target's penalty
+    residuals from fits on other folds; with 4 folds or more the x- and the
+    y-features of a fold are fit on disjoint folds), with each target's penalty
     chosen by cross-validation; the test asks whether the residual features
     are uncorrelated. Its statistic is ``T = n ||(1/n) sum_i r_i s_i'||_F^2``
     (a conditional HSIC of the residuals), calibrated by a multiplier
@@ -153,17 +154,20 @@ class ConditionalHSICTest(BaseEstimator):
     x_transformer, y_transformer : "auto" or object with ``fit`` and \
             ``transform``, default="auto"
         Feature maps of X and of y. ``"auto"``: a
-        :class:`RandomFourierSampler` with 10 features (5 frequencies) at the
-        median bandwidth for arrays, a :class:`TabularSampler` with 10 for
-        DataFrames. The residual products have ``Dx * Dy`` entries per row.
+        :class:`RandomFourierSampler` with 6 features (3 frequencies) at the
+        median bandwidth for arrays, a :class:`TabularSampler` with 6 for
+        DataFrames with text columns. The residual products have ``Dx * Dy``
+        entries per row.
     z_transformer : "auto" or object with ``fit`` and ``transform``, \
             default="auto"
-        Feature map of Z. ``"auto"``: random Fourier features at the median
-        bandwidth of Z times 0.5, 1 and 2 side by side (the ridge weighs the
-        scales), ``n_z_features`` in all, for arrays; a
-        :class:`TabularSampler` of ``n_z_features`` for DataFrames.
+        Feature map of Z. ``"auto"``: Z standardized, random Fourier features
+        of all its columns at the median bandwidth times 0.2, 0.5 and 1
+        (``n_z_features`` in all) and, with several columns, half as many of
+        each column alone (times 0.25, 0.5, 1), side by side: the ridge
+        weighs them; a :class:`TabularSampler` of ``n_z_features`` for
+        DataFrames with text columns.
     n_z_features : "auto" or int, default="auto"
-        Features of the default Z map. ``"auto"``: about ``4 sqrt(n)``,
+        Features of the default Z map. ``"auto"``: about ``10 sqrt(n)``,
         between 48 and 600 (the regression must get richer as ``n`` grows
         for the level to hold; see Notes).
     n_folds : int, default=5
@@ -184,7 +188,6 @@ class ConditionalHSICTest(BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the maps, the folds, the units and the bootstrap weights. Pass
         an int for reproducible results across multiple function calls.
-        See :term:`Glossary <random_state>`.
     n_jobs : int or None, default=None
         Threads computing bootstrap batches.
     verbose : int, default=0
@@ -450,8 +453,8 @@ def _default_z_map(V, n_features, random_state):
     Z standardized, then random Fourier features of all its columns at the
     median bandwidth times each of ``_Z_SCALES`` (``n_features`` of them) and,
     with several columns, of each column alone at its median bandwidth times
-    each of ``_COLUMN_SCALES`` (as many again, shared by the columns, within
-    ``_Z_TOTAL`` in all): the ridge then fits smooth functions of a few
+    each of ``_COLUMN_SCALES`` (half as many again, shared by the columns,
+    within ``_Z_TOTAL`` in all): the ridge then fits smooth functions of a few
     columns (an additive part) as well as of all of them, weighing every
     scale by cross-validation.
     """
@@ -474,7 +477,7 @@ def _default_z_map(V, n_features, random_state):
         for scale in _Z_SCALES
     ]
     d = Zs.shape[1]
-    per_column = min(n_features // d, (_Z_TOTAL - n_features) // d) if d > 1 else 0
+    per_column = min(n_features // 2, _Z_TOTAL - n_features) // d if d > 1 else 0
     if per_column >= 2 * len(_COLUMN_SCALES):
         columns = []
         for j in range(d):
@@ -508,8 +511,12 @@ def conditional_parts(
     per-fold statistics, then the residual products summed into units by
     the pipeline. Memory is bounded by a chunk and the unit sums.
     """
-    ridge = RidgeFolds(n_folds, penalties)
     widths = tuple(F.shape[1] for F in features(0, 1))
+    # Double cross-fitting (the x- and y-features of a row fit on disjoint
+    # folds) where the folds allow: a row's noise then enters one of the two
+    # fits used at another row, not both.
+    split = widths[0] if n_folds >= 4 else None
+    ridge = RidgeFolds(n_folds, penalties, split)
     for lo, hi in _chunks(n_rows, sum(widths)):
         A, B, C = features(lo, hi)
         folds = fold_labels(seed, np.arange(lo, hi), n_folds)
