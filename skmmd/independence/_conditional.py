@@ -15,7 +15,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.compose import ColumnTransformer
-from sklearn.pipeline import FeatureUnion, make_pipeline
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 
@@ -40,13 +40,11 @@ _FOLD_BLOCK = 4096
 # Features of x and of y of the default map (cos/sin pairs at the median
 # bandwidth): the products have Dx * Dy = 36 entries per row.
 _XY_FEATURES = 6
-# Scales of the default z-map, times the median bandwidth of (standardized) z
-# and of each of its columns: the ridge weighs them by cross-validation.
+# Scales of the default z-map, times the median bandwidth of each column of
+# (standardized) z, and of all columns jointly: the ridge weighs them by
+# cross-validation (benchmarks/conditional_level_probe.py).
 _Z_SCALES = (0.2, 0.5, 1.0)
-_COLUMN_SCALES = (0.25, 0.5, 1.0)
-# Features of the default z-map in all, at most (the regression costs
-# n x features^2).
-_Z_TOTAL = 1200
+_JOINT_SCALES = (1.0, 2.0)
 # Entries of one chunk's feature matrices (float64): 32 MB.
 _CHUNK_ENTRIES = 2**22
 # Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
@@ -160,12 +158,12 @@ class ConditionalHSICTest(BaseEstimator):
         entries per row.
     z_transformer : "auto" or object with ``fit`` and ``transform``, \
             default="auto"
-        Feature map of Z. ``"auto"``: Z standardized, random Fourier features
-        of all its columns at the median bandwidth times 0.2, 0.5 and 1
-        (``n_z_features`` in all) and, with several columns, half as many of
-        each column alone (times 0.25, 0.5, 1), side by side: the ridge
-        weighs them; a :class:`TabularSampler` of ``n_z_features`` for
-        DataFrames with text columns.
+        Feature map of Z. ``"auto"``: Z standardized, ``n_z_features``
+        random Fourier features: of one column at its median bandwidth times
+        0.2, 0.5 and 1; of several, half of each column alone (its median
+        times 0.2, 0.5, 1) and half of all jointly (their median times 1 and
+        2), side by side: the ridge weighs them; a :class:`TabularSampler` of
+        ``n_z_features`` for DataFrames with text columns.
     n_z_features : "auto" or int, default="auto"
         Features of the default Z map. ``"auto"``: about ``10 sqrt(n)``,
         between 48 and 600 (the regression must get richer as ``n`` grows
@@ -450,13 +448,13 @@ def _default_map(V, n_features, random_state):
 def _default_z_map(V, n_features, random_state):
     """The default map of Z (a table with text columns: one TabularSampler).
 
-    Z standardized, then random Fourier features of all its columns at the
-    median bandwidth times each of ``_Z_SCALES`` (``n_features`` of them) and,
-    with several columns, of each column alone at its median bandwidth times
-    each of ``_COLUMN_SCALES`` (half as many again, shared by the columns,
-    within ``_Z_TOTAL`` in all): the ridge then fits smooth functions of a few
-    columns (an additive part) as well as of all of them, weighing every
-    scale by cross-validation.
+    Z standardized, then ``n_features`` Gaussian random Fourier features: of
+    one column, at its median bandwidth times each of ``_Z_SCALES``; of
+    several, half of them of each column alone (its own median bandwidth
+    times each of ``_Z_SCALES``: an additive part, which the ridge fits well
+    when few columns matter) and half of all columns jointly (their median
+    bandwidth times each of ``_JOINT_SCALES``). The ridge weighs every block
+    by cross-validation.
     """
     if is_dataframe(V):
         return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
@@ -471,27 +469,21 @@ def _default_z_map(V, n_features, random_state):
             random_state=rng.randint(np.iinfo(np.int32).max),
         )
 
-    bandwidth = median_bandwidth(Zs, random_state=rng)
-    maps = [
-        (f"all_{scale:g}", rff(n_features // len(_Z_SCALES), scale * bandwidth))
-        for scale in _Z_SCALES
-    ]
+    def scaled(name, width, columns, scales):
+        bandwidth = median_bandwidth(Zs[:, columns], random_state=rng)
+        return [
+            (f"{name}_{scale:g}", rff(width // len(scales), scale * bandwidth), columns)
+            for scale in scales
+        ]
+
     d = Zs.shape[1]
-    per_column = min(n_features // 2, _Z_TOTAL - n_features) // d if d > 1 else 0
-    if per_column >= 2 * len(_COLUMN_SCALES):
-        columns = []
+    if d == 1:
+        blocks = scaled("z0", n_features, [0], _Z_SCALES)
+    else:
+        blocks = scaled("all", n_features // 2, list(range(d)), _JOINT_SCALES)
         for j in range(d):
-            b = median_bandwidth(Zs[:, [j]], random_state=rng)
-            columns += [
-                (
-                    f"z{j}_{scale:g}",
-                    rff(per_column // len(_COLUMN_SCALES), scale * b),
-                    [j],
-                )
-                for scale in _COLUMN_SCALES
-            ]
-        maps.append(("columns", ColumnTransformer(columns)))
-    return make_pipeline(scaler, FeatureUnion(maps)).fit(V)
+            blocks += scaled(f"z{j}", n_features // 2 // d, [j], _Z_SCALES)
+    return make_pipeline(scaler, ColumnTransformer(blocks)).fit(V)
 
 
 def conditional_parts(

@@ -1,22 +1,19 @@
-"""The numerical core of a conditional independence test in linear time: a
-conditional HSIC of cross-fitted ridge residuals of random features.
+"""The core of a linear-time conditional independence test: a conditional
+HSIC of cross-fitted ridge residuals of random features. With features
+``a(x)``, ``b(y)``, ``c(z)`` of ``n`` rows, regress ``F = [a | b]`` on ``C =
+c(z)`` by ridge, each fold of rows from a fit on other folds (:class:`RidgeFolds`,
+from sufficient statistics accumulated chunk by chunk), and test whether the
+residuals ``r, s`` are uncorrelated: ``T = n ||(1/n) sum_i r_i s_i'||_F^2``,
+with a multiplier bootstrap of unit sums of ``vec(r_i s_i')``
+(:class:`ConditionalParts`). Memory does not grow with ``n``.
 
-With features ``a(x)``, ``b(y)``, ``c(z)`` of ``n`` rows, regress ``F = [a | b]``
-on ``C = c(z)`` by ridge, each fold of rows from a fit on other folds
-(:class:`RidgeFolds`, from sufficient statistics accumulated chunk by chunk),
-and test whether the residuals ``r, s`` are uncorrelated: ``T = n ||(1/n)
-sum_i r_i s_i'||_F^2``, calibrated by a multiplier bootstrap of the unit sums
-of ``vec(r_i s_i')`` (:class:`ConditionalParts`). Memory does not grow with n.
-
-The level rests on the regressions (Shah & Peters 2020). Recommended, from
-``benchmarks/conditional_level_probe.py`` (type-I error 0.04-0.07 at ``n =
-1000`` on strong non-linear nulls where RCIT's regression gives up to 0.46):
-``RidgeFolds(5, split=Dx)`` (double cross-fitting), 6 cos/sin random Fourier
-features of each of x and y at the median bandwidth, :func:`n_z_features`
-z-features (``10 sqrt(n)``, at most 600): Gaussian random Fourier features at
-the median bandwidth times {0.2, 0.5, 1}, for z of several coordinates half of
-them on each coordinate alone (bandwidths from its own median) and half on z
-jointly at the median times {1, 2}.
+Recommended, from ``benchmarks/conditional_level_probe.py``:
+``RidgeFolds(5, split=Dx)``; 6 cos/sin random Fourier features of x and of y;
+:func:`n_z_features` Gaussian ones of z, at its median bandwidth times {0.2,
+0.5, 1} for ``n <= 2000`` and {0.1, 0.2, 0.5, 1} above (the best bandwidth of
+a regression shrinks with ``n``); for several coordinates, half of them on
+each coordinate alone (at its own median), half on z jointly (times {1, 2}
+for ``n <= 2000``). No test holds its level on every null: see the probe.
 """
 
 import numpy as np
@@ -31,7 +28,7 @@ def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
     """The number of z-features for ``n_rows`` rows: ``factor * sqrt(n)``
     rounded to a multiple of 6, between ``low`` and ``cap``. Too few leave
     part of ``E[a(X) | Z]`` and ``E[b(Y) | Z]`` in both residuals (at ``n =
-    1000``, 126 gave type-I errors up to 0.3, 300-600 about 0.05); the
+    1000``, 126 gave type-I errors up to 0.3, 300-600 at most 0.12); the
     cross-validated penalty guards against too many.
 
     Parameters
@@ -41,13 +38,12 @@ def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
     factor : float, default=10.0
         Features per square root of a row.
     low, cap : int, default=48, 600
-        Bounds. The cap keeps the cost ``n Dz^2 + 2 K Dz^3`` at about 1.5 s
-        single-threaded for ``n = 10^5``.
+        Bounds; the cap bounds the cost ``n Dz^2 + 2 K Dz^3`` per test.
 
     Returns
     -------
     n_features : int
-        A multiple of 6 (three bandwidths of cos/sin pairs).
+        A multiple of 6 (cos/sin pairs at two or three bandwidths).
 
     Examples
     --------
