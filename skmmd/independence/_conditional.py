@@ -24,6 +24,7 @@ from .._testing._base import SHARED_CONSTRAINTS
 from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
+from ..kernel_approximation._trig import _blas_controller
 from ..kernels import median_bandwidth
 from ..mmd._conditional import (
     ConditionalParts,
@@ -513,7 +514,10 @@ def conditional_parts(
         A, B, C = features(lo, hi)
         folds = fold_labels(seed, np.arange(lo, hi), n_folds)
         ridge.add(C, np.hstack([A, B]), folds)
-    ridge.fit()
+    # Eigendecompositions of Dz x Dz matrices: fastest on one BLAS thread, and
+    # 100x slower on two beside numba's idle workers (measured at Dz = 300).
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        ridge.fit()
     width = widths[0] * widths[1]
     if resample_unit == "auto":
         unit = auto_unit(n_rows, n_resamples, width)
