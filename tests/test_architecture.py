@@ -38,27 +38,28 @@ def test_import_contracts_are_kept():
     assert "0 broken" in report and "BROKEN" not in report
 
 
-def test_an_upward_import_breaks_the_layers(tmp_path):
+def _lint_with_import(tmp_path, module, line):
+    """lint-imports on a copy of the package with ``line`` added to ``module``."""
     shutil.copytree(ROOT / "skmmd", tmp_path / "skmmd")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    sampler = tmp_path / "skmmd" / "kernel_approximation" / "_base.py"
-    sampler.write_text(
-        sampler.read_text() + "\nfrom .._testing import _streaming  # noqa\n"
+    path = tmp_path / "skmmd" / module
+    path.write_text(path.read_text() + f"\n{line}  # noqa\n")
+    return _lint(tmp_path)
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path):
+    code, report = _lint_with_import(
+        tmp_path, "kernel_approximation/_base.py", "from .._testing import _streaming"
     )
-    code, report = _lint(tmp_path)
     assert code != 0
     assert "Packages form layers: each imports only those below it BROKEN" in report
     assert "skmmd.kernel_approximation._base -> skmmd._testing._streaming" in report
 
 
 def test_a_family_importing_another_breaks_the_contracts(tmp_path):
-    shutil.copytree(ROOT / "skmmd", tmp_path / "skmmd")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    module = tmp_path / "skmmd" / "two_sample" / "_mmd.py"
-    module.write_text(
-        module.read_text() + "\nfrom ..independence import _hsic  # noqa\n"
+    code, report = _lint_with_import(
+        tmp_path, "two_sample/_mmd.py", "from ..independence import _hsic"
     )
-    code, report = _lint(tmp_path)
     assert code != 0
     assert "The families of tests never import each other BROKEN" in report
     assert "skmmd.two_sample._mmd -> skmmd.independence._hsic" in report
