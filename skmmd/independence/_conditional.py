@@ -41,11 +41,19 @@ _FOLD_BLOCK = 4096
 # Features of x and of y of the default map (cos/sin pairs at the median
 # bandwidth): the products have Dx * Dy = 36 entries per row.
 _XY_FEATURES = 6
-# Scales of the default z-map, times the median bandwidth of each column of
-# (standardized) z, and of all columns jointly: the ridge weighs them by
-# cross-validation (benchmarks/conditional_level_probe.py).
-_Z_SCALES = (0.2, 0.5, 1.0)
-_JOINT_SCALES = (1.0, 2.0)
+
+
+def z_scales(n_rows):
+    """Multiples of the median bandwidth of each column of (standardized) z,
+    and of all columns jointly, for the default z map: smaller ones as ``n``
+    grows, as for any kernel regression (benchmarks/conditional_level_probe.py:
+    at ``n = 10^5`` the small-n scales left type-I error 0.72 on a
+    heteroscedastic 2-D null, these 0.04)."""
+    if n_rows <= 2000:
+        return (0.2, 0.5, 1.0), (1.0, 2.0)
+    return (0.1, 0.2, 0.5, 1.0), (0.1, 0.2, 0.5, 1.0)
+
+
 # Entries of one chunk's feature matrices (float64): 32 MB.
 _CHUNK_ENTRIES = 2**22
 # Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
@@ -58,19 +66,19 @@ _MIN_UNITS = 5
 
 
 def fold_labels(seed, positions, n_folds):
-    """The cross-fitting fold of each row position: within each block of
-    ``_FOLD_BLOCK`` positions a seeded random arrangement of equal shares of
-    the folds, so folds are random, balanced and independent of the chunks.
-    """
+    """The cross-fitting fold of each row position: each run of ``n_folds``
+    consecutive positions holds every fold once, in a seeded random order
+    (per block of ``_FOLD_BLOCK`` positions), so folds are random, balanced
+    in any prefix of the rows, and independent of the chunks."""
     positions = np.asarray(positions, dtype=np.int64)
     out = np.empty(positions.size, dtype=np.int64)
     blocks = positions // _FOLD_BLOCK
+    runs = -(-_FOLD_BLOCK // n_folds)
     for block in np.unique(blocks):
         rows = blocks == block
-        labels = np.random.default_rng([seed, 4, int(block)]).permutation(
-            np.arange(_FOLD_BLOCK) % n_folds
-        )
-        out[rows] = labels[positions[rows] % _FOLD_BLOCK]
+        rng = np.random.default_rng([seed, 4, int(block)])
+        labels = rng.permuted(np.tile(np.arange(n_folds), (runs, 1)), axis=1)
+        out[rows] = labels.ravel()[positions[rows] % _FOLD_BLOCK]
     return out
 
 
@@ -163,7 +171,8 @@ class ConditionalHSICTest(BaseEstimator):
         random Fourier features: of one column at its median bandwidth times
         0.2, 0.5 and 1; of several, half of each column alone (its median
         times 0.2, 0.5, 1) and half of all jointly (their median times 1 and
-        2), side by side: the ridge weighs them; a :class:`TabularSampler` of
+        2), side by side: the ridge weighs them; above 2000 rows, all at 0.1,
+        0.2, 0.5 and 1 times the medians; a :class:`TabularSampler` of
         ``n_z_features`` for DataFrames with text columns.
     n_z_features : "auto" or int, default="auto"
         Features of the default Z map. ``"auto"``: about ``10 sqrt(n)``,
@@ -450,11 +459,11 @@ def _default_z_map(V, n_features, random_state):
     """The default map of Z (a table with text columns: one TabularSampler).
 
     Z standardized, then ``n_features`` Gaussian random Fourier features: of
-    one column, at its median bandwidth times each of ``_Z_SCALES``; of
-    several, half of them of each column alone (its own median bandwidth
-    times each of ``_Z_SCALES``: an additive part, which the ridge fits well
+    one column, at its median bandwidth times each of :func:`z_scales`'
+    first; of several, half of them of each column alone (its own median
+    bandwidth times the same: an additive part, which the ridge fits well
     when few columns matter) and half of all columns jointly (their median
-    bandwidth times each of ``_JOINT_SCALES``). The ridge weighs every block
+    bandwidth times the second). The ridge weighs every block
     by cross-validation.
     """
     if is_dataframe(V):
@@ -477,13 +486,14 @@ def _default_z_map(V, n_features, random_state):
             for scale in scales
         ]
 
-    d = Zs.shape[1]
+    n, d = Zs.shape
+    columns, joint = z_scales(n)
     if d == 1:
-        blocks = scaled("z0", n_features, [0], _Z_SCALES)
+        blocks = scaled("z0", n_features, [0], columns)
     else:
-        blocks = scaled("all", n_features // 2, list(range(d)), _JOINT_SCALES)
+        blocks = scaled("all", n_features // 2, list(range(d)), joint)
         for j in range(d):
-            blocks += scaled(f"z{j}", n_features // 2 // d, [j], _Z_SCALES)
+            blocks += scaled(f"z{j}", n_features // 2 // d, [j], columns)
     return make_pipeline(scaler, ColumnTransformer(blocks)).fit(V)
 
 
