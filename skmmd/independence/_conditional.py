@@ -43,6 +43,11 @@ _FOLD_BLOCK = 4096
 _XY_FEATURES = 6
 
 
+# Rows the default z map is fit on, at most (a seeded subsample): its means,
+# scales and medians; fitting a ColumnTransformer also transforms its rows.
+_Z_FIT_ROWS = 10_000
+
+
 def z_scales(n_rows):
     """Multiples of the median bandwidth of each column of (standardized) z,
     and of all columns jointly, for the default z map: smaller ones as ``n``
@@ -469,6 +474,9 @@ def _default_z_map(V, n_features, random_state):
     if is_dataframe(V):
         return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
     rng = check_random_state(random_state)
+    n_rows = V.shape[0]
+    if n_rows > _Z_FIT_ROWS:  # what the map learns needs no more rows
+        V = V[np.sort(rng.choice(V.shape[0], _Z_FIT_ROWS, replace=False))]
     scaler = StandardScaler().fit(V)
     Zs = scaler.transform(V)
 
@@ -486,8 +494,8 @@ def _default_z_map(V, n_features, random_state):
             for scale in scales
         ]
 
-    n, d = Zs.shape
-    columns, joint = z_scales(n)
+    columns, joint = z_scales(n_rows)
+    d = Zs.shape[1]
     if d == 1:
         blocks = scaled("z0", n_features, [0], columns)
     else:
