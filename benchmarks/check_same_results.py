@@ -278,10 +278,9 @@ def collect():
 
 def compare(before, after):
     a, b = dict(np.load(before)), dict(np.load(after))
-    renamed = {new: old for new, old in RENAMED.items()}
     mapped = {}
     for key, value in b.items():
-        for new, old in renamed.items():
+        for new, old in RENAMED.items():
             if key.startswith(new + ".") or key == new:
                 key = old + key[len(new) :]
                 break
