@@ -98,6 +98,23 @@ def test_cross_validated_penalty_matches_brute_force(rng, split):
     assert ridge.penalty_[0] < ridge.penalty_[2]
 
 
+def test_shrink_fits_below_the_cross_validated_penalty(rng):
+    # shrink=10: the same cross-validation, then each fit one decade less
+    # smooth (ground truth: a direct ridge at that penalty).
+    C, F, folds = _problem(rng, n=240, dz=10, K=5)
+    pens = np.logspace(-6, 1, 8)
+    plain = _fit_in_chunks(C, F, folds, 5, pens, split=2)
+    ridge = RidgeFolds(5, pens, split=2, shrink=10.0).add(C, F, folds).fit()
+    np.testing.assert_allclose(ridge.cv_error_, plain.cv_error_)
+    np.testing.assert_allclose(ridge.penalty_, plain.penalty_ / 10.0)
+    train = np.isin(folds, _training_folds(5, 0, 3, 2))
+    W, b = _direct_ridge(C, F[:, [3]], train, plain.penalty_[3] / 10.0)
+    np.testing.assert_allclose(ridge.coef_[0][:, [3]], W, rtol=1e-8, atol=1e-10)
+    assert not np.allclose(plain.coef_[0][:, [3]], W)
+    with pytest.raises(ValueError, match="shrink"):
+        RidgeFolds(5, pens, shrink=0.0).add(C, F, folds).fit()
+
+
 def test_without_z_features_residuals_are_centered_by_the_other_folds(rng):
     F = rng.normal(size=(50, 3))
     folds = np.arange(50) % 5

@@ -7,13 +7,11 @@ residuals ``r, s`` are uncorrelated: ``T = n ||(1/n) sum_i r_i s_i'||_F^2``,
 with a multiplier bootstrap of unit sums of ``vec(r_i s_i')``
 (:class:`ConditionalParts`). Memory does not grow with ``n``.
 
-Recommended, from ``benchmarks/conditional_level_probe.py``:
-``RidgeFolds(5, split=Dx)``; 6 cos/sin random Fourier features of x and of y;
-:func:`n_z_features` Gaussian ones of z, at its median bandwidth times {0.2,
-0.5, 1} for ``n <= 2000`` and {0.1, 0.2, 0.5, 1} above (the best bandwidth of
-a regression shrinks with ``n``); for several coordinates, half of them on
-each coordinate alone (at its own median), half on z jointly (times {1, 2}
-for ``n <= 2000``). No test holds its level on every null: see the probe.
+Recommended, from ``benchmarks/conditional_level_probe.py`` and
+``benchmarks/bench_conditional.py``: ``RidgeFolds(5, split=Dx, shrink=10)``;
+6 cos/sin random Fourier features of x and of y; :func:`n_z_features`
+Nystroem features of z (``ConditionalHSICTest``'s default z map). No test
+holds its level on every null.
 """
 
 import numpy as np
@@ -73,6 +71,11 @@ class RidgeFolds:
         x-columns are fit on the folds at odd cyclic distance from ``k``,
         y-columns at even distance (``K = 5``: ``k +- 1`` and ``k +- 2``).
         Recommended for the test (see Notes).
+    shrink : float, default=1.0
+        Fit with the cross-validated penalty divided by ``shrink`` (``> 0``).
+        Above 1 the fits are less smooth than the best prediction wants: a
+        conditional test needs small bias more than small variance (see
+        Notes).
 
     Attributes
     ----------
@@ -104,7 +107,10 @@ class RidgeFolds:
     a few times ``df / n`` relative to ``E[T]`` (10-25 % measured at ``n =
     1000``). Disjoint x- and y-training folds, with ``l`` in the x-set of
     ``k`` only if ``k`` is not in the y-set of ``l``, make both products
-    vanish, for fits on ``2/5`` of the rows (``K = 5``).
+    vanish, for fits on ``2/5`` of the rows (``K = 5``). What remains is
+    ``n ||E[da(z) db(z)']||_F^2`` for the errors ``da, db`` of the x- and
+    y-fits; their variance parts come from disjoint rows, independent under
+    H0, so only the product of the smoothing biases counts: hence ``shrink``.
 
     Examples
     --------
@@ -119,8 +125,9 @@ class RidgeFolds:
     True
     """
 
-    def __init__(self, n_folds, penalties=None, split=None):
+    def __init__(self, n_folds, penalties=None, split=None, shrink=1.0):
         self.n_folds, self.penalties, self.split = n_folds, penalties, split
+        self.shrink = shrink
 
     def add(self, C, F, folds):
         """Accumulate the statistics of a chunk of rows.
@@ -211,7 +218,9 @@ class RidgeFolds:
                 err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
                 error[:, cols] += err + np.einsum("jlt,jlt->lt", Q, HQ)
         self.cv_error_ = error
-        self.penalty_ = pens[np.argmin(error, axis=0)]
+        if not self.shrink > 0:
+            raise ValueError(f"shrink must be a number > 0; got {self.shrink!r}.")
+        self.penalty_ = pens[np.argmin(error, axis=0)] / self.shrink
         self.counts_ = self._stats[0].copy()
         self.coef_, self.intercept_ = np.empty((K, dz, df)), np.empty((K, df))
         for k, cols, n, mc, mf, s, V, P in fits:
