@@ -129,6 +129,9 @@ def level(n, reps, with_rcit, families):
             rejected["skmmd"] += ours(x, y, z, rep) <= ALPHA
             if with_rcit:
                 rejected["rcit"] += _causallearn("rcit", x, y, z, rep) <= ALPHA
+            if (rep + 1) % 100 == 0 and rep + 1 < reps:  # progress of long runs
+                so_far = {k: f"{v / (rep + 1):.3f}" for k, v in rejected.items()}
+                print(f"  {name}: {rep + 1} repetitions, {so_far}", flush=True)
         rcit = f"{rejected['rcit'] / reps:7.3f}" if with_rcit else "      -"
         print(
             f"{name:<24} {rejected['skmmd'] / reps:7.3f} {rcit}   (+/- {half:.3f}; "
