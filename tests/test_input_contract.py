@@ -106,6 +106,32 @@ def test_mixed_value_types_in_a_column_are_named():
         TabularSampler().fit(X)
 
 
+def test_a_1d_sample_is_one_variable_as_in_scipy():
+    # scipy.stats.ks_2samp(x, y) takes two 1-D samples: so do mmd_test and
+    # hsic_test, each a sample of one variable (a column).
+    from skmmd import hsic_test
+
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=80), rng.normal(size=60) + 1.0
+    columns = mmd_test(x[:, None], y[:, None], n_resamples=99, random_state=0)
+    for X, Y in [(x, y), (list(x), list(y)), (x, y[:, None]), (pd.Series(x), y)]:
+        result = mmd_test(X, Y, n_resamples=99, random_state=0)
+        assert (result.statistic, result.pvalue) == tuple(columns)
+    exact = mmd_test(x, y, transformer=None, n_resamples=99, random_state=0)
+    assert exact.pvalue == 0.01
+    test = MMDTest(n_resamples=99, random_state=0).fit(x, y)
+    assert test.n_features_in_ == 1 and test.p_value_ == columns.pvalue
+    z = x[:60] + 0.1 * rng.normal(size=60)
+    paired = hsic_test(x[:60], z, n_resamples=99, random_state=0)
+    columns = hsic_test(x[:60, None], z[:, None], n_resamples=99, random_state=0)
+    assert tuple(paired) == tuple(columns)
+    # A pooled sample with labels keeps a 2-D X; errors never list the values.
+    with pytest.raises(ValueError) as error:
+        mmd_test(x[:, None], rng.normal(size=80), n_resamples=9)
+    assert "1-D y is read as the labels" in str(error.value)
+    assert "array=[" not in str(error.value)
+
+
 # Streams -------------------------------------------------------------------
 
 
