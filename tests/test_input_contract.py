@@ -388,6 +388,82 @@ def test_cli_damaged_parquet_is_one_line(tmp_path, capsys):
         main(["test", str(a), str(b), "--debug"])
 
 
+def _ages(rng, n, shift=0.0):
+    return pd.DataFrame({"age": (rng.normal(40, 10, n) + shift).round(1),
+                         "city": rng.choice(["x", "y"], n)})  # fmt: skip
+
+
+def test_cli_a_stray_text_value_in_a_numeric_csv_column_is_missing(tmp_path, capsys):
+    # One typo in a numeric column of a CSV: the column stays numeric, the
+    # value is missing (the table map's median imputation and missingness
+    # indicator), and a warning names the file, the column, the count and
+    # the first value; in one file or in both.
+    rng = np.random.default_rng(4)
+    A, B = _ages(rng, 400), _ages(rng, 300, shift=4.0)
+    clean = [_write(tmp_path / f"{n}.csv", f) for n, f in (("a", A), ("b", B))]
+    typo = []
+    for name, frame, at, value in (("a", A, 7, "12,5"), ("b", B, 3, "oops")):
+        frame = frame.astype({"age": object})
+        frame.loc[at, "age"] = value
+        typo.append(_write(tmp_path / f"{name}_typo.csv", frame))
+    expected = json.loads(_cli(capsys, *clean)[1])
+    for pair in ([typo[0], clean[1]], typo):
+        with pytest.warns(UserWarning) as caught:
+            status, out, err = _cli(capsys, *pair)
+        assert status == 0, err
+        messages = [str(w.message) for w in caught]
+        assert any(
+            "a_typo.csv: column 'age' holds numbers but for 1 of its 400 values" in m
+            and "'12,5' in data row 8" in m
+            for m in messages
+        ), messages
+        result = json.loads(out)
+        assert result["n_features"] == 2  # not thousands of categories
+        assert abs(result["statistic"] - expected["statistic"]) < 0.2 * abs(
+            expected["statistic"]
+        )
+    assert any("b_typo.csv: column 'age'" in m and "'oops'" in m for m in messages)
+    # A column of text stays categorical, without a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _cli(capsys, *clean)[0] == 0
+
+
+def test_cli_files_and_options_do_what_the_contract_page_says(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    A, B = _ages(rng, 400), _ages(rng, 300)
+    a, b = (_write(tmp_path / f"{n}.csv", f) for n, f in (("a", A), ("b", B)))
+    # A header and no rows: an error naming the file.
+    empty = _write(tmp_path / "empty.csv", A.iloc[:0])
+    status, _, err = _cli(capsys, empty, b)
+    assert status == 2 and "empty.csv: the file holds a header but no data" in err
+    # --columns reads only those columns, in CSV as in Parquet.
+    for suffix in (".csv", ".parquet"):
+        pa, pb = (_write(tmp_path / f"{n}{suffix}", f) for n, f in (("p", A), ("q", B)))
+        status, out, err = _cli(capsys, pa, pb, "--transformer", "exact",
+                                "--columns", "age")  # fmt: skip
+        assert status == 0, err
+        assert json.loads(out)["n_features"] == 1
+    # An error listing a file's columns says how many it left out.
+    wide = pd.DataFrame(rng.normal(size=(30, 25)), columns=[f"c{i}" for i in range(25)])
+    w1, w2 = _write(tmp_path / "w1.csv", wide), _write(tmp_path / "w2.csv", wide)
+    status, _, err = _cli(capsys, w1, w2, "--columns", "nope")
+    assert status == 2 and "'c19'] and 5 more (25 in all)" in err
+    # --batch-rows holds out the first 1000 rows of each file at any batch
+    # size, and reads every file in batches (text columns are an error).
+    X = pd.DataFrame(rng.normal(size=(2500, 2)), columns=["u", "v"])
+    x, y = _write(tmp_path / "x.parquet", X), _write(tmp_path / "y.parquet", X + 0.1)
+    runs = [json.loads(_cli(capsys, x, y, "--batch-rows", rows)[1])
+            for rows in ("64", "1000", "4096")]  # fmt: skip
+    assert {r["n_held_out"] for r in runs} == {2000}
+    assert len({(r["statistic"], r["p_value"]) for r in runs}) == 1
+    tables = [_write(tmp_path / f"t{n}.parquet", f) for n, f in (("a", A), ("b", B))]
+    status, _, err = _cli(capsys, *tables, "--batch-rows", "100")
+    assert status == 2 and "ta.parquet: column 'city' holds" in err
+    status, _, err = _cli(capsys, a, b, "--batch-rows", "100", "--transformer", "exact")
+    assert status == 2 and "--batch-rows reads the files in batches" in err
+
+
 # Fuzzing ----------------------------------------------------------------------
 # Random tables, chunk sequences and magnitudes: every outcome is a finite
 # result or a ValueError / TypeError raised by the package or by scikit-learn's
