@@ -423,6 +423,17 @@ def test_cli_a_stray_text_value_in_a_numeric_csv_column_is_missing(tmp_path, cap
             expected["statistic"]
         )
     assert any("b_typo.csv: column 'age'" in m and "'oops'" in m for m in messages)
+    # Many of them in one file only: an error naming that file, the column,
+    # how many and the first.
+    many = B.astype({"age": object})
+    many.loc[10:69, "age"] = "?"
+    many = _write(tmp_path / "many.csv", many)
+    status, _, err = _cli(capsys, clean[0], many)
+    assert status == 2
+    assert "many.csv: column 'age' holds numbers in" in err
+    assert (
+        "60 of its 300 values here are not numbers, the first '?' in data row 11" in err
+    )
     # A column of text stays categorical, without a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -461,6 +461,37 @@ def numeric_strays(table, path):
     return out
 
 
+def check_same_kinds(tables, paths):
+    """Raise a ValueError naming the file, the column, how many values are not
+    numbers and the first, when a column of two CSV tables holds numbers in
+    one and text in the other."""
+    from ._tables import column_kind
+
+    first, second = tables
+    if list(first.columns) != list(second.columns):
+        return  # the test's own error lists the columns
+    for position, name in enumerate(first.columns):
+        kinds = [column_kind(t.iloc[:, position]) for t in tables]
+        if kinds[0] == kinds[1] or "numeric" not in kinds:
+            continue
+        text = kinds.index("categorical") if "categorical" in kinds else None
+        if text is None:
+            continue
+        column = tables[text].iloc[:, position]
+        present = column.notna().to_numpy()
+        strays = present & ~np.array([_is_number(str(v)) for v in column])
+        if not strays.any():
+            continue
+        row = int(np.flatnonzero(strays)[0])
+        raise ValueError(
+            f"{paths[text]}: column {name!r} holds numbers in "
+            f"{paths[1 - text]} but {int(strays.sum())} of its "
+            f"{int(present.sum())} values here are not numbers, the first "
+            f"{column.iloc[row]!r} in data row {row + 1}; fix or remove them "
+            "(a few are read as missing values)."
+        )
+
+
 def is_table(path):
     """Whether a file is a table (named columns: Parquet, or CSV with a header
     row), read as a DataFrame would be, rather than an array (NPY, headerless

@@ -197,6 +197,8 @@ def _tables(args):
     )
     if tabular and args.names is not None:  # an .npy or headerless sample
         X.columns = Y.columns = args.names
+    if tabular:
+        _files.check_same_kinds((X, Y), (args.sample_a, args.sample_b))
     return X, Y
 
 
