@@ -182,7 +182,7 @@ def _column_table(report, alpha, effect):
         if notes[k]
     )
     agreement = (
-        "<p class=\"agreement\">The test and the interval answer two questions. "
+        '<p class="agreement">The test and the interval answer two questions. '
         "The test asks whether the column's distributions differ at all: its "
         "p-value comes from resampling and holds at any sample size. The "
         f"interval says how large the difference ({escape(effect)}) is, from a "
