@@ -289,6 +289,11 @@ def _drawn_texts(figure):
     beyond = set()
     for ax in figure.axes:
         for axis in (ax.xaxis, ax.yaxis):
+            if not ax.axison:  # axis("off"): no tick drawn
+                ticks = axis.get_major_ticks() + axis.get_minor_ticks()
+                beyond.update(id(t.label1) for t in ticks)
+                beyond.update(id(t.label2) for t in ticks)
+                continue
             low, high = sorted(axis.get_view_interval())
             tol = 1e-9 * max(1.0, abs(high - low))
             for tick in axis.get_major_ticks() + axis.get_minor_ticks():
@@ -405,3 +410,24 @@ def test_witness_display_of_one_column_says_it_averages(shifted):
     alone = MMDTest(n_resamples=19, random_state=0).fit(X[:, :1], Y[:, :1])
     display = WitnessDisplay.from_estimator(alone, X[:, :1], Y[:, :1], 0)
     assert display.ax_.get_title() == ""  # the witness itself: nothing averaged
+
+
+@pytest.mark.parametrize(
+    "example", ["plot_witness_2d.py", "plot_table_drift.py", "plot_online_drift.py"]
+)
+def test_gallery_examples_with_displays_are_readable(example, monkeypatch, tmp_path):
+    """The gallery's examples that draw displays: every figure readable (the
+    other examples, checked the same way once, are too slow for the suite)."""
+    import runpy
+    import warnings
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / example
+    monkeypatch.chdir(tmp_path)  # files an example writes stay here
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # plt.show() on Agg, data warnings
+        runpy.run_path(str(path), run_name="__main__")
+    numbers = plt.get_fignums()
+    assert numbers
+    for number in numbers:
+        _assert_readable(plt.figure(number))
