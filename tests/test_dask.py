@@ -24,20 +24,21 @@ from skmmd import (  # noqa: E402
 REL = 1e-10
 
 
+def _cluster():
+    # Two worker processes of one thread and one numba thread each: the
+    # workers' threads and numba's would otherwise oversubscribe the cores.
+    return distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        env={"NUMBA_NUM_THREADS": "1"},
+    )
+
+
 @pytest.fixture(scope="module")
 def client():
-    # One thread per worker process and one numba thread each: the workers'
-    # threads and numba's would otherwise oversubscribe the cores.
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            env={"NUMBA_NUM_THREADS": "1"},
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with _cluster() as cluster, distributed.Client(cluster) as client:
         yield client
 
 
@@ -284,16 +285,7 @@ def test_a_worker_killed_mid_reduction_and_every_worker_gone(monkeypatch):
     monkeypatch.setattr(_dask, "NO_WORKERS_TIMEOUT", 2.0, raising=False)
     X, Y = _data(7, m=20000, n=20000)
     ref = _tests()["rff"].fit(X, Y)
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            env={"NUMBA_NUM_THREADS": "1"},
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with _cluster() as cluster, distributed.Client(cluster) as client:
         dX, dY = client.persist([da.from_array(X, chunks=4096),
                                  da.from_array(Y, chunks=4096)])  # fmt: skip
         distributed.wait([dX, dY])
