@@ -417,7 +417,8 @@ def read_table(path, tabular, columns=None):
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: not a readable table ({exc}).") from None
         if data.shape[0] == 0:
-            raise ValueError(f"{path}: the file holds a header but no data.")
+            what = "its columns" if suffix in (".parquet", ".pq") else "a header"
+            raise ValueError(f"{path}: the file holds {what} but no data.")
         data = data if columns is None else data.iloc[:, columns]
         if suffix not in (".parquet", ".pq", ".npy"):  # typed columns
             data = numeric_strays(data, path)
