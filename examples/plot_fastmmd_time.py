@@ -158,7 +158,7 @@ for name in ("FastMMD-Fourier", "FastMMD-Fastfood"):
         "exact (measured)"
     )
 
-fig, ax = plt.subplots(figsize=(5.5, 4))
+fig, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
 for name, t in times_a.items():
     (line,) = ax.loglog(sizes, t, "o-", label=name)
     if name == "exact":

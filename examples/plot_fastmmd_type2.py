@@ -128,7 +128,7 @@ print(
     f"({exact_a[2]:.3f} s/test)"
 )
 
-fig, ax = plt.subplots(figsize=(5.5, 4))
+fig, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
 error, se, _ = np.array(results_a).T
 ax.errorbar(Ls, error, yerr=se, marker="o", capsize=3, label="FastMMD-Fourier")
 ax.axhline(exact_a[0], color="k", linestyle="--", label="exact kernel")

@@ -50,7 +50,7 @@ def pair(rng, n, kind):
 
 
 kinds = ("quadratic", "cosine", "ring")
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.6))
 for ax, kind in zip(axes, kinds):
     x, y = pair(np.random.default_rng(0), 1000, kind)
     r, p_pearson = pearsonr(x, y)

@@ -30,7 +30,7 @@ from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
 
 gamma, d, reps = 1.0, 8, 300
 ks = [4, 16, 64, 256, 1024]
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), sharey=True)
+fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.6), sharey=True)
 for ax, rho in zip(axes, [0.5, 0.9, 0.99]):
     u = np.zeros(d)
     u[0] = 1.0

@@ -182,7 +182,7 @@ for i, n in enumerate(SIZES[: SIZES.index(EXACT_MAX) + 1]):
 # Plot
 # ----
 
-fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+fig, axes = plt.subplots(1, 3, figsize=(12.6, 4.4))
 for method in methods:
     axes[0].plot(SIZES, errors[method], "o-", label=method)
     axes[1].loglog(SIZES, times[method], "o-", label=method)

@@ -94,6 +94,13 @@ TRANSFORMERS = [est for est in ESTIMATORS if hasattr(est, "transform")]
 
 # {class: {check name: reason}}; every entry needs a reason. Empty: no failures.
 EXPECTED_FAILED_CHECKS = {
+    MMDTest: {
+        "check_fit1d": "a 1-D X is a sample of one variable, as in scipy.stats' "
+        "two-sample tests (mmd_test(x, y) on two 1-D arrays, like ks_2samp)",
+    },
+    AggregatedMMDTest: {
+        "check_fit1d": "a 1-D X is a sample of one variable, as in MMDTest",
+    },
     HSICTest: {
         "check_fit1d": "a 1-D X is one variable of one column, as in "
         "scipy.stats' tests of independence (hsic_test(x, y) on two 1-D arrays)",

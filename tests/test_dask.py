@@ -24,20 +24,21 @@ from skmmd import (  # noqa: E402
 REL = 1e-10
 
 
+def _cluster():
+    # Two worker processes of one thread and one numba thread each: the
+    # workers' threads and numba's would otherwise oversubscribe the cores.
+    return distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        env={"NUMBA_NUM_THREADS": "1"},
+    )
+
+
 @pytest.fixture(scope="module")
 def client():
-    # One thread per worker process and one numba thread each: the workers'
-    # threads and numba's would otherwise oversubscribe the cores.
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            env={"NUMBA_NUM_THREADS": "1"},
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with _cluster() as cluster, distributed.Client(cluster) as client:
         yield client
 
 
@@ -233,3 +234,82 @@ def test_column_report_on_a_cluster_equals_in_memory(client):
     lazy = test.fit(da.from_array(X, chunks=700), da.from_array(Y, chunks=900))
     pd.testing.assert_frame_equal(lazy.column_report_, expected, rtol=1e-9)
     assert expected.column[0] == "1" and expected.adjusted_p_value[0] <= 0.05
+
+
+class _Killer:
+    """A scheduler plugin (it runs in this process, beside LocalCluster's
+    scheduler) that SIGKILLs worker processes as soon as a first block's unit
+    sums are computed: in the middle of the reduction, the merges still to
+    run. ``every``: every worker, their nannies told not to restart them."""
+
+    name = "skmmd-killer"
+
+    def __init__(self, cluster, pids, every=False):
+        self.cluster, self.pids, self.every = cluster, pids, every
+        self.killed, self.merged = [], 0
+
+    def transition(self, key, start, finish, *args, **kwargs):
+        name = str(key[0] if isinstance(key, tuple) else key)
+        if finish == "memory" and name.startswith("_merge"):
+            self.merged += 1
+        if self.killed or finish != "memory" or not name.startswith("_block_sums"):
+            return
+        import signal
+
+        from distributed.core import Status
+
+        targets = list(self.pids) if self.every else [kwargs["worker"]]
+        if self.every:  # a nanny closing gracefully does not restart its worker
+            for nanny in self.cluster.workers.values():
+                nanny.status = Status.closing_gracefully
+        for worker in targets:
+            os.kill(self.pids[worker], signal.SIGKILL)
+        self.killed = targets
+        self.merged_at_kill = self.merged
+
+
+def test_a_worker_killed_mid_reduction_and_every_worker_gone(monkeypatch):
+    """On a 2-process LocalCluster, over data held by the workers: a worker
+    killed mid-reduction changes neither the statistic nor the p-value (dask
+    recomputes the lost pieces); every worker gone is a clear error, not a
+    wait without end."""
+    import threading
+
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    from skmmd._testing import _dask
+
+    class Killer(_Killer, SchedulerPlugin):
+        pass
+
+    monkeypatch.setattr(_dask, "NO_WORKERS_TIMEOUT", 2.0, raising=False)
+    X, Y = _data(7, m=20000, n=20000)
+    ref = _tests()["rff"].fit(X, Y)
+    with _cluster() as cluster, distributed.Client(cluster) as client:
+        dX, dY = client.persist([da.from_array(X, chunks=4096),
+                                 da.from_array(Y, chunks=4096)])  # fmt: skip
+        distributed.wait([dX, dY])
+        killer = Killer(cluster, client.run(os.getpid))
+        cluster.scheduler.add_plugin(killer)
+        test = _tests()["rff"].fit(dX, dY)
+        assert len(killer.killed) == 1 and killer.merged_at_kill == 0
+        _same(test, ref)
+        cluster.scheduler.remove_plugin(name=Killer.name)
+        client.wait_for_workers(2, timeout=60)
+        everyone = Killer(cluster, client.run(os.getpid), every=True)
+        cluster.scheduler.add_plugin(everyone)
+        outcome = []
+
+        def fit():
+            try:
+                _tests()["rff"].fit(dX, dY)
+            except Exception as error:  # noqa: BLE001 - checked below
+                outcome.append(error)
+
+        worker = threading.Thread(target=fit, daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "the test waited for workers without end"
+        assert len(everyone.killed) == 2
+        assert isinstance(outcome[0], RuntimeError)
+        assert "no worker for 2 s in the middle of the test" in str(outcome[0])

@@ -106,6 +106,32 @@ def test_mixed_value_types_in_a_column_are_named():
         TabularSampler().fit(X)
 
 
+def test_a_1d_sample_is_one_variable_as_in_scipy():
+    # scipy.stats.ks_2samp(x, y) takes two 1-D samples: so do mmd_test and
+    # hsic_test, each a sample of one variable (a column).
+    from skmmd import hsic_test
+
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=80), rng.normal(size=60) + 1.0
+    columns = mmd_test(x[:, None], y[:, None], n_resamples=99, random_state=0)
+    for X, Y in [(x, y), (list(x), list(y)), (x, y[:, None]), (pd.Series(x), y)]:
+        result = mmd_test(X, Y, n_resamples=99, random_state=0)
+        assert (result.statistic, result.pvalue) == tuple(columns)
+    exact = mmd_test(x, y, transformer=None, n_resamples=99, random_state=0)
+    assert exact.pvalue == 0.01
+    test = MMDTest(n_resamples=99, random_state=0).fit(x, y)
+    assert test.n_features_in_ == 1 and test.p_value_ == columns.pvalue
+    z = x[:60] + 0.1 * rng.normal(size=60)
+    paired = hsic_test(x[:60], z, n_resamples=99, random_state=0)
+    columns = hsic_test(x[:60, None], z[:, None], n_resamples=99, random_state=0)
+    assert tuple(paired) == tuple(columns)
+    # A pooled sample with labels keeps a 2-D X; errors never list the values.
+    with pytest.raises(ValueError) as error:
+        mmd_test(x[:, None], rng.normal(size=80), n_resamples=9)
+    assert "1-D y is read as the labels" in str(error.value)
+    assert "array=[" not in str(error.value)
+
+
 # Streams -------------------------------------------------------------------
 
 
@@ -360,6 +386,93 @@ def test_cli_damaged_parquet_is_one_line(tmp_path, capsys):
         assert err.count("\n") == 1 and "b.parquet" in err and "Traceback" not in err
     with pytest.raises(ValueError, match="b.parquet"):  # --debug: the traceback
         main(["test", str(a), str(b), "--debug"])
+
+
+def _ages(rng, n, shift=0.0):
+    return pd.DataFrame({"age": (rng.normal(40, 10, n) + shift).round(1),
+                         "city": rng.choice(["x", "y"], n)})  # fmt: skip
+
+
+def test_cli_a_stray_text_value_in_a_numeric_csv_column_is_missing(tmp_path, capsys):
+    # One typo in a numeric column of a CSV: the column stays numeric, the
+    # value is missing (the table map's median imputation and missingness
+    # indicator), and a warning names the file, the column, the count and
+    # the first value; in one file or in both.
+    rng = np.random.default_rng(4)
+    A, B = _ages(rng, 400), _ages(rng, 300, shift=4.0)
+    clean = [_write(tmp_path / f"{n}.csv", f) for n, f in (("a", A), ("b", B))]
+    typo = []
+    for name, frame, at, value in (("a", A, 7, "12,5"), ("b", B, 3, "oops")):
+        frame = frame.astype({"age": object})
+        frame.loc[at, "age"] = value
+        typo.append(_write(tmp_path / f"{name}_typo.csv", frame))
+    expected = json.loads(_cli(capsys, *clean)[1])
+    for pair in ([typo[0], clean[1]], typo):
+        with pytest.warns(UserWarning) as caught:
+            status, out, err = _cli(capsys, *pair)
+        assert status == 0, err
+        messages = [str(w.message) for w in caught]
+        assert any(
+            "a_typo.csv: column 'age' holds numbers but for 1 of its 400 values" in m
+            and "'12,5' in data row 8" in m
+            for m in messages
+        ), messages
+        result = json.loads(out)
+        assert result["n_features"] == 2  # not thousands of categories
+        assert abs(result["statistic"] - expected["statistic"]) < 0.2 * abs(
+            expected["statistic"]
+        )
+    assert any("b_typo.csv: column 'age'" in m and "'oops'" in m for m in messages)
+    # Many of them in one file only: an error naming that file, the column,
+    # how many and the first.
+    many = B.astype({"age": object})
+    many.loc[10:69, "age"] = "?"
+    many = _write(tmp_path / "many.csv", many)
+    status, _, err = _cli(capsys, clean[0], many)
+    assert status == 2
+    assert "many.csv: column 'age' holds numbers in" in err
+    assert (
+        "60 of its 300 values here are not numbers, the first '?' in data row 11" in err
+    )
+    # A column of text stays categorical, without a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _cli(capsys, *clean)[0] == 0
+
+
+def test_cli_files_and_options_do_what_the_contract_page_says(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    A, B = _ages(rng, 400), _ages(rng, 300)
+    a, b = (_write(tmp_path / f"{n}.csv", f) for n, f in (("a", A), ("b", B)))
+    # A header and no rows: an error naming the file.
+    empty = _write(tmp_path / "empty.csv", A.iloc[:0])
+    status, _, err = _cli(capsys, empty, b)
+    assert status == 2 and "empty.csv: the file holds a header but no data" in err
+    # --columns reads only those columns, in CSV as in Parquet.
+    for suffix in (".csv", ".parquet"):
+        pa, pb = (_write(tmp_path / f"{n}{suffix}", f) for n, f in (("p", A), ("q", B)))
+        status, out, err = _cli(capsys, pa, pb, "--transformer", "exact",
+                                "--columns", "age")  # fmt: skip
+        assert status == 0, err
+        assert json.loads(out)["n_features"] == 1
+    # An error listing a file's columns says how many it left out.
+    wide = pd.DataFrame(rng.normal(size=(30, 25)), columns=[f"c{i}" for i in range(25)])
+    w1, w2 = _write(tmp_path / "w1.csv", wide), _write(tmp_path / "w2.csv", wide)
+    status, _, err = _cli(capsys, w1, w2, "--columns", "nope")
+    assert status == 2 and "'c19'] and 5 more (25 in all)" in err
+    # --batch-rows holds out the first 1000 rows of each file at any batch
+    # size, and reads every file in batches (text columns are an error).
+    X = pd.DataFrame(rng.normal(size=(2500, 2)), columns=["u", "v"])
+    x, y = _write(tmp_path / "x.parquet", X), _write(tmp_path / "y.parquet", X + 0.1)
+    runs = [json.loads(_cli(capsys, x, y, "--batch-rows", rows)[1])
+            for rows in ("64", "1000", "4096")]  # fmt: skip
+    assert {r["n_held_out"] for r in runs} == {2000}
+    assert len({(r["statistic"], r["p_value"]) for r in runs}) == 1
+    tables = [_write(tmp_path / f"t{n}.parquet", f) for n, f in (("a", A), ("b", B))]
+    status, _, err = _cli(capsys, *tables, "--batch-rows", "100")
+    assert status == 2 and "ta.parquet: column 'city' holds" in err
+    status, _, err = _cli(capsys, a, b, "--batch-rows", "100", "--transformer", "exact")
+    assert status == 2 and "--batch-rows reads the files in batches" in err
 
 
 # Fuzzing ----------------------------------------------------------------------

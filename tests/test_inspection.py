@@ -276,3 +276,160 @@ def test_missing_matplotlib_names_the_extra(monkeypatch, explained):
         ImportError, match=r'NullDistributionDisplay.plot needs mat.*"skmmd\[plot\]"'
     ):
         NullDistributionDisplay.from_estimator(explained)
+
+
+# Readable figures -------------------------------------------------------------
+# Every figure a display makes: between 1:3 and 3:1, and every text it draws
+# inside it (matplotlib's Agg renderer).
+
+
+def _drawn_texts(figure):
+    """The texts the renderer draws: tick labels only within their axis'
+    view (matplotlib keeps, undrawn, those of ticks beyond it)."""
+    beyond = set()
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if not ax.axison:  # axis("off"): no tick drawn
+                ticks = axis.get_major_ticks() + axis.get_minor_ticks()
+                beyond.update(id(t.label1) for t in ticks)
+                beyond.update(id(t.label2) for t in ticks)
+                continue
+            low, high = sorted(axis.get_view_interval())
+            tol = 1e-9 * max(1.0, abs(high - low))
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not low - tol <= tick.get_loc() <= high + tol:
+                    beyond.update((id(tick.label1), id(tick.label2)))
+    for text in figure.findobj(matplotlib.text.Text):
+        if id(text) in beyond or not text.get_visible() or not text.get_text().strip():
+            continue
+        if text.axes is not None and not text.axes.get_visible():
+            continue
+        yield text
+
+
+def _assert_readable(figure):
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    width, height = figure.bbox.width, figure.bbox.height
+    assert 1 / 3 <= width / height <= 3, (width, height)
+    texts = list(_drawn_texts(figure))
+    assert texts
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        inside = (box.x0 >= -0.5 and box.y0 >= -0.5 and box.x1 <= width + 0.5
+                  and box.y1 <= height + 0.5)  # fmt: skip
+        assert inside, (text.get_text(), box.extents, (width, height))
+
+
+@pytest.fixture(scope="module")
+def wide_tables():
+    """Twelve columns with long names, the first three shifted."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    names = [f"customer_lifetime_value_estimate_{i}_in_euros" for i in range(12)]
+    X = pd.DataFrame(rng.normal(size=(300, 12)), columns=names)
+    Y = pd.DataFrame(rng.normal(size=(300, 12)), columns=names)
+    Y.iloc[:, :3] += 1.5
+    return X, Y
+
+
+def _figures(wide_tables, detector):
+    from skmmd import HSICTest
+
+    X, Y = wide_tables
+    rng = np.random.default_rng(6)
+    A, B = rng.normal(size=(200, 2)), rng.normal(size=(200, 2)) + 0.4
+    aggregated = AggregatedMMDTest(kernels=["gaussian"], n_bandwidths=21,
+                                   n_components=16, n_resamples=99,
+                                   random_state=0).fit(A, B)  # fmt: skip
+    assert len(aggregated.kernels_) == 21
+    yield NullDistributionDisplay.from_estimator(aggregated)
+    yield NullDistributionDisplay.from_estimator(MMDTest(random_state=0).fit(A, B))
+    test = MMDTest(explain_columns=True, n_resamples=99, random_state=0).fit(X, Y)
+    yield ColumnReportDisplay.from_estimator(test)
+    y = X.iloc[:, 0] + X.iloc[:, 5] + 0.3 * rng.normal(size=300)
+    screening = HSICTest(n_resamples=99, random_state=0).fit(X, y).explain(X, y)
+    yield ColumnReportDisplay(report=screening).plot()
+    yield WitnessDisplay.from_estimator(test, X, Y, X.columns[0], n_background=20,
+                                        grid_resolution=30)  # fmt: skip
+    yield WitnessDisplay.from_estimator(test, X, Y, list(X.columns[:2]),
+                                        n_background=5, grid_resolution=15)  # fmt: skip
+    yield DriftDisplay.from_estimator(detector, rng.normal(size=(300, 2)) + 0.5)
+
+
+def test_every_display_figure_is_readable(wide_tables, detector):
+    # The aggregated test of 21 kernels made one row of 22 panels (5670 x 210
+    # pixels); long column names were clipped on the left.
+    displays = list(_figures(wide_tables, detector))
+    for display in displays:
+        _assert_readable(display.figure_)
+    aggregated = displays[0]
+    assert aggregated.axes_.shape == (22,)
+    assert len({ax.get_position().y0 for ax in aggregated.axes_}) > 1  # a grid
+
+
+def test_column_report_ranks_ties_by_z_and_names_an_independence_screening(
+    wide_tables,
+):
+    pd = pytest.importorskip("pandas")
+    from skmmd import HSICTest
+
+    X, _ = wide_tables
+    rng = np.random.default_rng(7)
+    y = X.iloc[:, 0] + X.iloc[:, 5] + 0.3 * rng.normal(size=300)
+    report = HSICTest(n_resamples=99, random_state=0).fit(X, y).explain(X, y)
+    # Given in any order, the bars are by adjusted p-value, then z.
+    shuffled = report.sample(frac=1.0, random_state=0).reset_index(drop=True)
+    display = ColumnReportDisplay(report=shuffled).plot()
+    expected = report.sort_values(["adjusted_p_value", "p_value", "z"],
+                                  ascending=[True, True, False])  # fmt: skip
+    labels = [t.get_text() for t in display.ax_.get_yticklabels()]
+    assert labels[:2] == [f"customer_lifeti\u2026imate_{i}_in_euros" for i in (0, 5)]
+    assert len(labels) == len(expected)
+    z_labels = [t.get_text() for t in display.z_labels_]
+    assert z_labels == [f"z = {z:.3g}" for z in expected["z"]]
+    title = display.ax_.get_title()
+    assert "depend on y" in title and "moved" not in title
+    tied = pd.DataFrame({"column": ["a", "b", "c"], "p_value": [0.01] * 3,
+                         "adjusted_p_value": [0.01] * 3, "z": [2.0, 9.0, 5.0],
+                         "mmd2_low": [0.0] * 3})  # fmt: skip
+    display = ColumnReportDisplay(report=tied).plot()
+    assert [t.get_text() for t in display.ax_.get_yticklabels()] == ["b", "c", "a"]
+    assert "moved" in display.ax_.get_title()
+
+
+def test_witness_display_of_one_column_says_it_averages(shifted):
+    X, Y = shifted
+    test = MMDTest(n_resamples=19, random_state=0).fit(X, Y)
+    display = WitnessDisplay.from_estimator(test, X, Y, 1, n_background=10)
+    title = display.ax_.get_title()
+    assert "Witness along column 1" in title
+    assert "averaged over the other 2 columns" in title
+    assert display.ax_.get_ylabel() and display.ax_.get_xlabel() == "column 1"
+    assert display.marginal_ax_.get_ylabel() == "density of each sample"
+    alone = MMDTest(n_resamples=19, random_state=0).fit(X[:, :1], Y[:, :1])
+    display = WitnessDisplay.from_estimator(alone, X[:, :1], Y[:, :1], 0)
+    assert display.ax_.get_title() == ""  # the witness itself: nothing averaged
+
+
+@pytest.mark.parametrize(
+    "example", ["plot_witness_2d.py", "plot_table_drift.py", "plot_online_drift.py"]
+)
+def test_gallery_examples_with_displays_are_readable(example, monkeypatch, tmp_path):
+    """The gallery's examples that draw displays: every figure readable (the
+    other examples, checked the same way once, are too slow for the suite)."""
+    import runpy
+    import warnings
+    from pathlib import Path
+
+    if example == "plot_table_drift.py":  # its data: the docs extra's
+        pytest.importorskip("palmerpenguins", reason="the penguins' table")
+    path = Path(__file__).resolve().parents[1] / "examples" / example
+    monkeypatch.chdir(tmp_path)  # files an example writes stay here
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # plt.show() on Agg, data warnings
+        runpy.run_path(str(path), run_name="__main__")
+    numbers = plt.get_fignums()
+    assert numbers
+    for number in numbers:
+        _assert_readable(plt.figure(number))

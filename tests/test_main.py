@@ -267,7 +267,9 @@ def test_cli_parquet_with_a_stored_pandas_index(tmp_path, capsys):
     X = rng.normal(size=(200, 2))
     pd.DataFrame(X, columns=["u", "v"], index=np.arange(200) * 3).to_parquet(a)
     pd.DataFrame(X[::-1], columns=["u", "v"], index=np.arange(200) + 5).to_parquet(b)
-    for extra in ([], ["--batch-rows", "64"]):
+    # (in batches, rff with a fixed bandwidth: the median holds out 1000 rows)
+    batches = ["--batch-rows", "64", "--transformer", "rff", "--bandwidth", "1"]
+    for extra in ([], batches):
         args = ["test", str(a), str(b), "--n-resamples", "19", "--json", *extra]
         assert main(args) == 0  # the same rows: the index alone differs
         assert json.loads(capsys.readouterr().out)["n_features"] == 2

@@ -391,3 +391,53 @@ def test_histogram_counts_are_numpys():
         assert summary["counts"][i, 0] == np.sum(values < edges[0])
         assert summary["counts"][i, -1] == np.sum(values > edges[-1])
     assert summary["missing"].tolist() == [1, 0]
+
+
+def test_report_explains_its_column_table_and_the_interval_against_the_test():
+    """Each header of the column table is explained on the page; a column
+    that moved with an interval starting at 0 is marked, and the page says
+    why the test and the interval can disagree."""
+    from skmmd import MMDTestResult
+
+    report = pd.DataFrame(
+        {"column": ["a", "b"], "statistic": [0.01, 0.0], "p_value": [0.001, 0.8],
+         "adjusted_p_value": [0.002, 0.9], "z": [4.0, -0.5],
+         "mmd2_low": [0.0, 0.0], "mmd2_high": [0.02, 0.0]}
+    )  # fmt: skip
+    result = MMDTestResult(
+        statistic=0.01,
+        pvalue=0.001,
+        null_distribution=np.linspace(-0.01, 0.005, 99),
+        alpha=0.05,
+        mmd2=0.01,
+        standard_error=0.006,
+        n_samples_x=300,
+        n_samples_y=300,
+        column_report=report,
+    )
+    html = result.to_html()
+    page = _self_contained(html)
+    headers = [a.get("title", "") for tag, a in page.elements if tag == "th"]
+    explained = [t for t in headers if t]
+    assert len(explained) >= 7  # column, statistic, ..., mmd2_high
+    for key in ("p_value", "adjusted_p_value", "z", "mmd2_low", "mmd2_high"):
+        assert f"<dt>{key}</dt><dd>" in html
+    assert "standardized by its null distribution" in html
+    assert '0<sup class="note">*</sup>' in html  # "a" moved, its interval at 0
+    assert html.count('<sup class="note">') == 1  # "b" did not move
+    assert "a column can move while its interval starts at 0 (marked *)" in html
+    assert "exactly [0, 0]" in html
+
+
+def test_category_bars_come_in_one_order_whatever_the_rows_order():
+    cities = np.array(["Pune", "Lima", "Oslo", "Kyiv"] * 50, dtype=object)
+    X = pd.DataFrame({"city": cities})
+    Y = pd.DataFrame({"city": np.r_[cities[:100], ["Zug"] * 100].astype(object)})
+    orders = []
+    for seed in range(3):
+        order = np.random.default_rng(seed).permutation(200)
+        summary = ColumnSummaries().update(X.iloc[order], Y.iloc[order])
+        orders.append(summary.summary("city")["labels"])
+    assert orders[0] == orders[1] == orders[2]
+    # Most frequent (pooled) first, ties by name.
+    assert orders[0] == ["Zug", "Kyiv", "Lima", "Oslo", "Pune"]

@@ -15,6 +15,9 @@ environment, which a cluster of several workers per machine should do (e.g.
 worker), or the workers' threads and numba's oversubscribe the cores.
 """
 
+import sys
+import time
+
 import numpy as np
 
 from .._utils._dask import _blocks, _known_rows, _n_rows, is_dask
@@ -120,20 +123,73 @@ def _delayed_rows(A, wanted, rows=HOST):
     return parts
 
 
+# Seconds a computation on a distributed cluster waits with no worker at all
+# (every one killed or closed) before it fails; a nanny restarts a killed
+# worker within a few seconds, and lost pieces are recomputed meanwhile.
+NO_WORKERS_TIMEOUT = 30.0
+
+
+def _together(*parts):
+    return parts
+
+
+def _client():
+    """The ``distributed.Client`` dask computes with, or None (dask's local
+    schedulers)."""
+    if "distributed" not in sys.modules:
+        return None
+    import dask
+    from distributed import Client
+
+    client = getattr(dask.base.get_scheduler(), "__self__", None)
+    return client if isinstance(client, Client) else None
+
+
+def compute(*parts):
+    """``dask.compute(*parts)``; on a distributed cluster, a RuntimeError
+    rather than a wait without end when the cluster has had no worker for
+    ``NO_WORKERS_TIMEOUT`` seconds. A worker lost while others remain is
+    dask's own business: it recomputes the lost pieces elsewhere."""
+    import dask
+
+    client = _client()
+    if client is None:
+        return dask.compute(*parts)
+    from distributed import wait
+
+    future = client.compute(dask.delayed(_together, pure=True)(*parts))
+    alone_since = None
+    while True:
+        try:
+            wait(future, timeout=0.25)
+            return future.result()
+        except TimeoutError:
+            if client.nthreads():
+                alone_since = None
+                continue
+            alone_since = alone_since or time.monotonic()
+            if time.monotonic() - alone_since > NO_WORKERS_TIMEOUT:
+                future.cancel()
+                raise RuntimeError(
+                    "The Dask cluster has had no worker for "
+                    f"{NO_WORKERS_TIMEOUT:g} s in the middle of the test (every "
+                    "worker was lost or closed), so the test cannot finish: "
+                    "start workers (cluster.scale) and fit again."
+                ) from None
+
+
 def take_pooled(X, Y, idx):
     """Rows ``idx`` (sorted) of the pooled sample, in memory."""
-    import dask
 
     m = _n_rows(X)
     parts = _delayed_rows(X, idx[idx < m]) + _delayed_rows(Y, idx[idx >= m] - m)
-    return HOST.concat(list(dask.compute(*parts)))
+    return HOST.concat(list(compute(*parts)))
 
 
 def take(A, idx, rows):
     """Rows ``idx`` (sorted) of a sample or a pair, in memory."""
-    import dask
 
-    return rows.concat(list(dask.compute(*_delayed_rows(A, idx, rows))))
+    return rows.concat(list(compute(*_delayed_rows(A, idx, rows))))
 
 
 def _block_sums(
@@ -199,7 +255,7 @@ def add_to_stream(stream, X, Y, unit):
             dask.delayed(_merge, pure=True)(*parts[i : i + _FAN_IN])
             for i in range(0, len(parts), _FAN_IN)
         ]
-    state, x_tail, y_tail = dask.compute(parts[0] if parts else None, *tails)
+    state, x_tail, y_tail = compute(parts[0] if parts else None, *tails)
     if state is not None:
         stream.state = state
     return stream.add(

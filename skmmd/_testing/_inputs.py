@@ -268,6 +268,35 @@ def _objects(X, Y, min_rows):
     return X, Y, classes
 
 
+def _numeric_1d(V):
+    """``V`` as a column when it is a 1-D array or sequence of numbers (one
+    variable, as ``scipy.stats`` takes a sample), else None."""
+    if V is None or is_dataframe(V) or sp.issparse(V) or _array_api.namespace(V)[0]:
+        return None
+    if len(getattr(V, "shape", (None, None))) != 1 and not (
+        isinstance(V, (list, tuple)) and V and np.ndim(_first(V)) == 0
+    ):
+        return None
+    try:
+        array = np.asarray(V)
+    except (ValueError, TypeError):  # ragged: bags of points
+        return None
+    if array.ndim != 1 or array.dtype.kind not in "biuf":
+        return None
+    return array.reshape(-1, 1)
+
+
+def one_variable(X, Y):
+    """The convention for 1-D samples, as in ``scipy.stats``: a 1-D ``X`` of
+    numbers is a sample of one variable (a column), and so is a 1-D ``Y``
+    with it (not labels: a pooled sample with labels needs a 2-D ``X``)."""
+    column = _numeric_1d(X)
+    if column is None:
+        return X, Y
+    other = _numeric_1d(Y)
+    return column, (Y if other is None else other)
+
+
 def two_samples(
     estimator,
     X,
@@ -296,6 +325,7 @@ def two_samples(
             "y is None: give two samples (X, Y) with Y 2-D, or (pooled, labels) "
             "with 1-D labels of two classes."
         )
+    X, Y = one_variable(X, Y)
     if namespace is not None:
         return _array_api_samples(estimator, X, Y, reset, min_rows, *namespace)
     mode = _mode(X, pass_through)

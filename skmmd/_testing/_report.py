@@ -24,6 +24,9 @@ td, th { border-bottom: 1px solid #ddd; padding: .2rem .6rem; text-align: left; 
 tr.moved td { font-weight: bold; }
 figure { display: inline-block; margin: .5rem 1rem .5rem 0; vertical-align: top; }
 figcaption { font-size: .8rem; color: #555; max-width: 380px; }
+dl.keys { font-size: .85rem; display: grid; grid-template-columns: max-content auto;
+          gap: .1rem .8rem; } dl.keys dt { font-family: monospace; }
+dl.keys dd { margin: 0; } sup.note { color: #c44e52; }
 """
 
 
@@ -138,17 +141,60 @@ def _null_figure(result):
     )
 
 
-def _column_table(report, alpha):
+def _header_notes(report, effect):
+    """What each header of the column table means, ``{key: text}``."""
+    notes = {
+        "column": "the column (or group of columns) tested on its own",
+        "statistic": "its statistic, on this column alone",
+        "p_value": "its own permutation p-value, not adjusted",
+        "adjusted_p_value": "its p-value adjusted for testing every column "
+        "(min-p, family-wise); the column moved when this is at most alpha",
+        "z": "its statistic standardized by its null distribution (mean and "
+        "standard deviation of the resamples); ranks columns whose p-values tie",
+        f"{effect}_low": f"low end of the 95% confidence interval of its {effect}",
+        f"{effect}_high": "high end of that interval",
+    }
+    return {k: notes.get(k, "") for k in report.columns}
+
+
+def _column_table(report, alpha, effect):
+    notes = _header_notes(report, effect)
     keys = [k for k in report.columns if k != "column"]
-    head = "".join(f"<th>{escape(k)}</th>" for k in ["column", *keys])
-    rows = []
+    head = "".join(
+        f'<th title="{escape(notes[k])}">{escape(k)}</th>' for k in ["column", *keys]
+    )
+    low = f"{effect}_low"
+    rows, flagged = [], False
     for row in report.to_dict(orient="records"):
         moved = row["adjusted_p_value"] <= alpha
-        cells = "".join(
-            f"<td>{escape(_number(row[k]))}</td>" for k in ["column", *keys]
-        )
-        rows.append(f'<tr class="{"moved" if moved else ""}">{cells}</tr>')
-    return f'<table class="columns"><tr>{head}</tr>{"".join(rows)}</table>'
+        cells = []
+        for k in ["column", *keys]:
+            text = escape(_number(row[k]))
+            if k == low and moved and row[k] == 0.0:
+                text += '<sup class="note">*</sup>'
+                flagged = True
+            cells.append(f"<td>{text}</td>")
+        rows.append(f'<tr class="{"moved" if moved else ""}">{"".join(cells)}</tr>')
+    table = f'<table class="columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    legend = "".join(
+        f"<dt>{escape(k)}</dt><dd>{escape(notes[k])}</dd>"
+        for k in ["column", *keys]
+        if notes[k]
+    )
+    agreement = (
+        '<p class="agreement">The test and the interval answer two questions. '
+        "The test asks whether the column's distributions differ at all: its "
+        "p-value comes from resampling and holds at any sample size. The "
+        f"interval says how large the difference ({escape(effect)}) is, from a "
+        "normal approximation of its estimate, and is cut at 0, below which "
+        f"{escape(effect)} cannot go. So a column can move while its interval "
+        "starts at 0"
+        + (" (marked *)" if flagged else "")
+        + ": the difference is detected, but its size is too small, for these "
+        "sample sizes, to be bounded away from 0; an interval of exactly [0, 0] "
+        "means the estimate itself is at most 0.</p>"
+    )
+    return f'{table}<dl class="keys">{legend}</dl>{agreement}'
 
 
 def _shares(counts, rows):
@@ -198,7 +244,7 @@ def _columns_section(result, summaries):
             "most evidence first. A column moved when its adjusted p-value is "
             f"at most alpha = {result.alpha:g}.</p>"
         )
-        parts.append(_column_table(report, result.alpha))
+        parts.append(_column_table(report, result.alpha, result._EFFECT))
         shown = moved_columns(result)
         heading = "Distributions of the columns that moved"
     elif summaries is not None:

@@ -18,6 +18,21 @@ STREAMED_SUFFIXES = (".parquet", ".pq", ".csv", ".npy")
 BATCH_ROWS = 65536
 
 
+# A column of a CSV table read as text only because of a few values that are
+# not numbers (a typo, a decimal comma "12,5") is numeric, those values
+# missing, when they are at most this share of its non-missing values.
+STRAY_SHARE = 0.05
+
+
+def listed(names, limit=20):
+    """``names`` for a message: all of them, or the first ``limit`` and how
+    many more."""
+    names = list(names)
+    if len(names) <= limit:
+        return str(names)
+    return f"{names[:limit]} and {len(names) - limit} more ({len(names)} in all)"
+
+
 def _pyarrow(path):
     try:
         import pyarrow  # noqa: F401
@@ -36,13 +51,30 @@ def _numeric(batch, path, columns):
         kind = column.type
         if not (pat.is_integer(kind) or pat.is_floating(kind) or pat.is_boolean(kind)):
             raise ValueError(
-                f"{path}: column {name!r} holds {kind}, not numbers; the streamed "
-                "test takes numeric columns (choose them with --columns)."
+                f"{path}: column {name!r} holds {kind}, not numbers"
+                f"{_first_strays(column)}; files read in batches take numeric "
+                "columns (choose them with --columns, or leave out --batch-rows "
+                "to read the file as a table)."
             )
         arrays.append(column.to_numpy(zero_copy_only=False).astype(np.float64))
     if not arrays:
         raise ValueError(f"{path}: no columns to test (--columns {columns}).")
     return np.column_stack(arrays)
+
+
+def _first_strays(column):
+    """How many values of a pyarrow text column are not numbers, and the
+    first, for a message ('' for other columns)."""
+    values = column.to_pylist()
+    if not all(isinstance(v, str) or v is None for v in values):
+        return ""
+    bad = [v for v in values if v is not None and not _is_number(v)]
+    if not bad:
+        return ""
+    return (
+        f" ({len(bad)} of the first {len(values)} values are not numbers, the "
+        f"first {bad[0]!r})"
+    )
 
 
 def _is_number(text):
@@ -106,7 +138,7 @@ def column_positions(path, names, width, requested, option="--columns"):
         else:
             missing.append(column)
     if missing:
-        has = f"columns {names[:20]}" if names is not None else f"{width} columns"
+        has = f"columns {listed(names)}" if names is not None else f"{width} columns"
         raise ValueError(
             f"{path}: {option} names columns {missing} that the file does not "
             f"have; it has {has} (give names, or 0-based positions)."
@@ -133,7 +165,7 @@ def matched_columns(paths, requested=None):
                 only_b = [c for c in names_b if c not in names_a]
                 raise ValueError(
                     f"{paths[0]} and {paths[1]} have different columns: only in "
-                    f"the first {only_a[:20]}, only in the second {only_b[:20]} "
+                    f"the first {listed(only_a)}, only in the second {listed(only_b)} "
                     "(choose common ones with --columns)."
                 )
             pos_b = [names_b.index(c) for c in names_a]
@@ -151,8 +183,8 @@ def matched_columns(paths, requested=None):
               ((names_a, pos_a), (names_b, pos_b))]  # fmt: skip
     if None not in picked and picked[0] != picked[1]:
         raise ValueError(
-            f"the columns of {paths[0]} {picked[0][:20]} and of {paths[1]} "
-            f"{picked[1][:20]} differ; choose columns by name with --columns."
+            f"the columns of {paths[0]} {listed(picked[0])} and of {paths[1]} "
+            f"{listed(picked[1])} differ; choose columns by name with --columns."
         )
     names = picked[0] if picked[0] is not None else picked[1]
     return (pos_a, pos_b), names
@@ -255,12 +287,14 @@ def count_rows(path):
     return None
 
 
-def _read_csv(path):
-    """A numeric CSV (one optional header row) as a float array."""
-    data = _read_csv_fast(path)
-    return _read_csv_checked(path) if data is None else data
+def _read_csv(path, columns=None):
+    """A numeric CSV (one optional header row) as a float array; ``columns``:
+    0-based positions of the only columns read (the others may hold text)."""
+    data = _read_csv_fast(path, columns)
+    return _read_csv_checked(path, columns) if data is None else data
 
-def _read_csv_fast(path):
+
+def _read_csv_fast(path, columns=None):
     """numpy's C parser (10x Python's ``csv`` here, a tenth of a second of a
     cold start at 2 x 10^4 rows); None when it cannot read the file, which
     then goes through :func:`_read_csv_checked` for its message."""
@@ -279,17 +313,31 @@ def _read_csv_fast(path):
             with warnings.catch_warnings():
                 warnings.simplefilter("error")  # e.g. a header and no data
                 data = np.loadtxt(
-                    f, delimiter=",", skiprows=skip, ndmin=2, comments=None
+                    f,
+                    delimiter=",",
+                    skiprows=skip,
+                    ndmin=2,
+                    comments=None,
+                    usecols=columns,
                 )
         except (ValueError, UserWarning):
             return None
     return data if data.size else None
 
-def _read_csv_checked(path):
+
+def _read_csv_checked(path, columns=None):
     with open(path, newline="") as f:
         rows = [row for row in csv.reader(f) if row and any(c.strip() for c in row)]
     if not rows:
         raise ValueError(f"{path}: the file holds no data.")
+    if columns is not None:
+        try:
+            rows = [[row[i] for i in columns] for row in rows]
+        except IndexError:
+            widths = sorted({len(row) for row in rows})
+            raise ValueError(
+                f"{path}: rows have different numbers of columns {widths}."
+            ) from None
 
     def numbers(row, line):
         try:
@@ -312,8 +360,10 @@ def _read_csv_checked(path):
         raise ValueError(f"{path}: the file holds a header but no data.")
     return np.array(data)
 
-def load_sample(path):
-    """Read one sample (n_samples x n_features) from a CSV or NPY file."""
+
+def load_sample(path, columns=None):
+    """Read one sample (n_samples x n_features) from a CSV or NPY file
+    (``columns``: 0-based positions of the only columns read)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file.")
@@ -328,12 +378,14 @@ def load_sample(path):
                 f"{data.shape} and dtype {data.dtype}."
             )
         data = data.astype(np.float64)
-    else:
-        try:
-            data = _read_csv(path)
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}: not a text CSV file.") from None
+        data = data.reshape(-1, 1) if data.ndim == 1 else data
+        return data if columns is None else data[:, columns]
+    try:
+        data = _read_csv(path, columns)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text CSV file.") from None
     return data.reshape(-1, 1) if data.ndim == 1 else data
+
 
 def read_table(path, tabular, columns=None):
     """Read one sample: a pandas DataFrame for the tabular test (Parquet, or
@@ -364,17 +416,89 @@ def read_table(path, tabular, columns=None):
                 data = pd.read_csv(path, header=0 if header else None)
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: not a readable table ({exc}).") from None
-        return data if columns is None else data.iloc[:, columns]
+        if data.shape[0] == 0:
+            what = "its columns" if suffix in (".parquet", ".pq") else "a header"
+            raise ValueError(f"{path}: the file holds {what} but no data.")
+        data = data if columns is None else data.iloc[:, columns]
+        if suffix not in (".parquet", ".pq", ".npy"):  # typed columns
+            data = numeric_strays(data, path)
+        return data
     if path.suffix.lower() in (".parquet", ".pq"):
         return np.vstack(list(iter_batches(path, BATCH_ROWS, columns)))
-    data = load_sample(path)
-    return data if columns is None else data[:, columns]
+    return load_sample(path, columns)
+
+
+def numeric_strays(table, path):
+    """``table`` (read from the CSV file ``path``) with each text column
+    whose values are numbers but for a few (at most ``STRAY_SHARE`` of them:
+    a typo, a decimal comma) read as numbers, those few missing, with a
+    warning naming the file, the column, how many and the first."""
+    import pandas as pd
+
+    out = table
+    for position, name in enumerate(table.columns):
+        column = table.iloc[:, position]
+        if not (
+            pd.api.types.is_object_dtype(column) or pd.api.types.is_string_dtype(column)
+        ):
+            continue
+        present = column.notna().to_numpy()
+        numbers = pd.to_numeric(column.where(present, None), errors="coerce")
+        stray = present & numbers.isna().to_numpy()
+        count, total = int(stray.sum()), int(present.sum())
+        if not 0 < count <= STRAY_SHARE * total:
+            continue
+        row = int(np.flatnonzero(stray)[0])
+        warnings.warn(
+            f"{path}: column {name!r} holds numbers but for {count} of its "
+            f"{total} values, read as missing values; the first is "
+            f"{column.iloc[row]!r} in data row {row + 1}.",
+            UserWarning,
+            stacklevel=2,
+        )
+        if out is table:
+            out = table.copy()
+        out.isetitem(position, numbers.astype(np.float64))
+    return out
+
+
+def check_same_kinds(tables, paths):
+    """Raise a ValueError naming the file, the column, how many values are not
+    numbers and the first, when a column of two CSV tables holds numbers in
+    one and text in the other."""
+    from ._tables import column_kind
+
+    first, second = tables
+    if list(first.columns) != list(second.columns):
+        return  # the test's own error lists the columns
+    for position, name in enumerate(first.columns):
+        kinds = [column_kind(t.iloc[:, position]) for t in tables]
+        if kinds[0] == kinds[1] or "numeric" not in kinds:
+            continue
+        text = kinds.index("categorical") if "categorical" in kinds else None
+        if text is None:
+            continue
+        column = tables[text].iloc[:, position]
+        present = column.notna().to_numpy()
+        strays = present & ~np.array([_is_number(str(v)) for v in column])
+        if not strays.any():
+            continue
+        row = int(np.flatnonzero(strays)[0])
+        raise ValueError(
+            f"{paths[text]}: column {name!r} holds numbers in "
+            f"{paths[1 - text]} but {int(strays.sum())} of its "
+            f"{int(present.sum())} values here are not numbers, the first "
+            f"{column.iloc[row]!r} in data row {row + 1}; fix or remove them "
+            "(a few are read as missing values)."
+        )
+
 
 def is_table(path):
     """Whether a file is a table (named columns: Parquet, or CSV with a header
     row), read as a DataFrame would be, rather than an array (NPY, headerless
     CSV)."""
     return file_columns(path)[0] is not None
+
 
 def all_numeric(path):
     """Whether every column of a Parquet file holds numbers (it can then be

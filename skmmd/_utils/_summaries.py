@@ -133,7 +133,7 @@ class ColumnSummaries:
             ``labels``: for numbers the bin ``edges`` too (``n_bins + 1``) and
             ``counts`` with the underflow first and the overflow last (``k =
             n_bins + 2``); for categories the names, most frequent (pooled)
-            first.
+            first, ties by name, ``"(other)"`` last.
         """
         if not hasattr(self, "columns_") or column not in self._state:
             raise KeyError(f"no summary of column {column!r}.")
@@ -268,7 +268,12 @@ class _Categories:
                 self.counts[name][i] += count
 
     def summary(self):
-        labels = sorted(self.counts, key=lambda k: -self.counts[k].sum())
+        # Most frequent first, ties by name, "(other)" last: one order
+        # whatever the order the rows came in.
+        labels = sorted(
+            self.counts,
+            key=lambda k: (k == "(other)", -self.counts[k].sum(), str(k)),
+        )
         counts = np.array([self.counts[k] for k in labels], dtype=np.int64)
         return {
             "kind": "categorical",

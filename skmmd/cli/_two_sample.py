@@ -85,16 +85,24 @@ def _streams(args):
     """Whether the files are read in batches (bounded memory): files of
     numbers only, for a feature map."""
     if args.transformer == "exact":
+        if args.batch_rows > 0:
+            raise ValueError(
+                "--batch-rows reads the files in batches for a feature map; the "
+                "exact test (--transformer exact) needs every row at once: leave "
+                "out --batch-rows, or choose a feature map."
+            )
         return False
     parquet = [
         p
         for p in (args.sample_a, args.sample_b)
         if Path(p).suffix.lower() in (".parquet", ".pq")
     ]
+    if args.batch_rows > 0:
+        # Every file read in batches, whatever its type: text columns are an
+        # error naming them (iter_batches), never a silent read in memory.
+        return True
     if not all(_files.all_numeric(p) for p in parquet):
         return False  # other types in memory, as DataFrames
-    if args.batch_rows > 0:
-        return True
     # Parquet files larger than one batch (smaller ones are read at once, so
     # that no rows are held out to fit the bandwidth).
     return any(_files.count_rows(p) > _BATCH_ROWS for p in parquet)
@@ -111,6 +119,21 @@ def _progress(args, total):
     return tqdm(total=total, unit=" rows", unit_scale=True, file=sys.stderr)
 
 
+def _held_first(batches):
+    """The batches of one file, the first at least ``_HELD_OUT`` rows long
+    (smaller batches joined), so that the same rows are held out whatever
+    ``--batch-rows``."""
+    first, size = [], 0
+    for batch in batches:
+        first.append(batch)
+        size += batch.shape[0]
+        if size >= _HELD_OUT:
+            break
+    if first:
+        yield np.vstack(first)
+    yield from batches
+
+
 def _fit_streamed(test, args, summaries=None):
     """partial_fit on the two files' batches in lockstep.
 
@@ -122,7 +145,7 @@ def _fit_streamed(test, args, summaries=None):
     """
     batch_rows = args.batch_rows or _BATCH_ROWS
     readers = [
-        _files.iter_batches(path, batch_rows, columns)
+        _held_first(_files.iter_batches(path, batch_rows, columns))
         for path, columns in zip((args.sample_a, args.sample_b), args.positions)
     ]
     counts = [_files.count_rows(p) for p in (args.sample_a, args.sample_b)]
@@ -150,10 +173,14 @@ def _fit_streamed(test, args, summaries=None):
     if not hasattr(test, "_stream"):
         raise ValueError(f"{args.sample_a} and {args.sample_b} hold no rows.")
     if not all(test._stream.n_rows):
+        fit = (
+            "the median bandwidth: pass --bandwidth VALUE (then every row counts)"
+            if args.bandwidth == "median"
+            else "the table map's column scales"
+        )
         raise ValueError(
             f"{args.sample_a} and {args.sample_b} hold no rows besides the first "
-            f"{_HELD_OUT} of each, held out to fit the median bandwidth: pass "
-            "--bandwidth VALUE (then every row counts), or leave out --batch-rows."
+            f"{_HELD_OUT} of each, held out to fit {fit}, or leave out --batch-rows."
         )
     return test
 
@@ -170,6 +197,8 @@ def _tables(args):
     )
     if tabular and args.names is not None:  # an .npy or headerless sample
         X.columns = Y.columns = args.names
+    if tabular:
+        _files.check_same_kinds((X, Y), (args.sample_a, args.sample_b))
     return X, Y
 
 

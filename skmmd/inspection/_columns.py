@@ -3,7 +3,16 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._plotting import axes
+from ._plotting import axes, shorten
+
+
+def _ranked(report):
+    """The report by decreasing evidence: adjusted p-value, then p-value,
+    then the standardized statistic ``z`` where they tie (the p-values of
+    the columns at the resampling's floor all tie)."""
+    keys = [k for k in ("adjusted_p_value", "p_value", "z") if k in report]
+    ascending = [k != "z" for k in keys]
+    return report.sort_values(keys, ascending=ascending, kind="stable")
 
 
 def _missing_report(owner):
@@ -19,10 +28,13 @@ def _missing_report(owner):
 class ColumnReportDisplay:
     """One bar per column (group): its evidence, adjusted p-values against alpha.
 
-    A bar is ``-log10`` of the column's family-wise adjusted p-value, in the
-    report's order (most evidence first, at the top); the dashed line is
-    ``-log10(alpha)``, and the bars of the columns that moved (adjusted p-value
-    at most ``alpha``) are coloured.
+    A bar is ``-log10`` of the column's family-wise adjusted p-value, most
+    evidence first, at the top; columns of one adjusted p-value (e.g. all at
+    the floor of the resampling's p-values) are ranked by their standardized
+    statistic ``z``, written beside each bar. The dashed line is
+    ``-log10(alpha)``, and the bars of the columns that moved (of an
+    independence screening: that depend on y) are coloured. Long column names
+    are shortened in the middle.
 
     Parameters
     ----------
@@ -35,7 +47,9 @@ class ColumnReportDisplay:
     Attributes
     ----------
     bars_ : matplotlib BarContainer
-        One bar per row of ``report``, in its order.
+        One bar per row of ``report``, most evidence first.
+    z_labels_ : list of matplotlib Text
+        The ``z`` of each bar (none when the report has no ``z``).
     alpha_line_ : matplotlib Line2D
         The vertical line at ``-log10(alpha)``.
     ax_ : matplotlib Axes
@@ -82,14 +96,21 @@ class ColumnReportDisplay:
         display : ColumnReportDisplay
             The display, with its artists.
         """
-        (self.ax_,), self.figure_ = axes(ax, 1, type(self).__name__ + ".plot")
-        columns = [str(c) for c in self.report["column"]]
-        adjusted = np.asarray(self.report["adjusted_p_value"], dtype=float)
+        report = _ranked(self.report)
+        n_rows = len(report)
+        (self.ax_,), self.figure_ = axes(
+            ax,
+            1,
+            type(self).__name__ + ".plot",
+            # Room for each bar and its label, within 1:3 and 3:1.
+            panel_size=(7.0, float(np.clip(1.4 + 0.32 * n_rows, 2.4, 21.0))),
+        )
+        columns = [shorten(c) for c in report["column"]]
+        adjusted = np.asarray(report["adjusted_p_value"], dtype=float)
         moved = adjusted <= self.alpha
         kwargs.setdefault("color", np.where(moved, "C3", "C0").tolist())
-        self.bars_ = self.ax_.barh(
-            np.arange(len(columns)), -np.log10(adjusted), **kwargs
-        )
+        lengths = -np.log10(adjusted)
+        self.bars_ = self.ax_.barh(np.arange(n_rows), lengths, **kwargs)
         self.alpha_line_ = self.ax_.axvline(
             -np.log10(self.alpha),
             color="k",
@@ -97,11 +118,26 @@ class ColumnReportDisplay:
             lw=1,
             label=f"adjusted p-value = alpha ({self.alpha:g})",
         )
-        self.ax_.set_yticks(np.arange(len(columns)), columns)
-        self.ax_.set_ylim(len(columns) - 0.5, -0.5)  # most evidence on top
+        # Bars of one length (the p-value's floor) are ranked by z, the
+        # standardized statistic: each bar says it.
+        self.z_labels_ = []
+        if "z" in report:
+            right = max(lengths.max(initial=0.0), -np.log10(self.alpha))
+            for row, (length, z) in enumerate(zip(lengths, report["z"])):
+                self.z_labels_.append(
+                    self.ax_.text(
+                        length + 0.01 * right, row, f"z = {z:.3g}",
+                        va="center", fontsize="small",
+                    )
+                )  # fmt: skip
+            self.ax_.set_xlim(0, 1.3 * right)
+        self.ax_.set_yticks(np.arange(n_rows), columns)
+        self.ax_.set_ylim(n_rows - 0.5, -0.5)  # most evidence on top
+        dependence = any(str(c).startswith("hsic") for c in report.columns)
+        verb = "depend on y" if dependence else "moved"
         self.ax_.set(
-            xlabel="-log10 adjusted p-value",
-            title=f"{moved.sum()} of {len(columns)} columns moved",
+            xlabel="-log10 adjusted p-value (ties ranked by z)",
+            title=f"{moved.sum()} of {n_rows} columns {verb}",
         )
         self.ax_.legend(loc="lower right", fontsize="small")
         return self

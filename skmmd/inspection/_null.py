@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing._calibration import threshold as _threshold
-from ._plotting import axes
+from ._plotting import axes, shorten
 
 
 class NullDistributionDisplay:
@@ -87,7 +87,8 @@ class NullDistributionDisplay:
         Parameters
         ----------
         ax : matplotlib Axes or array of them, default=None
-            One Axes per panel; ``None`` makes a figure with a row of them.
+            One Axes per panel; ``None`` makes a figure of them: a row for
+            one or two, else a near-square grid (the aggregated panel last).
         bins : int or sequence, default=40
             Bins of the histograms (``Axes.hist``).
         **kwargs : dict
@@ -131,9 +132,9 @@ class NullDistributionDisplay:
             self.threshold_lines_.append(line)
             title = f"p-value = {p_value[k]:.3g}"
             if names[k]:
-                name = names[k] if len(names[k]) <= 40 else names[k][:39] + "\u2026"
-                title = f"{name}\n{title}"
-            ax_k.set(title=title, xlabel="statistic", ylabel="resamples")
+                title = f"{shorten(names[k])}\n{title}"
+            ax_k.set_title(title, fontsize="medium" if n_panels <= 4 else "small")
+            ax_k.set(xlabel="statistic", ylabel="resamples")
         self.ax_.legend(loc="best", fontsize="small")
         return self
 

@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._utils._compat import Interval, validate_params
 from .._utils._tables import is_dataframe, numeric_series
-from ._plotting import axes
+from ._plotting import axes, shorten
 
 # Rows per call of the witness while evaluating the grid (memory: rows x D).
 _ROWS = 16384
@@ -88,6 +88,9 @@ class WitnessDisplay:
         The first sample's values of the columns (marginals or points).
     Y_values : ndarray of shape (n, n_columns), default=None
         The second sample's.
+    n_other_columns : int, default=0
+        The columns of the data besides ``columns``, which the witness is
+        averaged over; the title says so when there are any.
 
     Attributes
     ----------
@@ -129,12 +132,22 @@ class WitnessDisplay:
     True
     """
 
-    def __init__(self, *, grid, witness, columns, X_values=None, Y_values=None):
+    def __init__(
+        self,
+        *,
+        grid,
+        witness,
+        columns,
+        X_values=None,
+        Y_values=None,
+        n_other_columns=0,
+    ):
         self.grid = grid
         self.witness = witness
         self.columns = columns
         self.X_values = X_values
         self.Y_values = Y_values
+        self.n_other_columns = n_other_columns
 
     def plot(self, ax=None, *, n_points=300, **kwargs):
         """Draw the curve or the heat map, with the samples.
@@ -153,11 +166,23 @@ class WitnessDisplay:
         display : WitnessDisplay
             The display, with its artists.
         """
-        (self.ax_,), self.figure_ = axes(ax, 1, type(self).__name__ + ".plot")
+        size = (5.5, 4.0) if len(self.grid) == 1 else (6.0, 4.8)
+        (self.ax_,), self.figure_ = axes(
+            ax, 1, type(self).__name__ + ".plot", panel_size=size
+        )
         names = [
-            f"column {c}" if isinstance(c, (int, np.integer)) else str(c)
+            f"column {c}" if isinstance(c, (int, np.integer)) else shorten(c, 40)
             for c in self.columns
         ]
+        if self.n_other_columns:
+            others = self.n_other_columns
+            plural = "s" if others > 1 else ""
+            lines = [
+                f"Witness along {names[0]}",
+                *(f"and {name}" for name in names[1:]),
+                f"averaged over the other {others} column{plural}",
+            ]
+            self.ax_.set_title("\n".join(lines), fontsize="medium")
         samples = [("X", "C0", self.X_values), ("Y", "C1", self.Y_values)]
         if len(self.grid) == 1:
             (self.line_,) = self.ax_.plot(
@@ -178,8 +203,8 @@ class WitnessDisplay:
                         label=f"{label} (density)",
                     )[2]
                 )  # fmt: skip
-            self.marginal_ax_.set_ylabel("density")
             self.ax_.set(xlabel=names[0], ylabel="witness (> 0: X denser)")
+            self.marginal_ax_.set_ylabel("density of each sample")
             self.ax_.set_zorder(self.marginal_ax_.get_zorder() + 1)
             self.ax_.patch.set_visible(False)  # the curve over the histograms
             handles = [self.line_, *(bars[0] for bars in self.marginals_)]
@@ -286,5 +311,6 @@ class WitnessDisplay:
             columns=columns,
             X_values=X_values,
             Y_values=Y_values,
+            n_other_columns=n_columns - len(columns),
         )
         return display.plot(ax=ax, **kwargs)
