@@ -38,8 +38,9 @@ def test_statistic_equals_the_residuals_computed_directly():
     seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max)
     folds = _conditional.fold_labels(seed, np.arange(600), 5)
     F = np.hstack([A, B])
-    # Double cross-fitting: x-features on folds at odd cyclic distance.
-    ridge = RidgeFolds(5, split=A.shape[1]).add(C, F, folds).fit()
+    # Double cross-fitting: x-features on folds at odd cyclic distance; the
+    # fits undersmoothed (a tenth of the cross-validated penalty).
+    ridge = RidgeFolds(5, split=A.shape[1], shrink=10.0).add(C, F, folds).fit()
     R = ridge.residuals(C, F, folds)
     r, s = R[:, : A.shape[1]], R[:, A.shape[1] :]
     expected = 600 * np.sum((r.T @ s / 600) ** 2)
@@ -55,10 +56,12 @@ def test_chunks_give_the_same_statistic_and_p_value(monkeypatch):
     whole = _test(resample_unit=2).fit(x, y, Z=z)
     monkeypatch.setattr(_conditional, "_CHUNK_ENTRIES", 97 * 50)
     chunked = _test(resample_unit=2).fit(x, y, Z=z)
-    assert chunked.statistic_ == pytest.approx(whole.statistic_, rel=1e-12)
+    # Chunks only reorder the sums of C'C and C'F; the undersmoothed ridge
+    # solve (condition number ~1e3 larger) carries their rounding to ~1e-9.
+    assert chunked.statistic_ == pytest.approx(whole.statistic_, rel=1e-7)
     assert chunked.p_value_ == whole.p_value_
     np.testing.assert_allclose(
-        chunked.null_distribution_, whole.null_distribution_, rtol=1e-10
+        chunked.null_distribution_, whole.null_distribution_, rtol=1e-7
     )
 
 
