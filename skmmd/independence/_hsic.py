@@ -93,6 +93,20 @@ def _auto_unit(n_rows, n_resamples):
         unit *= 2
 
 
+def observations(sums, unit):
+    """The observations of units of ``unit`` pairs: each variable's unit sums
+    of features divided by ``sqrt(unit)``.
+
+    The pairs are independent draws grouped at random, so these have the
+    covariances of one pair's features (the cross-covariance ``C_xy`` and
+    each variable's own): their HSIC estimates the HSIC of the rows,
+    ``||C_xy||^2``, whatever the unit (unit means would estimate
+    ``||C_xy||^2 / unit^2``). Permutation p-values do not change, the
+    statistics being rescaled together.
+    """
+    return [s.U / np.sqrt(unit) for s in sums]
+
+
 def numeric_table(table):
     """Whether every column of a DataFrame holds numbers (or booleans)."""
     return all(kind in "biuf" for kind in table.dtypes.map(lambda t: t.kind))
@@ -160,7 +174,12 @@ class HSICTest(StreamedResults, BaseEstimator):
             default="auto"
         Feature map of y, likewise.
     statistic : {"biased", "unbiased"}, default="biased"
-        The HSIC estimator (both give valid tests).
+        The HSIC estimator (both give valid tests), of the HSIC of the rows
+        at any resampling unit. ``"unbiased"``: Song et al.'s estimator over
+        the units, unbiased for the rows' HSIC whatever the unit.
+        ``"biased"``: the squared norm of the units' empirical
+        cross-covariance, above the rows' HSIC on average by about
+        ``tr(C_xx) tr(C_yy) / G`` for ``G`` units.
     n_resamples : int, default=999
         Number of random pairings ``B``.
     alpha : float, default=0.05
@@ -169,8 +188,9 @@ class HSICTest(StreamedResults, BaseEstimator):
         Rows per resampling unit. ``"auto"``: 1 (every row an observation)
         while ``B x n^2`` stays within about 10^9, else the smallest power
         of two that brings it there (at most 4096 units). With units of
-        ``u > 1`` rows the observations are the unit means (rows grouped at
-        random, seeded), and the rows of an incomplete last unit are left out.
+        ``u > 1`` rows the observations are each variable's unit sums of
+        features divided by ``sqrt(u)`` (rows grouped at random, seeded), and
+        the rows of an incomplete last unit are left out.
     batch : int, default=None
         Pairings per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None
@@ -183,11 +203,12 @@ class HSICTest(StreamedResults, BaseEstimator):
     Attributes
     ----------
     statistic_ : float
-        HSIC of the observed pairs.
+        HSIC of the observed pairs (an estimate of the HSIC of the rows, the
+        same quantity at every ``n`` and resampling unit).
     p_value_ : float
         ``(1 + #{T_b >= T}) / (B + 1)``.
     null_distribution_ : ndarray of shape (n_resamples,)
-        HSIC of each random pairing.
+        HSIC of each random pairing (on the same scale).
     reject_ : bool
         ``p_value_ <= alpha``.
     threshold_ : float
@@ -474,9 +495,9 @@ class HSICTest(StreamedResults, BaseEstimator):
         stream = self._stream
         sums = stream.sums()
         unit = stream.state.unit
-        # The observations: unit means of each variable's features, pairs
-        # kept together; incomplete units are left out.
-        a, b = (s.U / unit for s in sums)
+        # The observations: scaled unit sums of each variable's features,
+        # pairs kept together; incomplete units are left out.
+        a, b = observations(sums, unit)
         if a.shape[0] < _MIN_UNITS:
             raise ValueError(
                 f"HSICTest needs at least {_MIN_UNITS} complete units of "
@@ -596,9 +617,10 @@ class HSICTest(StreamedResults, BaseEstimator):
             unit = _auto_unit(n, self.n_resamples * len(groups))
         stream = _pair_stream(engine, (X, Y), x_maps, y_map, unit, seed)
         sums = engine.add(stream, (X, Y), None, unit).sums()
-        L = feature_gram(sums[-1].U / unit)
+        *xs, y_obs = observations(sums, unit)
+        L = feature_gram(y_obs)
         unbiased = self.statistic == "unbiased"
-        parts = [HSICParts(feature_gram(s.U / unit), L, unbiased) for s in sums[:-1]]
+        parts = [HSICParts(feature_gram(a), L, unbiased) for a in xs]
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
