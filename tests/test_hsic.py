@@ -119,7 +119,9 @@ def test_units_are_scaled_sums_of_random_groups():
     Zx = test.x_transformer_.transform(X)
     Zy = test.y_transformer_.transform(Y)
     # Unit sums / sqrt(4): the covariances of one pair, so HSIC of the rows.
-    sums = [np.array([Z[units == u].sum(axis=0) / 2 for u in complete]) for Z in (Zx, Zy)]
+    sums = [
+        np.array([Z[units == u].sum(axis=0) / 2 for u in complete]) for Z in (Zx, Zy)
+    ]
     assert test.resample_unit_ == 4 and len(complete) == 250
     assert test.statistic_ == pytest.approx(_gram_hsic(*sums, False), rel=1e-9)
     assert test.p_value_ == 0.05  # (1 + 0) / 20: strong dependence
@@ -131,8 +133,10 @@ def test_effect_size_is_the_hsic_of_the_rows_at_any_unit():
     interval covers it. On unit means it was about 1/64 of it."""
     maps = _maps(D=128)
     fitted = [m.fit(np.linspace(-3, 3, 200)[:, None]) for m in maps]
-    maps = [RandomFourierSampler(n_components=128, bandwidth=m.bandwidth_, random_state=i)
-            for i, m in enumerate(fitted)]
+    maps = [
+        RandomFourierSampler(n_components=128, bandwidth=m.bandwidth_, random_state=i)
+        for i, m in enumerate(fitted)
+    ]
 
     def draw(rng, n):
         x = rng.normal(size=(n, 1))
@@ -140,7 +144,9 @@ def test_effect_size_is_the_hsic_of_the_rows_at_any_unit():
 
     options = {"n_resamples": 99, "statistic": "unbiased"}
     small = [
-        HSICTest(*maps, random_state=r, **options).fit(*draw(np.random.default_rng(r), 1000))
+        HSICTest(*maps, random_state=r, **options).fit(
+            *draw(np.random.default_rng(r), 1000)
+        )
         for r in range(8)
     ]
     assert {t.resample_unit_ for t in small} == {1}

@@ -260,6 +260,7 @@ def _read_csv(path):
     data = _read_csv_fast(path)
     return _read_csv_checked(path) if data is None else data
 
+
 def _read_csv_fast(path):
     """numpy's C parser (10x Python's ``csv`` here, a tenth of a second of a
     cold start at 2 x 10^4 rows); None when it cannot read the file, which
@@ -284,6 +285,7 @@ def _read_csv_fast(path):
         except (ValueError, UserWarning):
             return None
     return data if data.size else None
+
 
 def _read_csv_checked(path):
     with open(path, newline="") as f:
@@ -312,6 +314,7 @@ def _read_csv_checked(path):
         raise ValueError(f"{path}: the file holds a header but no data.")
     return np.array(data)
 
+
 def load_sample(path):
     """Read one sample (n_samples x n_features) from a CSV or NPY file."""
     path = Path(path)
@@ -334,6 +337,7 @@ def load_sample(path):
         except UnicodeDecodeError:
             raise ValueError(f"{path}: not a text CSV file.") from None
     return data.reshape(-1, 1) if data.ndim == 1 else data
+
 
 def read_table(path, tabular, columns=None):
     """Read one sample: a pandas DataFrame for the tabular test (Parquet, or
@@ -370,11 +374,13 @@ def read_table(path, tabular, columns=None):
     data = load_sample(path)
     return data if columns is None else data[:, columns]
 
+
 def is_table(path):
     """Whether a file is a table (named columns: Parquet, or CSV with a header
     row), read as a DataFrame would be, rather than an array (NPY, headerless
     CSV)."""
     return file_columns(path)[0] is not None
+
 
 def all_numeric(path):
     """Whether every column of a Parquet file holds numbers (it can then be
