@@ -14,7 +14,14 @@ from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
 from ..mmd._hsic import HSICParts, feature_gram
-from ._hsic import _BaseHSICTest, _constant, _fitted, _pair_stream, observations
+from ._hsic import (
+    _BaseHSICTest,
+    _constant,
+    _fitted,
+    _pair_stream,
+    numeric_table,
+    observations,
+)
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
 
@@ -61,6 +68,17 @@ class AggregatedHSICTest(_BaseHSICTest):
         the level corrected for their number, as in HSICAgg). ``"fuse"``:
         log-mean-exp of the pairs' statistics standardized over the pairings
         (a smooth maximum, as in MMD-FUSE).
+    weights : {"uniform", "centred", "decreasing", "increasing"} or \
+            array-like of shape (n_kernels,), default="uniform"
+        Prior weight of each pair of kernels, as in
+        :class:`AggregatedMMDTest`: with ``"hsicagg"`` a pair of weight ``w``
+        (scaled to mean 1) is tested at ``w`` times the common level; with
+        ``"fuse"`` it weighs its term. A name applies MMDAgg's shape to each
+        variable's grid (``"auto"`` maps only; a pair's weight is the product
+        of its two kernels'): ``"centred"`` favours the middle of the grids
+        (the median distance), ``"decreasing"`` small bandwidths. An array
+        gives one positive weight per pair, in the order of ``kernels_``.
+        Any fixed weights keep the p-value valid.
     n_bandwidths : int, default=5
         Bandwidths per variable with ``"auto"`` (``n_bandwidths^2`` pairs of
         kernels).
@@ -120,6 +138,8 @@ class AggregatedHSICTest(_BaseHSICTest):
     kernels_ : list of str
         A description of each pair, e.g. ``"x: gaussian(bandwidth=0.3), y:
         gaussian(bandwidth=1.2)"``.
+    weights_ : ndarray of shape (n_kernels,)
+        The pairs' weights, summing to 1.
     x_bandwidths_, y_bandwidths_ : ndarray or None
         The grids of ``"auto"`` maps (None for given maps).
     resample_unit_ : int
@@ -175,6 +195,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         "x_transformers": [StrOptions({"auto"}), list],
         "y_transformers": [StrOptions({"auto"}), list],
         "method": [StrOptions({"hsicagg", "fuse"})],
+        "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **SHARED_CONSTRAINTS,
@@ -186,6 +207,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         y_transformers="auto",
         *,
         method="hsicagg",
+        weights="uniform",
         n_bandwidths=5,
         n_components=256,
         statistic="biased",
@@ -200,6 +222,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.x_transformers = x_transformers
         self.y_transformers = y_transformers
         self.method = method
+        self.weights = weights
         self.n_bandwidths = n_bandwidths
         self.n_components = n_components
         self.statistic = statistic
@@ -243,9 +266,39 @@ class AggregatedHSICTest(_BaseHSICTest):
             not isinstance(maps, str) and all(map(_fitted, maps)) for maps in lists
         )
 
+    def _resolve_weights(self, n_x, n_y):
+        """The pairs' weights, validated and scaled to sum 1."""
+        if isinstance(self.weights, str):
+            if self.weights == "uniform":
+                return np.full(n_x * n_y, 1 / (n_x * n_y))
+            if not all(isinstance(self._maps(v), str) for v in ("x", "y")):
+                raise ValueError(
+                    f"weights={self.weights!r} applies to the bandwidth grids of "
+                    "'auto' maps; with lists of maps give one weight per pair."
+                )
+            grid = _aggregation.grid_weights(self.weights, self.n_bandwidths)
+            return np.outer(grid, grid).ravel()
+        weights = np.asarray(self.weights, dtype=np.float64)
+        if weights.shape != (n_x * n_y,):
+            raise ValueError(
+                f"weights must have one entry per pair of kernels ({n_x * n_y}); "
+                f"got shape {weights.shape}."
+            )
+        if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+            raise ValueError(
+                f"weights must be finite and positive; got {weights.tolist()}."
+            )
+        return weights / weights.sum()
+
     def _grid(self, V, name, rng):
         """``"auto"``: Gaussian random Fourier maps over a bandwidth grid of V."""
         if is_dataframe(V):
+            if not numeric_table(V):
+                raise TypeError(
+                    f"{name.upper() if name == 'x' else name} has non-numeric "
+                    f"columns and {name}_transformers='auto' maps numbers with "
+                    "Gaussian kernels: encode them, or give lists of maps."
+                )
             V = V.to_numpy(dtype=np.float64)
         bandwidths = bandwidth_grid(V, self.n_bandwidths, random_state=rng)
         maps = [
@@ -277,6 +330,7 @@ class AggregatedHSICTest(_BaseHSICTest):
                 fitted[name] = [clone(t).fit(V) for t in maps]
         self.x_transformers_, self.y_transformers_ = fitted["x"], fitted["y"]
         self.kernels_ = [f"{a}, {c}" for a in names["x"] for c in names["y"]]
+        self.weights_ = self._resolve_weights(len(names["x"]), len(names["y"]))
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
         self._stream = _pair_stream(engine, pairs, fitted["x"], fitted["y"], unit, seed)
 
@@ -319,7 +373,9 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.statistics_ = observed
         self.null_distributions_ = null
         self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
-        aggregated, p_value = _aggregation.aggregated_p_value(T, self.method)
+        aggregated, p_value = _aggregation.aggregated_p_value(
+            T, self.method, self.weights_
+        )
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
         self.p_value_ = float(p_value)
