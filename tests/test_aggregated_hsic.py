@@ -49,7 +49,7 @@ def test_auto_grid_and_results_do_not_depend_on_batch_or_threads():
     assert len(ref.kernels_) == 9 and ref.weights_.sum() == pytest.approx(1)
     assert np.all(np.diff(ref.x_bandwidths_) > 0) and len(ref.y_bandwidths_) == 3
     assert ref.resample_unit_ == 1 and ref.n_samples_ == 200
-    assert ref.p_value_ == 0.01  # high frequency: the small bandwidths see it
+    assert ref.p_value_ <= 0.02  # high frequency: the small bandwidths see it
     for options in ({"batch": 7}, {"n_jobs": 2}):
         other = AggregatedHSICTest(
             n_bandwidths=3, n_resamples=99, random_state=0, **options
@@ -88,9 +88,11 @@ def test_weights_and_fuse():
     rng = np.random.default_rng(2)
     x, y = _sine(rng, 120)
     options = {"n_bandwidths": 3, "n_components": 16, "n_resamples": 39}
-    test = AggregatedHSICTest(weights="centred", random_state=0, **options).fit(x, y)
-    grid = _aggregation.grid_weights("centred", 3)
+    test = AggregatedHSICTest(random_state=0, **options).fit(x, y)
+    grid = _aggregation.grid_weights("centred", 3)  # "auto" for the grids
     np.testing.assert_allclose(test.weights_, np.outer(grid, grid).ravel())
+    uniform = AggregatedHSICTest(weights="uniform", random_state=0, **options)
+    np.testing.assert_allclose(uniform.fit(x, y).weights_, np.full(9, 1 / 9))
     fused = AggregatedHSICTest(method="fuse", random_state=0, **options).fit(x, y)
     np.testing.assert_array_equal(fused.null_distributions_, test.null_distributions_)
     T = np.vstack([fused.statistics_, fused.null_distributions_])

@@ -68,17 +68,19 @@ class AggregatedHSICTest(_BaseHSICTest):
         the level corrected for their number, as in HSICAgg). ``"fuse"``:
         log-mean-exp of the pairs' statistics standardized over the pairings
         (a smooth maximum, as in MMD-FUSE).
-    weights : {"uniform", "centred", "decreasing", "increasing"} or \
-            array-like of shape (n_kernels,), default="uniform"
+    weights : {"auto", "uniform", "centred", "decreasing", "increasing"} or \
+            array-like of shape (n_kernels,), default="auto"
         Prior weight of each pair of kernels, as in
         :class:`AggregatedMMDTest`: with ``"hsicagg"`` a pair of weight ``w``
         (scaled to mean 1) is tested at ``w`` times the common level; with
-        ``"fuse"`` it weighs its term. A name applies MMDAgg's shape to each
-        variable's grid (``"auto"`` maps only; a pair's weight is the product
-        of its two kernels'): ``"centred"`` favours the middle of the grids
-        (the median distance), ``"decreasing"`` small bandwidths. An array
-        gives one positive weight per pair, in the order of ``kernels_``.
-        Any fixed weights keep the p-value valid.
+        ``"fuse"`` it weighs its term. A shape applies MMDAgg's weights to
+        each variable's grid (``"auto"`` maps only; a pair's weight is the
+        product of its two kernels'): ``"centred"`` favours the middle of the
+        grids (near the median distance), ``"decreasing"`` small bandwidths.
+        ``"auto"``: ``"centred"`` for ``"auto"`` maps (where the median was
+        right it keeps the single test's power: ``bench_independence.py``),
+        else ``"uniform"``. An array gives one positive weight per pair, in
+        the order of ``kernels_``. Any fixed weights keep the p-value valid.
     n_bandwidths : int, default=5
         Bandwidths per variable with ``"auto"`` (``n_bandwidths^2`` pairs of
         kernels).
@@ -195,7 +197,10 @@ class AggregatedHSICTest(_BaseHSICTest):
         "x_transformers": [StrOptions({"auto"}), list],
         "y_transformers": [StrOptions({"auto"}), list],
         "method": [StrOptions({"hsicagg", "fuse"})],
-        "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
+        "weights": [
+            StrOptions({"auto", *_aggregation.WEIGHT_SHAPES}),
+            "array-like",
+        ],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **SHARED_CONSTRAINTS,
@@ -207,7 +212,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         y_transformers="auto",
         *,
         method="hsicagg",
-        weights="uniform",
+        weights="auto",
         n_bandwidths=5,
         n_components=256,
         statistic="biased",
@@ -269,14 +274,18 @@ class AggregatedHSICTest(_BaseHSICTest):
     def _resolve_weights(self, n_x, n_y):
         """The pairs' weights, validated and scaled to sum 1."""
         if isinstance(self.weights, str):
-            if self.weights == "uniform":
+            grids = all(isinstance(self._maps(v), str) for v in ("x", "y"))
+            shape = self.weights
+            if shape == "auto":
+                shape = "centred" if grids else "uniform"
+            if shape == "uniform":
                 return np.full(n_x * n_y, 1 / (n_x * n_y))
-            if not all(isinstance(self._maps(v), str) for v in ("x", "y")):
+            if not grids:
                 raise ValueError(
                     f"weights={self.weights!r} applies to the bandwidth grids of "
                     "'auto' maps; with lists of maps give one weight per pair."
                 )
-            grid = _aggregation.grid_weights(self.weights, self.n_bandwidths)
+            grid = _aggregation.grid_weights(shape, self.n_bandwidths)
             return np.outer(grid, grid).ravel()
         weights = np.asarray(self.weights, dtype=np.float64)
         if weights.shape != (n_x * n_y,):

@@ -99,7 +99,7 @@ def hsic_test(
     A fast oscillation, with a grid of bandwidths:
 
     >>> x = rng.uniform(-2, 2, size=400)
-    >>> y = np.sin(8 * x) + 0.5 * rng.normal(size=400)
+    >>> y = np.sin(4 * x) + 0.5 * rng.normal(size=400)
     >>> skmmd.hsic_test(x, y, aggregate=True, n_resamples=199, random_state=0).pvalue
     0.005
     """
