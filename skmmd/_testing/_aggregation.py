@@ -95,6 +95,22 @@ def grid_weights(shape, n):
     return raw / raw.sum()
 
 
+def checked_weights(weights, n_kernels, what="kernel"):
+    """Weights given as an array, validated (one finite positive entry per
+    kernel, or per ``what``) and scaled to sum 1."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (n_kernels,):
+        raise ValueError(
+            f"weights must have one entry per {what} ({n_kernels}); got shape "
+            f"{weights.shape}."
+        )
+    if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+        raise ValueError(
+            f"weights must be finite and positive; got {weights.tolist()}."
+        )
+    return weights / weights.sum()
+
+
 def aggregated_p_value(T, method="mmdagg", weights=None):
     """Aggregated statistic of every row and the p-value of row 0.
 

@@ -287,17 +287,7 @@ class AggregatedHSICTest(_BaseHSICTest):
                 )
             grid = _aggregation.grid_weights(shape, self.n_bandwidths)
             return np.outer(grid, grid).ravel()
-        weights = np.asarray(self.weights, dtype=np.float64)
-        if weights.shape != (n_x * n_y,):
-            raise ValueError(
-                f"weights must have one entry per pair of kernels ({n_x * n_y}); "
-                f"got shape {weights.shape}."
-            )
-        if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
-            raise ValueError(
-                f"weights must be finite and positive; got {weights.tolist()}."
-            )
-        return weights / weights.sum()
+        return _aggregation.checked_weights(self.weights, n_x * n_y, "pair of kernels")
 
     def _grid(self, V, name, rng):
         """``"auto"``: Gaussian random Fourier maps over a bandwidth grid of V."""
