@@ -371,12 +371,12 @@ if __name__ == "__main__":
         "--power-resamples", type=int, default=199, help="B of (b), for all tests"
     )
     parser.add_argument(
-        "--speed-resamples", type=int, default=99, help="B of (c), for both tests"
+        "--speed-resamples", type=int, default=99, help="B of (c) and (g)"
     )
     parser.add_argument("--n-large", type=float, default=1e7)
     parser.add_argument("--no-hyppo", action="store_true", help="leave hyppo out")
     parser.add_argument(
-        "--agg-resamples", type=int, default=199, help="B of (e), (f) and (g)"
+        "--agg-resamples", type=int, default=199, help="B of (e), (f) and (h)"
     )
     parser.add_argument(
         "--problems", default="", help="comma-separated problems of (f); all if empty"
@@ -405,6 +405,6 @@ if __name__ == "__main__":
         aggregated_power(args.power_reps, args.agg_resamples, not args.no_hyppo, names)
     if "g" in args.parts:
         sizes = [int(float(k)) for k in args.sizes.split(",")]
-        aggregated_speed(sizes, args.agg_resamples, not args.no_hyppo)
+        aggregated_speed(sizes, args.speed_resamples, not args.no_hyppo)
     if "h" in args.parts:
         effect_size(args.agg_resamples)
