@@ -15,6 +15,7 @@ from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
 from ..mmd._hsic import HSICParts, feature_gram
 from ._hsic import (
+    _PAIRING_BUDGET,
     _BaseHSICTest,
     _constant,
     _fitted,
@@ -28,6 +29,9 @@ from ._results import HSICTestResult
 # The Grams of all kernels together hold at most this many entries (512 MB):
 # ``resample_unit="auto"`` makes fewer, larger units when they would not fit.
 _GRAM_ENTRIES = 2**26
+# Units never made coarser than this many for the grid's pairing cost alone
+# (HSICTest's own count at B = 999): small data keep every pair.
+_FINE_UNITS = 1024
 # Fewest observations (units): the jackknife of the unbiased HSIC needs 5.
 _MIN_UNITS = 5
 
@@ -332,6 +336,23 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.weights_ = self._resolve_weights(len(names["x"]), len(names["y"]))
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
         self._stream = _pair_stream(engine, pairs, fitted["x"], fitted["y"], unit, seed)
+
+    def _unit(self, n_rows):
+        """``"auto"``: as :class:`HSICTest`, then, above ``_FINE_UNITS`` units,
+        coarser until the pairings of the grid, each costing about
+        ``(n_x + n_y) / 2`` pairings of one pair of kernels, fit the pairing
+        budget (nondecreasing in ``n_rows``, as a stream needs)."""
+        unit = super()._unit(n_rows)
+        if self.resample_unit != "auto":
+            return unit
+        maps = len(self.x_transformers_) + len(self.y_transformers_)
+        cost = self.n_resamples * maps / 2
+        while (
+            n_rows // unit > _FINE_UNITS
+            and cost * (n_rows // unit) ** 2 > _PAIRING_BUDGET
+        ):
+            unit *= 2
+        return unit
 
     def _max_units(self):
         n_grams = len(self.x_transformers_) + len(self.y_transformers_)
