@@ -4,6 +4,7 @@ tests (two-sample MMD, independence HSIC)."""
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
 from .independence import (
+    AggregatedHSICTest,
     ConditionalHSICTest,
     HSICTest,
     HSICTestResult,
@@ -26,6 +27,7 @@ from .two_sample import AggregatedMMDTest, MMDTest, MMDTestResult, mmd_test
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AggregatedHSICTest",
     "AggregatedMMDTest",
     "ConditionalHSICTest",
     "FastfoodSampler",

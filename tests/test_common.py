@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import (
 )
 
 from skmmd import (
+    AggregatedHSICTest,
     AggregatedMMDTest,
     ConditionalHSICTest,
     FastfoodSampler,
@@ -75,6 +76,7 @@ ESTIMATORS = [
     ),
     HSICTest(statistic="unbiased", n_resamples=19, random_state=0),
     HSICTest(None, None, n_resamples=19, random_state=0),  # the exact test
+    AggregatedHSICTest(n_bandwidths=2, n_components=16, n_resamples=19, random_state=0),
     # Without Z (fit(X, y)) the conditional test is a test of independence.
     ConditionalHSICTest(n_resamples=19, random_state=0),
     # One window of 1 point at ERT 2 needs only 10 reference rows
@@ -102,6 +104,10 @@ EXPECTED_FAILED_CHECKS = {
         "check_fit1d": "a 1-D X is a sample of one variable, as in MMDTest",
     },
     HSICTest: {
+        "check_fit1d": "a 1-D X is one variable of one column, as in "
+        "scipy.stats' tests of independence (hsic_test(x, y) on two 1-D arrays)",
+    },
+    AggregatedHSICTest: {
         "check_fit1d": "a 1-D X is one variable of one column, as in "
         "scipy.stats' tests of independence (hsic_test(x, y) on two 1-D arrays)",
     },

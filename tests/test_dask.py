@@ -218,6 +218,49 @@ def test_hsic_on_a_cluster_equals_in_memory(client):
         make().fit(da.from_array(x), da.from_array(y[:-1]))
 
 
+def test_aggregated_hsic_on_a_cluster_equals_memory_and_chunks(client):
+    """AggregatedHSICTest: every map's unit sums reduced on the workers give
+    the in-memory statistics, null and p-value, and so do chunks given to
+    partial_fit (fitted maps), for the same seed."""
+    from skmmd import AggregatedHSICTest
+
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, size=(10000, 1))
+    y = np.sin(6 * x) + rng.normal(size=(10000, 1))
+
+    def make(prefit=False):
+        xs = [
+            RandomFourierSampler(bandwidth=b, n_components=32, random_state=i)
+            for i, b in enumerate((0.2, 1.0))
+        ]
+        ys = [RandomFourierSampler(bandwidth=1.0, n_components=32, random_state=5)]
+        if prefit:
+            xs, ys = [t.fit(x[:1]) for t in xs], [t.fit(y[:1]) for t in ys]
+        return AggregatedHSICTest(xs, ys, n_resamples=99, random_state=0)
+
+    ref = make().fit(x, y)
+    lazy = make().fit(da.from_array(x, chunks=3000), da.from_array(y, chunks=2500))
+    chunked = make(prefit=True)
+    for a, b in zip(np.array_split(x, 5), np.array_split(y, 5)):
+        chunked.partial_fit(a, b)
+    for test in (lazy, chunked):
+        assert test.resample_unit_ == ref.resample_unit_ == 4
+        assert test.statistic_ == pytest.approx(ref.statistic_, rel=REL)
+        np.testing.assert_allclose(test.statistics_, ref.statistics_, rtol=REL)
+        np.testing.assert_allclose(
+            test.null_distributions_, ref.null_distributions_, rtol=REL
+        )
+        assert test.p_value_ == ref.p_value_ == 0.01
+    # The default grid is drawn from the same rows in memory and on Dask.
+    auto = {"n_bandwidths": 2, "n_components": 16, "n_resamples": 19}
+    ref = AggregatedHSICTest(random_state=0, **auto).fit(x, y)
+    lazy = AggregatedHSICTest(random_state=0, **auto).fit(
+        da.from_array(x, chunks=4000), da.from_array(y, chunks=4000)
+    )
+    np.testing.assert_allclose(lazy.x_bandwidths_, ref.x_bandwidths_)
+    assert lazy.p_value_ == ref.p_value_
+
+
 def test_column_report_on_a_cluster_equals_in_memory(client):
     """explain_columns: the column maps' unit sums are reduced on the workers
     with the test's; the report equals the in-memory one."""

@@ -108,7 +108,7 @@ def test_level_and_power_small_seeded():
     assert np.mean(power) >= 0.9
 
 
-def test_units_are_unit_means_of_random_groups():
+def test_units_are_scaled_sums_of_random_groups():
     rng = np.random.default_rng(3)
     X, Y = _dependent(rng, 1003)
     test = HSICTest(*_maps(), resample_unit=4, n_resamples=19, random_state=0)
@@ -118,10 +118,51 @@ def test_units_are_unit_means_of_random_groups():
     complete = np.flatnonzero(np.bincount(units) == 4)
     Zx = test.x_transformer_.transform(X)
     Zy = test.y_transformer_.transform(Y)
-    means = [np.array([Z[units == u].mean(axis=0) for u in complete]) for Z in (Zx, Zy)]
+    # Unit sums / sqrt(4): the covariances of one pair, so HSIC of the rows.
+    sums = [
+        np.array([Z[units == u].sum(axis=0) / 2 for u in complete]) for Z in (Zx, Zy)
+    ]
     assert test.resample_unit_ == 4 and len(complete) == 250
-    assert test.statistic_ == pytest.approx(_gram_hsic(*means, False), rel=1e-9)
+    assert test.statistic_ == pytest.approx(_gram_hsic(*sums, False), rel=1e-9)
     assert test.p_value_ == 0.05  # (1 + 0) / 20: strong dependence
+
+
+def test_effect_size_is_the_hsic_of_the_rows_at_any_unit():
+    """y = x^2 + N(0, 1): the reported HSIC at n = 20,000 (units of 8 rows
+    here) estimates what it estimates at n = 1,000 (units of 1 row), and the
+    interval covers it. On unit means it was about 1/64 of it."""
+    maps = _maps(D=128)
+    fitted = [m.fit(np.linspace(-3, 3, 200)[:, None]) for m in maps]
+    maps = [
+        RandomFourierSampler(n_components=128, bandwidth=m.bandwidth_, random_state=i)
+        for i, m in enumerate(fitted)
+    ]
+
+    def draw(rng, n):
+        x = rng.normal(size=(n, 1))
+        return x, x**2 + rng.normal(size=(n, 1))
+
+    options = {"n_resamples": 99, "statistic": "unbiased"}
+    small = [
+        HSICTest(*maps, random_state=r, **options).fit(
+            *draw(np.random.default_rng(r), 1000)
+        )
+        for r in range(8)
+    ]
+    assert {t.resample_unit_ for t in small} == {1}
+    reference = np.mean([t.result_.hsic for t in small])
+    large = HSICTest(*maps, random_state=0, **options).fit(
+        *draw(np.random.default_rng(100), 20000)
+    )
+    assert large.resample_unit_ > 1
+    # The mean of 8 draws at n = 1000 has a relative error of about 4 %, one
+    # draw at 20,000 (2500 units) about 3 %: 15 % is over three of theirs.
+    for value in (large.statistic_, large.result_.hsic):
+        assert value == pytest.approx(reference, rel=0.15)
+    low, high = large.result_.confidence_interval(0.999)
+    assert low < reference < high
+    # The null is on the statistic's scale.
+    assert np.median(large.null_distribution_) < 0.05 * large.statistic_
 
 
 def test_auto_unit_grows_with_the_rows():

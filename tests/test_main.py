@@ -415,6 +415,29 @@ def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
     assert result["kernel"] == "exact" and result["p_value"] == 0.02
 
 
+def test_cli_independence_aggregate(dependence_table, capsys):
+    """--aggregate is hsic_test(..., aggregate=True) on the numeric columns."""
+    from skmmd import hsic_test
+
+    path, table = dependence_table
+    args = ["independence", str(path), "--target", "spend", "--n-resamples", "49"]
+    assert main([*args, "--columns", "age", "--aggregate", "--json"]) == EXIT_REJECT
+    result = json.loads(capsys.readouterr().out)
+    expected = hsic_test(
+        table[["age"]], table[["spend"]], aggregate=True, n_resamples=49, random_state=0
+    )
+    assert result["kernel"] == "aggregated"
+    assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert result["p_value"] == expected.pvalue == 0.02
+    assert main([*args, "--columns", "age", "--aggregate"]) == EXIT_REJECT
+    text = capsys.readouterr().out
+    assert "aggregated HSIC independence test" in text and "25 pairs" in text
+    assert main([*args, "--aggregate"]) == 2
+    assert "X has non-numeric columns and x_transformers" in capsys.readouterr().err
+    assert main([*args, "--aggregate", "--explain"]) == 2
+    assert "leave out --given, --exact and --explain" in capsys.readouterr().err
+
+
 def test_cli_mmd_test_and_mmdtest_share_defaults(tmp_path, capsys):
     """The three front doors give the same statistic and p-value for the same
     data and seed: arrays (NPY, headerless CSV) get random Fourier features,

@@ -1,7 +1,9 @@
-"""Aggregating several kernels' MMD statistics computed on shared resamples.
+"""Aggregating several kernels' statistics computed on shared resamples: the
+MMD of every kernel on the same permutations of the two samples, or the HSIC
+of every pair of an x and a y kernel on the same pairings.
 
 Input: a matrix ``T`` of shape (B + 1, K), row 0 the observed statistics of the
-K kernels and rows 1..B the same statistics on B permutations shared by every
+K kernels and rows 1..B the same statistics on B resamples shared by every
 kernel. Each rule maps ``T`` to one p-value through a function that treats the
 B + 1 rows symmetrically, so under the null (the rows exchangeable) the p-value
 is valid in finite samples: ``P(p <= alpha) <= alpha`` for every alpha.
@@ -36,7 +38,7 @@ def per_kernel_p_values(T):
 
 
 def minp_statistic(T, weights=None):
-    """MMDAgg-style aggregation: ``-log`` of the smallest (weighted) per-kernel
+    """MMDAgg/HSICAgg aggregation: ``-log`` of the smallest (weighted) per-kernel
     p-value of every row (Westfall & Young's min-p; larger is more evidence).
 
     Rejecting when its p-value is <= alpha is rejecting when some kernel's
@@ -68,7 +70,13 @@ def fuse_statistic(T, weights=None):
     return logsumexp(S, axis=1, b=w / w.sum())
 
 
-AGGREGATORS = {"mmdagg": minp_statistic, "fuse": fuse_statistic}
+# Min-p is MMDAgg's rule for the two-sample tests and HSICAgg's for
+# independence (Schrab et al. 2023; 2022).
+AGGREGATORS = {
+    "mmdagg": minp_statistic,
+    "hsicagg": minp_statistic,
+    "fuse": fuse_statistic,
+}
 
 WEIGHT_SHAPES = ("uniform", "increasing", "decreasing", "centred")
 
@@ -85,6 +93,22 @@ def grid_weights(shape, n):
         "centred": 1 / (np.abs((n + 1) / 2 - i) + (1 if n % 2 else 0.5)),
     }[shape]
     return raw / raw.sum()
+
+
+def checked_weights(weights, n_kernels, what="kernel"):
+    """Weights given as an array, validated (one finite positive entry per
+    kernel, or per ``what``) and scaled to sum 1."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (n_kernels,):
+        raise ValueError(
+            f"weights must have one entry per {what} ({n_kernels}); got shape "
+            f"{weights.shape}."
+        )
+    if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+        raise ValueError(
+            f"weights must be finite and positive; got {weights.tolist()}."
+        )
+    return weights / weights.sum()
 
 
 def aggregated_p_value(T, method="mmdagg", weights=None):
@@ -105,7 +129,7 @@ def aggregated_p_value(T, method="mmdagg", weights=None):
     statistic = AGGREGATORS[method](T, weights)
     tolerance = _TIE_RTOL * max(np.abs(statistic).max(), np.finfo(float).tiny)
     at_least = statistic >= statistic[0] - tolerance
-    if method == "mmdagg":
+    if AGGREGATORS[method] is minp_statistic:
         secondary = standardize(T).max(axis=1)
         tied = np.abs(statistic - statistic[0]) <= tolerance
         at_least = (statistic > statistic[0] + tolerance) | (

@@ -1,13 +1,16 @@
 """``python -m skmmd independence T --target y``: the HSIC test of independence
-of one column of a table and its other columns; with ``--given``, the
-conditional test given some columns."""
+of one column of a table and its other columns; with ``--aggregate``, over a
+grid of bandwidths; with ``--given``, the conditional test given some
+columns."""
 
 import argparse
 import json
 import sys
 
+import numpy as np
+
 from .._utils import _files
-from ..independence import ConditionalHSICTest, HSICTest
+from ..independence import AggregatedHSICTest, ConditionalHSICTest, HSICTest
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,
@@ -57,7 +60,15 @@ def run_independence(args, out=None):
         "alpha": args.alpha,
         "random_state": args.seed,
     }
-    if given:
+    if args.aggregate and (given or args.exact or args.explain):
+        raise ValueError(
+            "--aggregate tests a grid of random-feature kernels of the target "
+            "and of the other columns: leave out --given, --exact and --explain."
+        )
+    if args.aggregate:
+        test = AggregatedHSICTest(statistic=args.statistic, **common)
+        test.fit(X, y)
+    elif given:
         if args.exact or args.explain:
             raise ValueError(
                 "--given runs the conditional test, with random features and no "
@@ -79,7 +90,11 @@ def run_independence(args, out=None):
             n_samples=test.n_samples_,
             n_features=test.n_features_in_,
             target=args.target,
-            kernel="exact" if args.exact else "auto",
+            kernel="exact"
+            if args.exact
+            else "aggregated"
+            if args.aggregate
+            else "auto",
             given=args.given.split(",") if given else None,
             statistic_type="conditional" if given else args.statistic,
             n_resamples=args.n_resamples,
@@ -110,14 +125,34 @@ def run_independence(args, out=None):
             f"; {args.statistic} statistic, {args.n_resamples} permutations, "
             f"seed {args.seed}",
         ]
-    lines = [
-        *header,
-        f"HSIC     = {test.statistic_:.6g}",
-        f"p-value  = {test.p_value_:.6g}",
-        f"decision = {decision} (alpha = {args.alpha})",
-        f"effect   = HSIC {effect.hsic:.4g}, {args.confidence_level:.0%} interval "
-        f"[{low:.4g}, {high:.4g}]",
-    ]
+    if args.aggregate:
+        # The effect of the pair of kernels with the most evidence.
+        best = int(np.argmin(test.p_values_))
+        header = [
+            f"aggregated HSIC independence test: {args.table}, target "
+            f"{args.target!r} against {test.n_features_in_} columns, "
+            f"n={test.n_samples_}",
+            f"kernels: {len(test.kernels_)} pairs of Gaussian bandwidths; "
+            f"{args.statistic} statistic, {args.n_resamples} permutations, seed "
+            f"{args.seed}",
+        ]
+        lines = [
+            *header,
+            f"aggregated statistic = {test.statistic_:.6g} (-log smallest p)",
+            f"p-value  = {test.p_value_:.6g}",
+            f"decision = {decision} (alpha = {args.alpha})",
+            f"effect   = HSIC {effect.hsic[best]:.4g}, {args.confidence_level:.0%} "
+            f"interval [{low[best]:.4g}, {high[best]:.4g}] ({test.kernels_[best]})",
+        ]
+    else:
+        lines = [
+            *header,
+            f"HSIC     = {test.statistic_:.6g}",
+            f"p-value  = {test.p_value_:.6g}",
+            f"decision = {decision} (alpha = {args.alpha})",
+            f"effect   = HSIC {effect.hsic:.4g}, {args.confidence_level:.0%} "
+            f"interval [{low:.4g}, {high:.4g}]",
+        ]
     print("\n".join(lines), file=out)
     if report is not None:
         print(
@@ -151,6 +186,12 @@ def _independence_parser():
         action="store_true",
         help="exact Gaussian kernels (quadratic; numeric columns, at most 4096 "
         "rows) instead of random features",
+    )
+    parser.add_argument(
+        "--aggregate",
+        action="store_true",
+        help="aggregate a grid of Gaussian bandwidths of each side (numeric "
+        "columns): one valid test for dependence the median bandwidth misses",
     )
     parser.add_argument(
         "--given",

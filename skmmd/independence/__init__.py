@@ -4,6 +4,9 @@
 and draws its pairings in the one calibration loop (``_resampled``); its
 result, :class:`HSICTestResult` (``_results``), speaks of HSIC and pairs;
 :func:`hsic_test` (``_api``) is the test in one call.
+:class:`AggregatedHSICTest` (``_aggregated``) tests a grid of kernels of x
+and of y on the same pairings, combined by the aggregation of
+:mod:`skmmd._testing._aggregation`.
 :class:`ConditionalHSICTest` (``_conditional``) tests independence given Z:
 the residual products of a cross-fitted ridge regression on Z's features
 go through the same pipeline, and a multiplier bootstrap of their unit sums
@@ -11,12 +14,14 @@ through the same loop; :func:`conditional_independence_test` is it in one
 call. The machinery every family shares is in :mod:`skmmd._testing`.
 """
 
+from ._aggregated import AggregatedHSICTest
 from ._api import conditional_independence_test, hsic_test
 from ._conditional import ConditionalHSICTest
 from ._hsic import HSICTest
 from ._results import HSICTestResult
 
 __all__ = [
+    "AggregatedHSICTest",
     "ConditionalHSICTest",
     "HSICTest",
     "HSICTestResult",

@@ -4,6 +4,7 @@ result in one call, like ``scipy.stats``."""
 import numpy as np
 
 from .._utils._tables import is_dataframe
+from ._aggregated import AggregatedHSICTest
 from ._conditional import ConditionalHSICTest
 from ._hsic import HSICTest
 
@@ -16,6 +17,7 @@ def hsic_test(
     y_transformer="auto",
     explain=False,
     columns=None,
+    aggregate=False,
     **options,
 ):
     """Kernel test of independence of ``X`` and ``y`` (HSIC) in one call.
@@ -44,9 +46,15 @@ def hsic_test(
         as one another: the result's ``column_report``.
     columns : None, list or dict, default=None
         The column groups of ``explain`` (see :meth:`HSICTest.explain`).
+    aggregate : bool, default=False
+        Fit :class:`AggregatedHSICTest` instead: a grid of Gaussian
+        bandwidths for each variable, every pair of kernels on the same
+        pairings, one valid p-value (for dependence the median bandwidth
+        misses, such as a fast oscillation). The result's ``hsic`` and
+        ``standard_error`` are then arrays, one entry per pair of kernels.
     **options : dict
-        Parameters of :class:`HSICTest`, e.g. ``n_resamples``,
-        ``random_state``.
+        Parameters of :class:`HSICTest` (or of :class:`AggregatedHSICTest`),
+        e.g. ``n_resamples``, ``random_state``.
 
     Returns
     -------
@@ -59,6 +67,7 @@ def hsic_test(
     See Also
     --------
     HSICTest : The estimator behind it.
+    AggregatedHSICTest : The estimator behind ``aggregate=True``.
     mmd_test : The two-sample test in one call.
 
     Examples
@@ -86,6 +95,13 @@ def hsic_test(
     0      x             0.003
     1   city             0.786
     2  noise             0.856
+
+    A fast oscillation, with a grid of bandwidths:
+
+    >>> x = rng.uniform(-2, 2, size=400)
+    >>> y = np.sin(4 * x) + 0.5 * rng.normal(size=400)
+    >>> skmmd.hsic_test(x, y, aggregate=True, n_resamples=199, random_state=0).pvalue
+    0.005
     """
     if is_dataframe(X) and _is_label(y) and y in X.columns:
         X, y = X.drop(columns=[y]), X[[y]]
@@ -94,6 +110,22 @@ def hsic_test(
             f"y={y!r} names no column of X: give the second variable, or the "
             "label of a column of the DataFrame X."
         )
+    if aggregate:
+        given = [
+            name
+            for name, value in (
+                ("x_transformer", x_transformer),
+                ("y_transformer", y_transformer),
+            )
+            if not (isinstance(value, str) and value == "auto")
+        ]
+        if given or explain:
+            raise ValueError(
+                f"aggregate=True takes no {(given or ['explain'])[0]}: the "
+                "aggregated test maps each variable with its own grid (give "
+                "x_transformers and y_transformers lists for other maps)."
+            )
+        return AggregatedHSICTest(**options).fit(X, y).result_
     test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
     result = test.result_
     if explain:

@@ -73,24 +73,38 @@ def _fitted(transformer):
     return True
 
 
-def _pair_stream(engine, pairs, x_maps, y_map, unit, seed):
-    """The pipeline of fitted maps of X (one, or one per column group) and of
-    y over the pairs' rows."""
-    maps = [_half(t, 0) for t in x_maps] + [_half(y_map, 1)]
+def _pair_stream(engine, pairs, x_maps, y_maps, unit, seed):
+    """The pipeline of fitted maps of X (one, one per column group, or a
+    grid) and of y (one, or a grid) over the pairs' rows, x maps first."""
+    maps = [_half(t, 0) for t in x_maps] + [_half(t, 1) for t in y_maps]
     widths = [engine.width(t, pairs) for t in maps]
     return _streaming.Stream(maps, widths, unit, seed, engine.rows)
 
 
-def _auto_unit(n_rows, n_resamples):
+def _auto_unit(n_rows, n_resamples, max_units=MAX_OBSERVATIONS):
     """The smallest power of two keeping ``n_resamples x units^2`` within the
     pairing budget and the units within the Gram limit (nondecreasing in
     ``n_rows``, so a stream may coarsen its units as rows come)."""
     unit = 1
     while True:
         units = n_rows // unit
-        if units <= MAX_OBSERVATIONS and n_resamples * units**2 <= _PAIRING_BUDGET:
+        if units <= max_units and n_resamples * units**2 <= _PAIRING_BUDGET:
             return unit
         unit *= 2
+
+
+def observations(sums, unit):
+    """The observations of units of ``unit`` pairs: each variable's unit sums
+    of features divided by ``sqrt(unit)``.
+
+    The pairs are independent draws grouped at random, so these have the
+    covariances of one pair's features (the cross-covariance ``C_xy`` and
+    each variable's own): their HSIC estimates the HSIC of the rows,
+    ``||C_xy||^2``, whatever the unit (unit means would estimate
+    ``||C_xy||^2 / unit^2``). Permutation p-values do not change, the
+    statistics being rescaled together.
+    """
+    return [s.U / np.sqrt(unit) for s in sums]
 
 
 def numeric_table(table):
@@ -131,7 +145,182 @@ def check_variable(estimator, V, name, transformer, reset, min_rows):
     return check_array(V, input_name=name, **params)
 
 
-class HSICTest(StreamedResults, BaseEstimator):
+class _BaseHSICTest(StreamedResults, BaseEstimator):
+    """What the tests of independence of two variables share: the paired
+    input, the maps fit on (a subsample of) the pairs, the stream of their
+    unit sums (in memory, ``partial_fit``, Dask). Subclasses fit their maps
+    and start the stream (``_start``) and calibrate it (``_calibrate``)."""
+
+    _RESULTS = (
+        "statistic_",
+        "p_value_",
+        "null_distribution_",
+        "reject_",
+        "threshold_",
+        "result_",
+        "resample_unit_",
+        "n_samples_",
+    )
+
+    def _pairs(self, X, y, reset, min_rows=_MIN_UNITS, fit_maps=True):
+        """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
+        a constant variable is an error now."""
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None: give the second variable, one row per row of X."
+            )
+        X = check_variable(self, X, "X", self._map_of("x"), reset, 1)
+        Y = check_variable(self, y, "y", self._map_of("y"), reset, 1)
+        if len(X) != len(Y):
+            raise ValueError(
+                f"X and y must be paired row by row; got {len(X)} rows in X and "
+                f"{len(Y)} in y."
+            )
+        if len(X) < min_rows:
+            raise ValueError(
+                f"{type(self).__name__} needs at least {min_rows} pairs (rows of X "
+                "and y); "
+                f"got n_samples = {len(X)}."
+            )
+        for V, name in ((X, "X"), (Y, "y")) if fit_maps else ():
+            constant = (
+                (V.nunique(dropna=False) <= 1).all()
+                if is_dataframe(V)
+                else np.all(V == V[:1])
+            )
+            if constant:
+                raise _constant(name)
+        return X, Y
+
+    def _map_of(self, name):
+        """The map of variable ``name`` ("x" or "y") its input is checked for."""
+        return getattr(self, f"{name}_transformer")
+
+    def _map(self, transformer, V, random_state):
+        if isinstance(transformer, str):  # "auto"
+            return _inputs.auto_transformer(is_dataframe(V), random_state)
+        return clone(transformer)
+
+    def _unit(self, n_rows):
+        if self.resample_unit == "auto":
+            unit = _auto_unit(n_rows, self.n_resamples, self._max_units())
+            return max(self._stream.state.unit, unit)
+        return self.resample_unit
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Compute HSIC, its permutation null distribution and the p-value.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n, n_features)
+            The first variable (a dask array: reduced on the workers).
+        y : DataFrame or array-like of shape (n,) or (n, n_features_y)
+            The second variable, row ``i`` paired with row ``i`` of X.
+
+        Returns
+        -------
+        self : object
+            Fitted test.
+        """
+        engine = _engines.engine_for(X)
+        if self._exact() and engine.lazy:
+            raise TypeError(
+                "The exact test (x_transformer=None or y_transformer=None) is "
+                "quadratic and takes in-memory arrays; give feature maps to test "
+                "dask arrays."
+            )
+        pairs = engine.pairs(self, X, y)
+        engine = engine.paired()
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        n = engine.n_rows(pairs)
+        if self._exact():
+            return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
+        fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
+        self._start(engine, pairs, seed, rng, fit_rows)
+        engine.add(self._stream, pairs, None, self._unit(n))
+        self.n_held_out_ = 0
+        self._calibrate()
+        return self
+
+    def _max_units(self):
+        """Most units ``resample_unit="auto"`` makes (the Grams' size)."""
+        return MAX_OBSERVATIONS
+
+    def _exact(self):
+        return False
+
+    def _prefit(self):
+        """Whether the maps are given fitted (used as they are)."""
+        return False
+
+    def _streams(self):
+        # partial_fit streams feature maps; the exact test takes all pairs at
+        # once.
+        return not self._exact()
+
+    @available_if(_streams)
+    @_fit_context(prefer_skip_nested_validation=False)
+    @unfitted_on_error
+    def partial_fit(self, X, y):
+        """Add a chunk of pairs to the test (out-of-core or streamed data).
+
+        As :meth:`MMDTest.partial_fit`: maps that are not fitted yet are fit
+        on the first chunk, whose pairs are then held out (``n_held_out_``);
+        fitted maps are used as given. Results are computed from all pairs so
+        far when first read; for the same seed, maps that do not depend on the
+        data and the same pairs in the same order, they equal those of
+        :meth:`fit`, whatever the chunks.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_chunk, n_features)
+            Rows of the first variable.
+        y : DataFrame or array-like of shape (n_chunk,) or (n_chunk, n_features_y)
+            The paired rows of the second variable.
+
+        Returns
+        -------
+        self : object
+            The test, updated.
+        """
+        first = getattr(self, "_stream", None) is None
+        prefit = first and self._prefit()
+        try:
+            X, Y = self._pairs(X, y, first, 1, fit_maps=first and not prefit)
+        except ValueError as error:
+            if first:
+                raise
+            raise ValueError(
+                f"partial_fit chunk after {self._stream.n_rows[0]} pairs (nothing "
+                f"was added): {error}"
+            ) from error
+        engine = _engines.InMemory(_engines.PairRows())
+        pairs = (X, Y)
+        if first:
+            rng = check_random_state(self.random_state)
+            seed = rng.randint(np.iinfo(np.int32).max)
+            # Fitted maps are used as given; others are fit on this chunk.
+            self._start(engine, pairs, seed, rng, None if prefit else pairs)
+            self.n_held_out_ = 0 if prefit else len(X)
+            self._mark_stale()
+            if not prefit:
+                return self
+        stream = self._stream
+        stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
+        self._mark_stale()
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class HSICTest(_BaseHSICTest):
     """Kernel test of independence (HSIC) with explicit feature maps.
 
     Tests ``H0: X and y are independent`` from paired rows ``(x_i, y_i)``.
@@ -160,7 +349,12 @@ class HSICTest(StreamedResults, BaseEstimator):
             default="auto"
         Feature map of y, likewise.
     statistic : {"biased", "unbiased"}, default="biased"
-        The HSIC estimator (both give valid tests).
+        The HSIC estimator (both give valid tests), of the HSIC of the rows
+        at any resampling unit. ``"unbiased"``: Song et al.'s estimator over
+        the units, unbiased for the rows' HSIC whatever the unit.
+        ``"biased"``: the squared norm of the units' empirical
+        cross-covariance, above the rows' HSIC on average by about
+        ``tr(C_xx) tr(C_yy) / G`` for ``G`` units.
     n_resamples : int, default=999
         Number of random pairings ``B``.
     alpha : float, default=0.05
@@ -169,8 +363,9 @@ class HSICTest(StreamedResults, BaseEstimator):
         Rows per resampling unit. ``"auto"``: 1 (every row an observation)
         while ``B x n^2`` stays within about 10^9, else the smallest power
         of two that brings it there (at most 4096 units). With units of
-        ``u > 1`` rows the observations are the unit means (rows grouped at
-        random, seeded), and the rows of an incomplete last unit are left out.
+        ``u > 1`` rows the observations are each variable's unit sums of
+        features divided by ``sqrt(u)`` (rows grouped at random, seeded), and
+        the rows of an incomplete last unit are left out.
     batch : int, default=None
         Pairings per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None
@@ -183,11 +378,12 @@ class HSICTest(StreamedResults, BaseEstimator):
     Attributes
     ----------
     statistic_ : float
-        HSIC of the observed pairs.
+        HSIC of the observed pairs (an estimate of the HSIC of the rows, the
+        same quantity at every ``n`` and resampling unit).
     p_value_ : float
         ``(1 + #{T_b >= T}) / (B + 1)``.
     null_distribution_ : ndarray of shape (n_resamples,)
-        HSIC of each random pairing.
+        HSIC of each random pairing (on the same scale).
     reject_ : bool
         ``p_value_ <= alpha``.
     threshold_ : float
@@ -267,52 +463,6 @@ class HSICTest(StreamedResults, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    _RESULTS = (
-        "statistic_",
-        "p_value_",
-        "null_distribution_",
-        "reject_",
-        "threshold_",
-        "result_",
-        "resample_unit_",
-        "n_samples_",
-    )
-
-    def _pairs(self, X, y, reset, min_rows=_MIN_UNITS, fit_maps=True):
-        """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
-        a constant variable is an error now."""
-        if y is None:
-            raise ValueError(
-                "HSICTest requires y to be passed, but the target y is None: give "
-                "the second variable, one row per row of X."
-            )
-        X = check_variable(self, X, "X", self.x_transformer, reset, 1)
-        Y = check_variable(self, y, "y", self.y_transformer, reset, 1)
-        if len(X) != len(Y):
-            raise ValueError(
-                f"X and y must be paired row by row; got {len(X)} rows in X and "
-                f"{len(Y)} in y."
-            )
-        if len(X) < min_rows:
-            raise ValueError(
-                f"HSICTest needs at least {min_rows} pairs (rows of X and y); "
-                f"got n_samples = {len(X)}."
-            )
-        for V, name in ((X, "X"), (Y, "y")) if fit_maps else ():
-            constant = (
-                (V.nunique(dropna=False) <= 1).all()
-                if is_dataframe(V)
-                else np.all(V == V[:1])
-            )
-            if constant:
-                raise _constant(name)
-        return X, Y
-
-    def _map(self, transformer, V, random_state):
-        if isinstance(transformer, str):  # "auto"
-            return _inputs.auto_transformer(is_dataframe(V), random_state)
-        return clone(transformer)
-
     def _start(self, engine, pairs, seed, rng, fit_rows=None):
         """Fit the maps on ``fit_rows`` (a pair; None: copies of the given,
         fitted maps) and start the stream."""
@@ -328,53 +478,14 @@ class HSICTest(StreamedResults, BaseEstimator):
         self.x_bandwidth_ = self.y_bandwidth_ = None
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
         self._stream = _pair_stream(
-            engine, pairs, [self.x_transformer_], self.y_transformer_, unit, seed
+            engine, pairs, [self.x_transformer_], [self.y_transformer_], unit, seed
         )
-
-    def _unit(self, n_rows):
-        if self.resample_unit == "auto":
-            return max(self._stream.state.unit, _auto_unit(n_rows, self.n_resamples))
-        return self.resample_unit
-
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Compute HSIC, its permutation null distribution and the p-value.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n, n_features)
-            The first variable (a dask array: reduced on the workers).
-        y : DataFrame or array-like of shape (n,) or (n, n_features_y)
-            The second variable, row ``i`` paired with row ``i`` of X.
-
-        Returns
-        -------
-        self : object
-            Fitted test.
-        """
-        engine = _engines.engine_for(X)
-        if self._exact() and engine.lazy:
-            raise TypeError(
-                "The exact test (x_transformer=None or y_transformer=None) is "
-                "quadratic and takes in-memory arrays; give feature maps to test "
-                "dask arrays."
-            )
-        pairs = engine.pairs(self, X, y)
-        engine = engine.paired()
-        rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
-        n = engine.n_rows(pairs)
-        if self._exact():
-            return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
-        fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
-        self._start(engine, pairs, seed, rng, fit_rows)
-        engine.add(self._stream, pairs, None, self._unit(n))
-        self.n_held_out_ = 0
-        self._calibrate()
-        return self
 
     def _exact(self):
         return self.x_transformer is None or self.y_transformer is None
+
+    def _prefit(self):
+        return _fitted(self.x_transformer) and _fitted(self.y_transformer)
 
     def _fit_exact(self, pairs, seed, rng):
         """The quadratic test: Grams of every pair, an exact Gaussian kernel
@@ -412,71 +523,14 @@ class HSICTest(StreamedResults, BaseEstimator):
         self._set_results(HSICParts(*grams, self.statistic == "unbiased"), n, 1, seed)
         return self
 
-    def _streams(self):
-        # partial_fit streams feature maps; the exact test takes all pairs at
-        # once.
-        return not self._exact()
-
-    @available_if(_streams)
-    @_fit_context(prefer_skip_nested_validation=False)
-    @unfitted_on_error
-    def partial_fit(self, X, y):
-        """Add a chunk of pairs to the test (out-of-core or streamed data).
-
-        As :meth:`MMDTest.partial_fit`: maps that are not fitted yet are fit
-        on the first chunk, whose pairs are then held out (``n_held_out_``);
-        fitted maps are used as given. Results are computed from all pairs so
-        far when first read; for the same seed, maps that do not depend on the
-        data and the same pairs in the same order, they equal those of
-        :meth:`fit`, whatever the chunks.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_chunk, n_features)
-            Rows of the first variable.
-        y : DataFrame or array-like of shape (n_chunk,) or (n_chunk, n_features_y)
-            The paired rows of the second variable.
-
-        Returns
-        -------
-        self : object
-            The test, updated.
-        """
-        first = getattr(self, "_stream", None) is None
-        prefit = first and _fitted(self.x_transformer) and _fitted(self.y_transformer)
-        try:
-            X, Y = self._pairs(X, y, first, 1, fit_maps=first and not prefit)
-        except ValueError as error:
-            if first:
-                raise
-            raise ValueError(
-                f"partial_fit chunk after {self._stream.n_rows[0]} pairs (nothing "
-                f"was added): {error}"
-            ) from error
-        engine = _engines.InMemory(_engines.PairRows())
-        pairs = (X, Y)
-        if first:
-            rng = check_random_state(self.random_state)
-            seed = rng.randint(np.iinfo(np.int32).max)
-            # Fitted maps are used as given; others are fit on this chunk.
-            self._start(engine, pairs, seed, rng, None if prefit else pairs)
-            self.n_held_out_ = 0 if prefit else len(X)
-            self._mark_stale()
-            if not prefit:
-                return self
-        stream = self._stream
-        stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
-        self._mark_stale()
-        return self
-
     def _calibrate(self):
         self._stale = False
         stream = self._stream
         sums = stream.sums()
         unit = stream.state.unit
-        # The observations: unit means of each variable's features, pairs
-        # kept together; incomplete units are left out.
-        a, b = (s.U / unit for s in sums)
+        # The observations: scaled unit sums of each variable's features,
+        # pairs kept together; incomplete units are left out.
+        a, b = observations(sums, unit)
         if a.shape[0] < _MIN_UNITS:
             raise ValueError(
                 f"HSICTest needs at least {_MIN_UNITS} complete units of "
@@ -594,11 +648,11 @@ class HSICTest(StreamedResults, BaseEstimator):
         unit = self.resample_unit
         if unit == "auto":
             unit = _auto_unit(n, self.n_resamples * len(groups))
-        stream = _pair_stream(engine, (X, Y), x_maps, y_map, unit, seed)
+        stream = _pair_stream(engine, (X, Y), x_maps, [y_map], unit, seed)
         sums = engine.add(stream, (X, Y), None, unit).sums()
-        L = feature_gram(sums[-1].U / unit)
-        unbiased = self.statistic == "unbiased"
-        parts = [HSICParts(feature_gram(s.U / unit), L, unbiased) for s in sums[:-1]]
+        *xs, y_obs = observations(sums, unit)
+        grams = [feature_gram(a) for a in xs]
+        parts = HSICParts(grams, [feature_gram(y_obs)], self.statistic == "unbiased")
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
@@ -606,11 +660,5 @@ class HSICTest(StreamedResults, BaseEstimator):
             seed=seed,
             n_jobs=self.n_jobs,
         )
-        intervals = [interval(*part.jackknife()) for part in parts]
+        intervals = [interval(*values) for values in zip(*parts.jackknife())]
         return _explain.ranked(groups, observed, null, intervals, "hsic")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = False
-        return tags

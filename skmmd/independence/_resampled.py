@@ -15,16 +15,15 @@ def resampled_hsic(
     """Observed HSIC and its permutation null: the y observations (units)
     paired with the x ones by uniformly random permutations.
 
-    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations, or
-    a list of them (several x variables against one y, e.g. each column of a
-    table), all on the same pairings. Returns ``(observed, null, tolerance)``
-    as the two-sample tests' ``resampled_statistics`` (a column of ``null``
-    per part for a list).
+    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations,
+    of one pair of kernels or of several (each x column group against y in
+    ``explain``, an aggregated test's grid), all on the same pairings.
+    Returns ``(observed, null, tolerance)`` as the two-sample tests'
+    ``resampled_statistics``: floats and a null of shape (B,) for one pair of
+    kernels, else arrays with a column of ``null`` per pair.
     """
-    many = isinstance(parts, list)
-    parts = parts if many else [parts]
     rng = np.random.default_rng(seed)
-    G = parts[0].G
+    G = parts.G
     if batch is None:
         batch = max(1, _calibration._BATCH_ENTRIES // G)
 
@@ -34,15 +33,12 @@ def resampled_hsic(
         return (rng.permuted(identity, axis=1),)
 
     def work(start, pairings):
-        return np.column_stack([part.statistics(pairings)[0] for part in parts])
+        return parts.statistics(pairings)[0]
 
     results = run_batches(gen_batches(n_resamples, batch), draw, work, n_jobs, verbose)
-    observed, scale = np.array([part.observed() for part in parts]).T
-    null = np.concatenate(results)
+    observed, scale = parts.observed()
     tolerance = 100 * np.finfo(np.float64).eps * scale
-    if many:
-        return observed, null, tolerance
-    return float(observed[0]), null[:, 0], float(tolerance[0])
+    return observed, np.concatenate(results), tolerance
 
 
 def resampled_conditional(

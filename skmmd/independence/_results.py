@@ -23,7 +23,8 @@ class HSICTestResult(KernelTestResult):
     alpha : float
         The level of the test.
     hsic : float
-        Unbiased estimate of the kernels' HSIC, the centre of
+        Unbiased estimate of the kernels' HSIC of the rows (the same quantity
+        at any ``n`` and resampling unit), the centre of
         :meth:`confidence_interval`.
     standard_error : float
         Delete-one-unit jackknife standard error of ``hsic``.

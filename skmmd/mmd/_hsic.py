@@ -24,22 +24,38 @@ from .._utils._compat import StrOptions, validate_params
 MAX_OBSERVATIONS = 4096
 
 
-@njit(parallel=True, cache=True)
+# Pairings sharing each pass over a row of the x Grams (kept in cache).
+_BLOCK = 8
+
+
+@njit(parallel=True, cache=True, fastmath={"reassoc", "contract"})
 def _paired_quadratic(K, L, pairings):  # pragma: no cover - compiled
-    """``sum_ij K_ij L_p(i)p(j)`` for every row ``p`` of ``pairings``."""
+    """``sum_ij K[a, i, j] L[c, p(i), p(j)]`` for every row ``p`` of
+    ``pairings`` and every pair ``(a, c)`` of a stack of ``n_x`` x Grams
+    ``K`` (n_x, G, G) and ``n_y`` y Grams ``L`` (n_y, G, G), all symmetric
+    (the lower triangle, twice, plus the diagonal). A block of pairings
+    shares each row of ``K``; each gathered row of ``L`` serves every x
+    kernel as a contiguous dot product."""
     B, G = pairings.shape
-    out = np.empty(B)
-    for b in prange(B):
-        p = pairings[b]
-        total = 0.0
+    nx, ny = K.shape[0], L.shape[0]
+    out = np.zeros((B, nx, ny))
+    for block in prange((B + _BLOCK - 1) // _BLOCK):
+        gathered = np.empty(G)
         for i in range(G):
-            row = L[p[i]]
-            Ki = K[i]
-            acc = 0.0
-            for j in range(G):
-                acc += Ki[j] * row[p[j]]
-            total += acc
-        out[b] = total
+            for b in range(block * _BLOCK, min(B, (block + 1) * _BLOCK)):
+                p = pairings[b]
+                pi = p[i]
+                for c in range(ny):
+                    row = L[c, pi]
+                    for j in range(i):
+                        gathered[j] = row[p[j]]
+                    diagonal = row[pi]
+                    for a in range(nx):
+                        Ki = K[a, i]
+                        acc = 0.0
+                        for j in range(i):
+                            acc += Ki[j] * gathered[j]
+                        out[b, a, c] += 2.0 * acc + Ki[i] * diagonal
     return out
 
 
@@ -60,75 +76,129 @@ def centered_gram(K):
     return K - rows[:, None] - K.mean(axis=0)[None, :] + rows.mean()
 
 
+def _stack(grams):
+    """One Gram (G, G) or a sequence of them as a (k, G, G) stack."""
+    if isinstance(grams, np.ndarray) and grams.ndim == 2:
+        return np.ascontiguousarray(grams, dtype=np.float64)[None]
+    return np.ascontiguousarray(np.stack(list(grams)), dtype=np.float64)
+
+
 class HSICParts:
     """The Grams of ``G`` observations and the terms of both estimators that
     depend on the pairing only through O(G) sums.
 
+    One x kernel and one y kernel, or several of each (an aggregated test's
+    bandwidth grid, or each column group of x against y in ``explain``):
+    every pair of an x and a y kernel is computed on the same pairings, in one
+    pass over the Grams.
+
     Parameters
     ----------
-    K : ndarray of shape (G, G)
-        Centered Gram of x (:func:`feature_gram` of features or unit sums of
-        features, or :func:`centered_gram` of an exact kernel matrix).
-    L : ndarray of shape (G, G)
-        Centered Gram of y, its rows paired with those of ``K``.
+    K : ndarray of shape (G, G) or sequence of them
+        Centered Gram(s) of x (:func:`feature_gram` of features or unit sums
+        of features, or :func:`centered_gram` of an exact kernel matrix).
+    L : ndarray of shape (G, G) or sequence of them
+        Centered Gram(s) of y, their rows paired with those of ``K``.
     unbiased : bool
         Which estimator.
+
+    Statistics come as one value per pairing for one Gram each (two arrays),
+    else as one column per pair of kernels, x major: column ``a * n_y + c``
+    pairs x kernel ``a`` with y kernel ``c``.
     """
 
     def __init__(self, K, L, unbiased):
-        self.G = G = K.shape[0]
+        self.single = all(isinstance(M, np.ndarray) and M.ndim == 2 for M in (K, L))
+        self.K, self.L = _stack(K), _stack(L)
+        self.G = G = self.K.shape[1]
         self.unbiased = unbiased
-        self.K, self.L = K, L
+        # Rounding scales of every pair of kernels (for ties).
+        self.scale = np.outer(
+            np.abs(self.K).sum(axis=(1, 2)), np.abs(self.L).max(axis=(1, 2))
+        ).ravel()
         if unbiased:
-            dk, dl = np.diagonal(self.K).copy(), np.diagonal(self.L).copy()
-            self.dk, self.dl = dk, dl
-            # Row sums of the zero-diagonal Grams, and their totals.
-            self.rk = self.K.sum(axis=1) - dk
-            self.rl = self.L.sum(axis=1) - dl
-            self.const = self.rk.sum() * self.rl.sum() / ((G - 1) * (G - 2))
+            # Diagonals and row sums of the zero-diagonal Grams, (k, G) each.
+            self.dk = np.diagonal(self.K, axis1=1, axis2=2).copy()
+            self.dl = np.diagonal(self.L, axis1=1, axis2=2).copy()
+            self.rk = self.K.sum(axis=2) - self.dk
+            self.rl = self.L.sum(axis=2) - self.dl
+            self.const = np.outer(self.rk.sum(axis=1), self.rl.sum(axis=1)).ravel() / (
+                (G - 1) * (G - 2)
+            )
+
+    @property
+    def n_kernels(self):
+        """Number of pairs of kernels ``n_x * n_y``."""
+        return self.K.shape[0] * self.L.shape[0]
+
+    def _shaped(self, values):
+        return values[..., 0] if self.single else values
+
+    def _pairs(self, u, v, pairings):
+        """``sum_i u[a, i] v[c, p(i)]`` for every pairing, (B, n_x n_y)."""
+        return np.einsum("ag,cbg->bac", u, v[:, pairings]).reshape(
+            pairings.shape[0], -1
+        )
 
     def statistics(self, pairings):
         """HSIC of each pairing (rows of ``pairings``, int64 of shape (B, G)).
 
-        Returns the statistics and their rounding scales (for ties).
+        Returns the statistics and their rounding scales (for ties), of shape
+        (B,) for one pair of Grams, else (B, n_x n_y).
         """
-        G = self.G
-        quadratic = _paired_quadratic(self.K, self.L, pairings)
-        scale = np.abs(self.K).sum() * np.abs(self.L).max() + 0.0 * quadratic
+        G, B = self.G, pairings.shape[0]
+        quadratic = _paired_quadratic(self.K, self.L, pairings).reshape(B, -1)
+        scale = np.broadcast_to(self.scale, quadratic.shape)
         if not self.unbiased:
-            return quadratic / G**2, scale / G**2
-        diagonal = self.dk @ self.dl[pairings].T
-        cross = self.rk @ self.rl[pairings].T
+            return self._shaped(quadratic / G**2), self._shaped(scale / G**2)
+        diagonal = self._pairs(self.dk, self.dl, pairings)
+        cross = self._pairs(self.rk, self.rl, pairings)
         stat = quadratic - diagonal + self.const - 2.0 * cross / (G - 2)
-        return stat / (G * (G - 3)), scale / (G * (G - 3))
+        return self._shaped(stat / (G * (G - 3))), self._shaped(scale / (G * (G - 3)))
 
     def jackknife(self):
         """The unbiased HSIC of the observed pairing and its delete-one
-        jackknife standard error (``O(G^2)``; needs ``G >= 5``)."""
-        G = self.G
-        Kt = self.K - np.diag(np.diagonal(self.K))
-        Lt = self.L - np.diag(np.diagonal(self.L))
-        rk, rl = Kt.sum(axis=1), Lt.sum(axis=1)
-        cross = np.einsum("ij,ij->i", Kt, Lt)
+        jackknife standard error (``O(G^2)`` per pair of kernels; needs
+        ``G >= 5``): floats, or arrays of ``n_x n_y`` for several kernels."""
+        G, K, L = self.G, self.K, self.L
+        dk = np.diagonal(K, axis1=1, axis2=2)
+        dl = np.diagonal(L, axis1=1, axis2=2)
+        # Row sums of the zero-diagonal Grams, (k, G), and, for every pair
+        # (a, c), sum_j Kt_a[i, j] Lt_c[i, j] and the products Kt_a rl_c,
+        # Lt_c rk_a: (n_x, n_y, G) each.
+        rk, rl = K.sum(axis=2) - dk, L.sum(axis=2) - dl
+        cross = np.array([[np.einsum("ij,ij->i", Ka, Lc) for Lc in L] for Ka in K])
+        cross -= dk[:, None] * dl[None]
+        Krl = np.matmul(K, rl.T).transpose(0, 2, 1) - dk[:, None] * rl[None]
+        Lrk = np.matmul(L, rk.T).transpose(2, 0, 1) - dl[None] * rk[:, None]
+        rk_, rl_ = rk[:, None], rl[None]
+        inner = rk @ rl.T  # (n_x, n_y)
         g = G - 1  # observations left
-        trace = cross.sum() - 2.0 * cross
-        sk, sl = rk.sum() - 2.0 * rk, rl.sum() - 2.0 * rl
-        rows = rk @ rl - rk * rl - Lt @ rk - Kt @ rl + cross
+        trace = cross.sum(axis=2, keepdims=True) - 2.0 * cross
+        sk = rk.sum(axis=1)[:, None, None] - 2.0 * rk_
+        sl = rl.sum(axis=1)[None, :, None] - 2.0 * rl_
+        rows = inner[:, :, None] - rk_ * rl_ - Lrk - Krl + cross
         loo = (trace + sk * sl / ((g - 1) * (g - 2)) - 2.0 * rows / (g - 2)) / (
             g * (g - 3)
         )
         full = (
-            cross.sum()
-            + rk.sum() * rl.sum() / ((G - 1) * (G - 2))
-            - 2.0 * (rk @ rl) / (G - 2)
+            cross.sum(axis=2)
+            + np.outer(rk.sum(axis=1), rl.sum(axis=1)) / ((G - 1) * (G - 2))
+            - 2.0 * inner / (G - 2)
         ) / (G * (G - 3))
-        se = np.sqrt((G - 1) / G * np.sum((loo - loo.mean()) ** 2))
-        return float(full), float(se)
+        spread = np.sum((loo - loo.mean(axis=2, keepdims=True)) ** 2, axis=2)
+        se = np.sqrt((G - 1) / G * spread)
+        if self.single:
+            return float(full[0, 0]), float(se[0, 0])
+        return full.ravel(), se.ravel()
 
     def observed(self):
-        """The statistic of the observed pairing and its rounding scale."""
+        """The statistic of the observed pairing and its rounding scale:
+        floats, or arrays of ``n_x n_y`` for several kernels."""
         stat, scale = self.statistics(np.arange(self.G)[None, :])
-        return float(stat[0]), float(scale[0])
+        if self.single:
+            return float(stat[0]), float(scale[0])
+        return stat[0], scale[0]
 
 
 @validate_params(

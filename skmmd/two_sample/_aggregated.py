@@ -166,7 +166,7 @@ class AggregatedMMDTest(_BaseMMDTest):
 
     _parameter_constraints: dict = {
         "transformers": [StrOptions({"auto"}), list],
-        "method": [StrOptions(set(_aggregation.AGGREGATORS))],
+        "method": [StrOptions({"mmdagg", "fuse"})],
         "kernels": [list, tuple],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -223,17 +223,7 @@ class AggregatedMMDTest(_BaseMMDTest):
                 )
             grid = _aggregation.grid_weights(self.weights, self.n_bandwidths)
             return np.tile(grid, len(self.kernels)) / len(self.kernels)
-        weights = np.asarray(self.weights, dtype=np.float64)
-        if weights.shape != (n_kernels,):
-            raise ValueError(
-                f"weights must have one entry per kernel ({n_kernels}); got shape "
-                f"{weights.shape}."
-            )
-        if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
-            raise ValueError(
-                f"weights must be finite and positive; got {weights.tolist()}."
-            )
-        return weights / weights.sum()
+        return _aggregation.checked_weights(self.weights, n_kernels)
 
     def _auto_transformers(self, pooled, rng):
         """Random Fourier maps over each kernel's bandwidth grid (pooled data)."""
