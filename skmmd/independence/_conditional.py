@@ -164,12 +164,14 @@ class ConditionalHSICTest(BaseEstimator):
     regression, cross-fitted over ``n_folds`` random folds (each fold's
     residuals from fits on other folds; with 4 folds or more the x- and the
     y-features of a fold are fit on disjoint folds), with each target's penalty
-    chosen by cross-validation; the test asks whether the residual features
-    are uncorrelated. Its statistic is ``T = n ||(1/n) sum_i r_i s_i'||_F^2``
-    (a conditional HSIC of the residuals), calibrated by a multiplier
-    (wild) bootstrap of the per-unit sums of ``r_i s_i'``. The cost is
-    ``O(n Dz^2)`` for ``Dz`` features of Z, never ``n x n``. Without Z the
-    regression is on a constant only and the test is an HSIC test of X and y.
+    chosen by cross-validation and divided by 10 (undersmoothing: the test
+    needs little bias more than little variance); the test asks whether the
+    residual features are uncorrelated. Its statistic is
+    ``T = n ||(1/n) sum_i r_i s_i'||_F^2`` (a conditional HSIC of the
+    residuals), calibrated by a multiplier (wild) bootstrap of the per-unit
+    sums of ``r_i s_i'``. The cost is ``O(n Dz^2)`` for ``Dz`` features of
+    Z, never ``n x n``. Without Z the regression is on a constant only and
+    the test is an HSIC test of X and y.
 
     Read more in the :ref:`User Guide <conditional>`.
 
@@ -185,11 +187,12 @@ class ConditionalHSICTest(BaseEstimator):
     z_transformer : "auto" or object with ``fit`` and ``transform``, \
             default="auto"
         Feature map of Z. ``"auto"``: Z standardized, ``n_z_features``
-        random Fourier features: of one column at its median bandwidth times
-        0.2, 0.5 and 1; of several, half of each column alone (its median
-        times 0.2, 0.5, 1) and half of all jointly (their median times 1 and
-        2), side by side: the ridge weighs them; above 2000 rows, all at 0.1,
-        0.2, 0.5 and 1 times the medians; a :class:`TabularSampler` of
+        Nystroem features of Gaussian kernels (landmarks drawn from Z's
+        rows): of one column at its median bandwidth times 0.2, 0.5 and 1; of
+        several, half of each column alone (its median times 0.2, 0.5, 1) and
+        half of all jointly (their median times 0.25, 0.5 and 1), side by
+        side: the ridge weighs them; above 2000 rows at smaller multiples as
+        well (:func:`z_scales`); a :class:`TabularSampler` of
         ``n_z_features`` for DataFrames with text columns.
     n_z_features : "auto" or int, default="auto"
         Features of the default Z map. ``"auto"``: about ``10 sqrt(n)``,
@@ -235,7 +238,8 @@ class ConditionalHSICTest(BaseEstimator):
     x_transformer_, y_transformer_, z_transformer_ : object or None
         The fitted maps (``z_transformer_`` is None without Z).
     penalty_ : ndarray of shape (Dx + Dy,)
-        The ridge penalty chosen for each feature of x and of y.
+        The ridge penalty each feature of x and of y was fit with (a tenth
+        of its cross-validated one).
     resample_unit_ : int
         Rows per bootstrap unit.
     n_samples_ : int
