@@ -194,13 +194,15 @@ def _rate(hits):
     return f"{hits.mean():.3f} ±{half:.3f}"
 
 
-def aggregated_level(reps, n_resamples):
+def aggregated_level(reps, n_resamples, settings=None):
     print(
         f"\n(e) AggregatedHSICTest type-I error, n=500, alpha=0.05, {reps} "
         f"repetitions, B={n_resamples}"
     )
     for law in ("gauss", "t3"):
         for d in (1, 5):
+            if settings and f"{law}:{d}" not in settings:
+                continue
             hits = []
             for rep in range(reps):
                 rng = np.random.default_rng([rep, d, law == "t3", 41])
@@ -381,6 +383,9 @@ if __name__ == "__main__":
     parser.add_argument(
         "--problems", default="", help="comma-separated problems of (f); all if empty"
     )
+    parser.add_argument(
+        "--laws", default="", help="settings of (e), e.g. gauss:5,t3:1; all if empty"
+    )
     parser.add_argument("--sizes", default="1000,5000,20000,100000", help="n of (g)")
     parser.add_argument("--one-large", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -399,7 +404,9 @@ if __name__ == "__main__":
     if "d" in args.parts:
         large(int(args.n_large))
     if "e" in args.parts:
-        aggregated_level(args.reps, args.agg_resamples)
+        aggregated_level(
+            args.reps, args.agg_resamples, [k for k in args.laws.split(",") if k]
+        )
     if "f" in args.parts:
         names = [k for k in args.problems.split(",") if k]
         aggregated_power(args.power_reps, args.agg_resamples, not args.no_hyppo, names)
