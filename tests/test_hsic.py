@@ -13,6 +13,7 @@ import skmmd
 from skmmd import HSICTest, HSICTestResult, RandomFourierSampler, TabularSampler
 from skmmd._testing._streaming import virtual_positions
 from skmmd.mmd import hsic_features
+from skmmd.mmd._hsic import HSICParts, draw_variances, feature_gram
 
 
 def _gram_hsic(Zx, Zy, unbiased):
@@ -163,6 +164,54 @@ def test_effect_size_is_the_hsic_of_the_rows_at_any_unit():
     assert low < reference < high
     # The null is on the statistic's scale.
     assert np.median(large.null_distribution_) < 0.05 * large.statistic_
+
+
+def test_draw_variance_is_the_spread_over_new_features():
+    """The standard error adds the HSIC's spread over the random frequencies:
+    on fixed data, its estimate from one draw matches the spread of 60 draws;
+    the per-column terms it sums add up to the statistic."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 1))
+    y = x**2 + rng.normal(size=(400, 1))
+    fits = [
+        HSICTest(
+            RandomFourierSampler(n_components=32, bandwidth=1.0, random_state=s),
+            RandomFourierSampler(n_components=32, bandwidth=1.5, random_state=s + 99),
+            n_resamples=9,
+            random_state=0,
+        ).fit(x, y)
+        for s in range(60)
+    ]
+    spread = np.std([t.result_.hsic for t in fits], ddof=1)
+    a = fits[0].x_transformer_.transform(x)
+    b = fits[0].y_transformer_.transform(y)
+    draws = [
+        [t._column_draws()] for t in (fits[0].x_transformer_, fits[0].y_transformer_)
+    ]
+    estimates = np.sqrt(
+        [
+            draw_variances(
+                [t.x_transformer_.transform(x)], [t.y_transformer_.transform(y)], *draws
+            )[0]
+            for t in fits
+        ]
+    )
+    assert 0.7 < np.mean(estimates) / spread < 1.4
+    # The jackknife alone (fixed data, the data's spread) is not this spread.
+    parts = HSICParts(feature_gram(a), feature_gram(b), True)
+    hsic, jackknife = parts.jackknife()
+    assert fits[0].result_.hsic == pytest.approx(hsic)
+    assert fits[0].result_.standard_error == pytest.approx(
+        np.hypot(jackknife, estimates[0])
+    )
+    # Quasi-Monte Carlo frequencies are not independent draws: no term.
+    qmc = RandomFourierSampler(n_components=8, qmc="sobol").fit(x)
+    assert qmc._column_draws() is None
+    assert draw_variances([a], [b], [None], [None])[0] == 0.0
+    orthogonal = RandomFourierSampler(n_components=9, orthogonal=True).fit(
+        np.ones((3, 2))
+    )
+    assert orthogonal._column_draws().tolist() == [0, 0, 1, 1, 0, 0, 1, 1, 2]
 
 
 def test_auto_unit_grows_with_the_rows():

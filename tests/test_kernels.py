@@ -97,6 +97,27 @@ def test_median_bandwidth_subsample_is_seeded():
     assert a == pytest.approx(np.median(pdist(X[:2000])), rel=0.05)
 
 
+def test_median_bandwidth_of_random_pairs():
+    X = np.random.default_rng(0).normal(size=(20000, 2))
+    full = np.median(pdist(X[:4000]))
+    values = [median_bandwidth(X, random_state=s, n_pairs=2**18) for s in range(5)]
+    subsample = [median_bandwidth(X, random_state=s) for s in range(5)]
+    # Many pairs of all rows: a smaller error than every pair of 1000 rows.
+    assert np.std(values) < 0.5 * np.std(subsample)
+    assert np.mean(values) == pytest.approx(full, rel=0.01)
+    assert values[0] == median_bandwidth(X, random_state=0, n_pairs=2**18)
+    sparse = median_bandwidth(sp.csr_matrix(X), random_state=0, n_pairs=2**18)
+    assert sparse == pytest.approx(values[0])
+    l1 = median_bandwidth(X, random_state=0, n_pairs=2**18, metric="manhattan")
+    assert l1 == pytest.approx(np.median(pdist(X[:4000], "cityblock")), rel=0.01)
+    # Up to max_samples rows, every pair, as without n_pairs.
+    assert median_bandwidth(X[:50], n_pairs=10) == pytest.approx(
+        np.median(pdist(X[:50]))
+    )
+    with pytest.raises(ValueError, match="n_pairs"):
+        median_bandwidth(X, n_pairs=0)
+
+
 def test_median_bandwidth_ties_and_constant():
     # 8 of 10 points identical: 28 of 45 distances are 0, so the median of the
     # positive ones is used: eight 1s, eight 3s and one 2.

@@ -20,6 +20,7 @@ from ._hsic import (
     _constant,
     _fitted,
     _pair_stream,
+    effect_sizes,
     numeric_table,
     observations,
 )
@@ -137,8 +138,8 @@ class AggregatedHSICTest(_BaseHSICTest):
         Each pair's HSIC on the shared pairings.
     result_ : HSICTestResult
         ``statistic_``, ``p_value_`` and ``null_distribution_``, with every
-        pair's unbiased HSIC and its jackknife standard error (arrays of
-        ``n_kernels``).
+        pair's unbiased HSIC and its standard error (arrays of
+        ``n_kernels``), as in :class:`HSICTest`.
     x_transformers_, y_transformers_ : list of fitted transformers
         The fitted maps of each variable.
     kernels_ : list of str
@@ -403,7 +404,9 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.threshold_ = _calibration.threshold(self.null_distribution_, self.alpha)
         self.resample_unit_ = unit
         self.n_samples_ = stream.n_rows[0]
-        hsic, se = parts.jackknife()
+        hsic, se = effect_sizes(
+            parts, obs[:n_x], obs[n_x:], self.x_transformers_, self.y_transformers_
+        )
         self.result_ = HSICTestResult(
             statistic=self.statistic_,
             pvalue=self.p_value_,

@@ -262,6 +262,19 @@ class RandomFourierSampler(BaseSampler):
     def _n_frequencies(self):
         return n_frequencies(self.feature, self.n_components)
 
+    def _column_draws(self):
+        """The independent draw behind each output column (its frequency, or
+        its orthogonal block), for the variance of statistics over the
+        random features; None for quasi-Monte Carlo frequencies, which are
+        not independent."""
+        if self.qmc is not None:
+            return None
+        n_pairs = self.n_components // 2 if self.feature == "cos_sin" else 0
+        frequency = np.r_[np.arange(n_pairs), np.arange(self.n_components - n_pairs)]
+        if self.orthogonal:
+            return frequency // self.n_features_in_
+        return frequency
+
     # Array-API inputs (see skmmd._utils._array_api): the draws move to X's device.
     _array_api_attributes = ("random_weights_", "random_offset_")
 
@@ -416,6 +429,8 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
     feature = "cos_phase"
     # Normalization needs each whole feature row: summed after transform.
     _grouped_sums = None
+    # _column_draws is inherited: normalization couples the columns only
+    # through each row's norm, which is close to 1.
 
     def transform(self, X):
         """Apply the normalized random feature map to X.

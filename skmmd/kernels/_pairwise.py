@@ -252,10 +252,32 @@ def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
     )
 
 
-def _subsample_distances(X, max_samples, random_state, metric):
-    """Distances over distinct pairs of (a subsample of) X, in float64."""
+def _random_pair_distances(X, n_pairs, rng, metric):
+    """Distances of ``n_pairs`` random pairs of distinct rows of X, in
+    float64, blockwise (linear in the rows)."""
+    n = X.shape[0]
+    first = rng.randint(n, size=n_pairs)
+    second = (first + rng.randint(1, n, size=n_pairs)) % n
+    out = np.empty(n_pairs)
+    for block in gen_batches(n_pairs, max(1, _BLOCK_ENTRIES // X.shape[1])):
+        diff = X[first[block]] - X[second[block]]
+        if metric == "manhattan":
+            out[block] = np.asarray(abs(diff).sum(axis=1)).ravel()
+        elif sp.issparse(diff):
+            out[block] = np.sqrt(np.asarray(diff.multiply(diff).sum(axis=1)).ravel())
+        else:
+            out[block] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+    return out
+
+
+def _subsample_distances(X, max_samples, random_state, metric, n_pairs=None):
+    """Distances over distinct pairs of (a subsample of) X, in float64 (of
+    ``n_pairs`` random pairs of all rows when given and X has more than
+    ``max_samples`` rows)."""
     xp, device = _array_api.namespace(X)
-    if xp is not None:
+    if xp is not None and n_pairs is not None:
+        X = _array_api.to_numpy(X, xp)
+    elif xp is not None:
         # Arrays of other namespaces (a GPU): only the subsample comes to the
         # host, drawn as below so that it is the same subsample.
         n = X.shape[0]
@@ -271,6 +293,9 @@ def _subsample_distances(X, max_samples, random_state, metric):
             "Bandwidths from pairwise distances need at least 2 samples; got "
             f"n_samples = {n}."
         )
+    if n > max_samples and n_pairs is not None:
+        rng = check_random_state(random_state)
+        return _random_pair_distances(X.astype(np.float64), n_pairs, rng, metric)
     if n > max_samples:
         rng = check_random_state(random_state)
         X = X[np.sort(rng.choice(n, size=max_samples, replace=False))]
@@ -286,10 +311,13 @@ def _subsample_distances(X, max_samples, random_state, metric):
         "max_samples": [Interval(Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
         "metric": [StrOptions({"euclidean", "manhattan"})],
+        "n_pairs": [None, Interval(Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean"):
+def median_bandwidth(
+    X, max_samples=1000, random_state=None, metric="euclidean", *, n_pairs=None
+):
     """Median heuristic: the median pairwise distance of (a subsample of) X.
 
     Parameters
@@ -306,6 +334,12 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
     metric : {"euclidean", "manhattan"}, default="euclidean"
         Distance matching the kernel: Euclidean for Gaussian and Matern,
         Manhattan (L1) for the Laplacian kernel.
+    n_pairs : int, default=None
+        With more than ``max_samples`` rows: None takes every pair of a
+        subsample of ``max_samples`` rows; an int takes this many random
+        pairs of distinct rows of all of X, in linear time, so the median's
+        random error shrinks as ``n`` grows (about 2 % of the bandwidth for
+        1000 rows' pairs, 0.1 % for ``2**20`` pairs of many rows).
 
     Returns
     -------
@@ -323,7 +357,7 @@ def median_bandwidth(X, max_samples=1000, random_state=None, metric="euclidean")
     2.0
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        d = _subsample_distances(X, max_samples, random_state, metric)
+        d = _subsample_distances(X, max_samples, random_state, metric, n_pairs)
     med = float(np.median(d))
     if not np.isfinite(med):
         raise ValueError(

@@ -201,6 +201,58 @@ class HSICParts:
         return stat[0], scale[0]
 
 
+def draw_variances(xs, ys, x_draws, y_draws):
+    """Variance of the unbiased HSIC of every pair of feature maps over the
+    random draw of the maps' features, given the observations.
+
+    The unbiased HSIC is a sum of one term per column of x's features (and
+    one per column of y's), ``h_c = [||b^T a_c||^2 - q_c + n_c T_L / ((G-1)
+    (G-2)) - 2 q_c / (G-2)] / (G (G-3))`` with centered ``a_c``, ``q_c =
+    sum_i a_ic^2 ||b_i||^2``, ``n_c = ||a_c||^2`` and ``T_L = sum_i
+    ||b_i||^2``. Where a map's columns come from independent draws (random
+    Fourier frequencies), the statistic is a sum of ``M`` independent
+    per-draw terms, whose variance ``M s^2`` (``s^2`` their sample variance)
+    is the spread a new draw of the features would give. ``O(G D_x D_y)``.
+
+    Parameters
+    ----------
+    xs, ys : list of ndarray of shape (G, D)
+        Features of the x and y observations, one array per map, rows paired.
+    x_draws, y_draws : list of (ndarray of shape (D,) or None)
+        The draw behind each column of each map; None for a map whose
+        columns are not independent draws (it adds no variance).
+
+    Returns
+    -------
+    ndarray of shape (len(xs) * len(ys),)
+        One variance per pair of maps, x major.
+    """
+    G = xs[0].shape[0]
+    xs = [a - a.mean(axis=0) for a in xs]
+    ys = [b - b.mean(axis=0) for b in ys]
+    norms_x = [np.einsum("ij,ij->i", a, a) for a in xs]
+    norms_y = [np.einsum("ij,ij->i", b, b) for b in ys]
+
+    def spread(a, norms_other, squared_cross, draws):
+        if draws is None:
+            return 0.0
+        q = (a * a).T @ norms_other
+        n = np.einsum("ij,ij->j", a, a)
+        h = squared_cross - q + n * norms_other.sum() / ((G - 1) * (G - 2))
+        h = (h - 2.0 * q / (G - 2)) / (G * (G - 3))
+        per_draw = np.bincount(draws, weights=h)
+        return per_draw.size * per_draw.var(ddof=1) if per_draw.size > 1 else 0.0
+
+    out = []
+    for a, na, da in zip(xs, norms_x, x_draws):
+        for b, nb, db in zip(ys, norms_y, y_draws):
+            C = (b.T @ a) ** 2  # (D_y, D_x)
+            out.append(
+                spread(a, nb, C.sum(axis=0), da) + spread(b, na, C.sum(axis=1), db)
+            )
+    return np.array(out)
+
+
 @validate_params(
     {
         "X": ["array-like"],
