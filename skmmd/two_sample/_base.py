@@ -22,6 +22,7 @@ from .._testing._base import (
     fit_indices,
     unfitted_on_error,
 )
+from .._testing._calibration import n_max
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
@@ -138,6 +139,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
         probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
         all columns.
+        With ``n_resamples="auto"`` every column gets the cap (999): the
+        min-p adjustment compares each column with the smallest p-value over
+        all columns of each resample, so the resamples cannot stop column by
+        column.
 
         Parameters
         ----------
@@ -175,7 +180,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 )
             return self.resample_unit
         return _streaming.auto_unit(
-            m, n, n_features_out, self.n_resamples, self._n_products
+            m, n, n_features_out, n_max(self.n_resamples), self._n_products
         )
 
     _n_products = 1  # matrix products per resample (two for the bootstrap)
@@ -187,6 +192,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "statistic_",
         "p_value_",
         "null_distribution_",
+        "n_resamples_used_",
         "reject_",
         "threshold_",
         "witness_weights_",

@@ -5,6 +5,7 @@ and the witness points."""
 import numpy as np
 
 from .._testing import _streaming
+from .._testing._calibration import n_max
 from .._testing._explain import column_setup, ranked
 from .._testing._results import interval
 from .._utils._tables import is_dataframe
@@ -21,7 +22,9 @@ def report_from_sums(test, groups, sums, m, n, seed):
         n,
         statistic=test.statistic,
         method="permutation",
-        n_resamples=test.n_resamples,
+        # Fixed size: the min-p adjustment ranks every column on the same
+        # resamples, so "auto" draws its cap.
+        n_resamples=n_max(test.n_resamples),
         batch=test.batch,
         seed=seed,
         n_jobs=test.n_jobs,
