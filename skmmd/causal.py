@@ -53,10 +53,11 @@ class SkmmdCIT(CIT_Base):
         soon as its decision at ``alpha`` is known (at most 999; most
         independent pairs stop after a few dozen), see
         :class:`~skmmd.ConditionalHSICTest`.
-    alpha : float, default=0.05
+    level : float, default=0.05
         With ``n_resamples="auto"``: the level the stopping targets, which
         must be the search's ``alpha`` (the p-values are valid, but settled
-        only at that level).
+        only at that level). Not named ``alpha``, which ``pc`` and ``fci``
+        take for themselves.
     n_folds : int, default=5
         Cross-fitting folds.
     n_z_features : "auto" or int, default="auto"
@@ -92,7 +93,7 @@ class SkmmdCIT(CIT_Base):
         data,
         random_state=0,
         n_resamples=999,
-        alpha=0.05,
+        level=0.05,
         n_folds=5,
         n_z_features="auto",
         cache_path=None,
@@ -117,8 +118,8 @@ class SkmmdCIT(CIT_Base):
                 'n_resamples must be a positive integer or "auto"; got '
                 f"{n_resamples!r}."
             )
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1); got {level!r}.")
         super().__init__(data.astype(np.float64), cache_path=cache_path, **kwargs)
         self.params = {
             "random_state": int(random_state),
@@ -126,9 +127,9 @@ class SkmmdCIT(CIT_Base):
             "n_folds": int(n_folds),
             "n_z_features": n_z_features,
         }
-        self.alpha = float(alpha)
-        if n_resamples == "auto":  # the stopped p-values depend on alpha
-            self.params["alpha"] = self.alpha
+        self.level = float(level)
+        if n_resamples == "auto":  # the stopped p-values depend on the level
+            self.params["level"] = self.level
         self.check_cache_method_consistent(
             "skmmd",
             hashlib.md5(json.dumps(self.params, sort_keys=True).encode()).hexdigest(),
@@ -207,7 +208,7 @@ class SkmmdCIT(CIT_Base):
             self.sample_size,
             seed,
             n_resamples=self.params["n_resamples"],
-            alpha=self.alpha,
+            alpha=self.level,
             n_folds=self.params["n_folds"],
         )[2]
         self.pvalue_cache[key] = p

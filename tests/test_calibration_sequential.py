@@ -275,7 +275,12 @@ def test_causal_search_uses_auto():
     fixed = SkmmdCIT(data)
     for args in ((0, 2), (0, 1), (0, 2, [1])):
         assert (auto(*args) <= 0.05) == (fixed(*args) <= 0.05)
+    # Through causal-learn's keyword arguments (pc keeps "alpha" for itself).
+    from causallearn.search.ConstraintBased.PC import pc
+
+    graph = pc(data, 0.05, "skmmd", n_resamples="auto", level=0.05, show_progress=False)
+    assert graph.G.graph[0, 2] == 0 and graph.G.graph[0, 1] != 0
     with pytest.raises(ValueError, match="n_resamples must be a positive"):
         SkmmdCIT(data, n_resamples="fast")
-    with pytest.raises(ValueError, match="alpha must be in"):
-        SkmmdCIT(data, n_resamples="auto", alpha=1.5)
+    with pytest.raises(ValueError, match="level must be in"):
+        SkmmdCIT(data, n_resamples="auto", level=1.5)
