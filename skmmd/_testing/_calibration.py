@@ -258,13 +258,24 @@ class SequentialRule:
     report ``max(exact, (k + 1) / (n_max + 1))`` and early acceptances at
     least ``(K + 2) / (n_max + 1)``: never below the exact value, so
     ``P(p <= u) <= u`` for every ``u`` (valid), and ``p <= alpha`` exactly
-    when the test rejects.
+    when the test rejects. Early rejections are dropped from the last looks
+    until a full run of count ``K`` keeps an exact p-value ``<= alpha``, so a
+    full run decides as the fixed test does.
+
+    References
+    ----------
+    Besag, J. and Clifford, P. (1991). Sequential Monte Carlo p-values.
+    Biometrika 78(2), 301-304.
     """
 
     def __init__(self, alpha, n_max=AUTO_RESAMPLES, looks=_LOOKS, risk=_RISK):
         self.alpha, self.n_max = alpha, n_max
         self.looks = tuple(look for look in looks if look < n_max)
-        self.K = K = int(np.floor(alpha * (n_max + 1) + 1e-9)) - 1
+        # The largest count the fixed test rejects, as p <= alpha compares it.
+        K = int(np.floor(alpha * (n_max + 1))) + 1
+        while K >= 0 and (K + 1) / (n_max + 1) > alpha:
+            K -= 1
+        self.K = K
         per_look = risk / max(len(self.looks), 1)
         counts = np.arange(max(K, 0) + 2)
         self.futile = [
@@ -280,9 +291,11 @@ class SequentialRule:
         while True:
             early, futile, full = self._null_mass()
             self.rejected_early = sum(mass.sum() for mass in early)
-            if self.rejected_early <= alpha:
+            # The level, with the full runs that the fixed test rejects.
+            if self.rejected_early + full[: K + 1].sum() <= alpha:
                 break
-            # Too many early rejections for the level: drop the last look's.
+            # Early rejections whose full run would not have rejected cost
+            # level: drop the last look's.
             last = max(j for j, r in enumerate(self.early) if r >= 0)
             self.early[last] = -1
         self._p_values(early, futile, full)

@@ -125,9 +125,10 @@ class AggregatedHSICTest(_BaseHSICTest):
     p_value_ : float
         ``#{b : S_b >= S} / (B + 1)`` over the aggregated statistic of the
         observed pairing and the ``B`` random ones.
-        With ``n_resamples="auto"``, the sequential p-value: the same when
-        all 999 were drawn, above ``alpha`` when the test stopped to accept
-        (coarser there), valid in both cases (see :ref:`sequential`).
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The aggregated statistic on each random pairing.
     n_resamples_used_ : int

@@ -230,9 +230,10 @@ class ConditionalHSICTest(BaseEstimator):
         ``T``, the squared norm of the residual cross-covariance times ``n``.
     p_value_ : float
         ``(1 + #{T_b >= T}) / (B + 1)``.
-        With ``n_resamples="auto"``, the sequential p-value: the same when
-        all 999 were drawn, above ``alpha`` when the test stopped to accept
-        (coarser there), valid in both cases (see :ref:`sequential`).
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The bootstrap statistics.
     n_resamples_used_ : int

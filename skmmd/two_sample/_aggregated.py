@@ -103,9 +103,10 @@ class AggregatedMMDTest(_BaseMMDTest):
         smallest per-kernel p-value (``"mmdagg"``), or the fused statistic.
     p_value_ : float
         ``(1 + #{b : S_b >= S}) / (B + 1)`` for the aggregated statistic.
-        With ``n_resamples="auto"``, the sequential p-value: the same when
-        all 999 were drawn, above ``alpha`` when the test stopped to accept
-        (coarser there), valid in both cases (see :ref:`sequential`).
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The aggregated statistic on each permutation.
     n_resamples_used_ : int

@@ -131,9 +131,10 @@ class MMDTest(_BaseMMDTest):
         Observed MMD^2.
     p_value_ : float
         ``(1 + #{b : T_b >= T}) / (B + 1)``, in ``[1 / (B + 1), 1]``.
-        With ``n_resamples="auto"``, the sequential p-value: the same when
-        all 999 were drawn, above ``alpha`` when the test stopped to accept
-        (coarser there), valid in both cases (see :ref:`sequential`).
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The resampled statistics ``T_b``.
     n_resamples_used_ : int
