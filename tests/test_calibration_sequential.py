@@ -284,3 +284,21 @@ def test_causal_search_uses_auto():
         SkmmdCIT(data, n_resamples="fast")
     with pytest.raises(ValueError, match="level must be in"):
         SkmmdCIT(data, n_resamples="auto", level=1.5)
+
+
+def test_command_line_auto(tmp_path, capsys):
+    import json
+
+    from skmmd.cli import main
+
+    X, Y = _null_xy(11)
+    paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
+    for path, V in zip(paths, (X, Y)):
+        np.savetxt(path, V, delimiter=",")
+    args = ["test", *map(str, paths), "--seed", "0", "--json"]
+    assert main([*args, "--n-resamples", "auto"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_resamples"] == "auto" and 16 <= out["n_resamples_used"] < 999
+    with pytest.raises(SystemExit):
+        main([*args, "--n-resamples", "fast"])
+    assert 'must be an integer or "auto"' in capsys.readouterr().err
