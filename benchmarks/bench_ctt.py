@@ -1,0 +1,94 @@
+"""Power and time of ``mmd_test`` (999 resamples and ``n_resamples="auto"``)
+against Compress Then Test (``goodpoints.ctt``, g = 2 and 3), in one run.
+
+The setting of issue 42: X ~ N(0, I_10), Y the same shifted by ``shift`` in
+one coordinate, ``n`` points per sample; ``mmd_test`` with its defaults;
+``goodpoints.ctt`` with its defaults (B = 39, s = 16) and a Gaussian kernel
+``exp(-||x - y||^2 / lam^2)`` at ``lam`` = the median distance of the pooled
+sample (of 1000 points). Every method sees the same data in each repetition.
+
+goodpoints is not a dependency of skmmd: run this in a benchmark-only
+environment that also sees skmmd's dependencies, e.g.
+
+    python -m venv /work/venv-ctt --system-site-packages
+    /work/venv-ctt/bin/pip install goodpoints
+    PYTHONPATH=.:/work/venv/lib/python3.11/site-packages \\
+        /work/venv-ctt/bin/python benchmarks/bench_ctt.py --reps 30
+
+Measured (this 2-core machine, shared with two other jobs: times are
+indicative, compare them within a row only; one run):
+
+RESULTS
+"""
+
+import argparse
+from time import perf_counter
+
+import numpy as np
+
+from skmmd import mmd_test
+from skmmd.kernels import median_bandwidth
+
+try:
+    from goodpoints.ctt import ctt
+except ImportError as error:  # a benchmark-only dependency
+    raise SystemExit(
+        "bench_ctt.py needs goodpoints in a benchmark-only environment: "
+        "pip install goodpoints (never a dependency of skmmd)."
+    ) from error
+
+ALPHA = 0.05
+D = 10
+# n per sample -> the shift of issue 42's table (power near 0.5 at 999).
+SETTINGS = {1024: 0.14, 4096: 0.07, 16384: 0.035, 65536: 0.0175}
+
+
+def _data(seed, n, shift):
+    rng = np.random.default_rng(seed)
+    X, Y = rng.normal(size=(n, D)), rng.normal(size=(n, D))
+    Y[:, 0] += shift
+    return X, Y
+
+
+def _methods(X, Y, seed):
+    """Each method's (reject, seconds) on one data set (CTT's ``rejects``: its
+    randomized test's probability of rejecting)."""
+    lam = median_bandwidth(np.vstack([X, Y]), random_state=seed)
+    methods = {
+        "skmmd 999": lambda: mmd_test(X, Y, random_state=seed).reject,
+        "skmmd auto": lambda: (
+            mmd_test(X, Y, n_resamples="auto", random_state=seed).reject
+        ),
+    }
+    for g in (2, 3):
+        methods[f"ctt g={g}"] = lambda g=g: float(
+            ctt(X, Y, g, lam=lam, null_seed=seed, statistic_seed=seed + 1).rejects
+        )
+    out = {}
+    for name, method in methods.items():
+        start = perf_counter()
+        out[name] = (method(), perf_counter() - start)
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=30)
+    parser.add_argument(
+        "--n", type=int, nargs="+", default=[4096, 16384, 65536], choices=SETTINGS
+    )
+    args = parser.parse_args(argv)
+    for n in args.n:
+        rows = [_methods(*_data(rep, n, SETTINGS[n]), rep) for rep in range(args.reps)]
+        cells = []
+        for name in rows[0]:
+            reject, seconds = np.array([row[name] for row in rows], dtype=float).T
+            cells.append(f"{name} {reject.mean():.2f} / {seconds.mean():.2f} s")
+        print(
+            f"n={n} shift={SETTINGS[n]} reps={args.reps}: " + " | ".join(cells),
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
