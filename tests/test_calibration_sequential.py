@@ -50,9 +50,10 @@ def _walk(rule, exceed):
     return n, rule.p_value(n, (exceed.sum() + 1) / (n + 1))
 
 
-@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1, 0.2])
-def test_sequential_p_value_is_valid_and_decides_at_alpha(alpha):
-    rule = SequentialRule(alpha)
+@pytest.mark.parametrize("reject_early", [True, False])
+@pytest.mark.parametrize("alpha", [0.01, 0.021, 0.05, 0.1, 0.2])
+def test_sequential_p_value_is_valid_and_decides_at_alpha(alpha, reject_early):
+    rule = SequentialRule(alpha, reject_early=reject_early)
     mass, p, rejects = _outcomes(rule)
     assert mass.sum() == pytest.approx(1.0, abs=1e-9)
     # The test rejects exactly when its p-value is at most alpha ...
@@ -185,14 +186,16 @@ def test_every_family_stops_on_null_data_and_agrees_with_999(name):
     assert auto.p_value_ == pytest.approx(fixed.p_value_, abs=0.15)
 
 
-@pytest.mark.parametrize("name", ["mmd", "hsic", "aggregated_mmd"])
+@pytest.mark.parametrize("name", ["mmd", "hsic", "aggregated_mmd", "aggregated_hsic"])
 def test_clear_dependence_is_rejected_early(name):
     rng = np.random.default_rng(4)
     X = rng.normal(size=(300, 2))
     Y = X + 0.5 * rng.normal(size=(300, 2)) if "hsic" in name else X + 0.8
     test = _families()[name].set_params(n_resamples="auto").fit(X, Y)
     assert test.reject_ and test.p_value_ <= ALPHA
-    assert test.n_resamples_used_ < AUTO_RESAMPLES
+    # Aggregated tests stop only to accept: they reject where the fixed does.
+    stops = "aggregated" not in name
+    assert (test.n_resamples_used_ < AUTO_RESAMPLES) == stops
 
 
 def test_mean_resamples_on_null_data_is_small():

@@ -46,10 +46,12 @@ SHARED_CONSTRAINTS = {
 }
 
 
-def stopping_rule(test):
+def stopping_rule(test, reject_early=True):
     """The sequential rule of ``n_resamples="auto"`` at the test's ``alpha``,
     or None for a fixed number of resamples."""
-    return sequential_rule(test.alpha) if test.n_resamples == "auto" else None
+    if test.n_resamples != "auto":
+        return None
+    return sequential_rule(test.alpha, reject_early)
 
 
 def unfitted_on_error(partial_fit):

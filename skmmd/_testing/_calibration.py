@@ -262,13 +262,22 @@ class SequentialRule:
     until a full run of count ``K`` keeps an exact p-value ``<= alpha``, so a
     full run decides as the fixed test does.
 
+    ``reject_early=False`` keeps only the stops to accept: every rejection is
+    then one of the fixed test on the same draws, so the level is the fixed
+    test's whatever the statistic. The aggregated tests use it: their
+    statistic of a resample depends on all resamples drawn, so the counts at
+    the looks are not the prefixes of one sequence and the urn is only their
+    marginal law.
+
     References
     ----------
     Besag, J. and Clifford, P. (1991). Sequential Monte Carlo p-values.
     Biometrika 78(2), 301-304.
     """
 
-    def __init__(self, alpha, n_max=AUTO_RESAMPLES, looks=_LOOKS, risk=_RISK):
+    def __init__(
+        self, alpha, n_max=AUTO_RESAMPLES, looks=_LOOKS, risk=_RISK, reject_early=True
+    ):
         self.alpha, self.n_max = alpha, n_max
         self.looks = tuple(look for look in looks if look < n_max)
         # The largest count the fixed test rejects, as p <= alpha compares it.
@@ -286,6 +295,8 @@ class SequentialRule:
         ]
         self.early = [
             int(np.searchsorted(binom.cdf(np.arange(L + 1), L, alpha), per_look)) - 1
+            if reject_early
+            else -1
             for L in self.looks
         ]
         while True:
@@ -347,9 +358,9 @@ class SequentialRule:
 
 
 @functools.lru_cache(maxsize=64)
-def sequential_rule(alpha):
+def sequential_rule(alpha, reject_early=True):
     """The rule of ``n_resamples="auto"`` at level ``alpha`` (cached)."""
-    return SequentialRule(float(alpha))
+    return SequentialRule(float(alpha), reject_early=reject_early)
 
 
 def n_max(n_resamples):

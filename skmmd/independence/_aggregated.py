@@ -392,7 +392,9 @@ class AggregatedHSICTest(_BaseHSICTest):
                 f"{unit}, {parts.n_kernels} pairs of kernels, "
                 f"{self.n_resamples} pairings"
             )
-        rule = stopping_rule(self)
+        # Stops to accept only (see SequentialRule): an aggregated statistic
+        # depends on every resample drawn.
+        rule = stopping_rule(self, reject_early=False)
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
