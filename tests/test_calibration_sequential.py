@@ -235,19 +235,31 @@ def test_partial_fit_and_dask_equal_memory():
     stream = make(prefit=True)
     for x, y in zip(np.array_split(X, 4), np.array_split(Y, 4)):
         stream.partial_fit(x, y)
+    assert ref.n_resamples_used_ < AUTO_RESAMPLES
     for test in (lazy, stream):
         assert test.n_resamples_used_ == ref.n_resamples_used_
         assert test.p_value_ == ref.p_value_
         assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-10)
     x, y = _null_xy(7, 600)
-    hsic = HSICTest(n_resamples="auto", random_state=0).fit(x, y)
-    lazy = HSICTest(n_resamples="auto", random_state=0).fit(
-        da.from_array(x, chunks=250), da.from_array(y, chunks=250)
-    )
-    assert (lazy.n_resamples_used_, lazy.p_value_) == (
-        hsic.n_resamples_used_,
-        hsic.p_value_,
-    )
+
+    def hsic(prefit=False):
+        maps = [
+            RandomFourierSampler(bandwidth=1.0, n_components=16, random_state=s)
+            for s in (0, 1)
+        ]
+        if prefit:
+            maps = [maps[0].fit(x[:1]), maps[1].fit(y[:1])]
+        return HSICTest(*maps, n_resamples="auto", random_state=0)
+
+    ref = hsic().fit(x, y)
+    lazy = hsic().fit(da.from_array(x, chunks=250), da.from_array(y, chunks=250))
+    stream = hsic(prefit=True)
+    for a, b in zip(np.array_split(x, 3), np.array_split(y, 3)):
+        stream.partial_fit(a, b)
+    assert ref.n_resamples_used_ < AUTO_RESAMPLES
+    for test in (lazy, stream):
+        assert test.n_resamples_used_ == ref.n_resamples_used_
+        assert test.p_value_ == ref.p_value_
 
 
 def test_explain_draws_the_cap():
