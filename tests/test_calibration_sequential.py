@@ -262,12 +262,28 @@ def test_partial_fit_and_dask_equal_memory():
         assert test.p_value_ == ref.p_value_
 
 
-def test_explain_draws_the_cap():
-    X, Y = _null_xy(8)
-    rff = RandomFourierSampler(n_components=32, random_state=0)
-    auto = MMDTest(rff, n_resamples="auto", random_state=0).fit(X, Y)
-    fixed = MMDTest(rff, random_state=0).fit(X, Y)
-    assert auto.explain(X, Y).equals(fixed.explain(X, Y))
+@pytest.mark.parametrize("family", ["mmd", "hsic"])
+def test_explain_stops_only_when_no_column_is_flagged(family):
+    rng = np.random.default_rng(8)
+    X, Y = rng.normal(size=(300, 3)), rng.normal(size=(300, 3))
+    if family == "mmd":
+        rff = RandomFourierSampler(n_components=32, random_state=0)
+        make = lambda n: MMDTest(rff, n_resamples=n, random_state=0)  # noqa: E731
+        moved = Y + [0.0, 0.6, 0.0]
+    else:
+        make = lambda n: HSICTest(n_resamples=n, random_state=0)  # noqa: E731
+        Y = Y[:, :1]
+        moved = Y + X[:, 1:2]
+    calls = []
+    for data, flagged in ((Y, False), (moved, True)):
+        auto, fixed = make("auto").fit(X, data), make(999).fit(X, data)
+        a, f = auto.explain(X, data), fixed.explain(X, data)
+        assert (a.adjusted_p_value <= ALPHA).any() == flagged
+        assert ((a.adjusted_p_value <= ALPHA) == (f.adjusted_p_value <= ALPHA)).all()
+        calls.append((a.attrs["n_resamples_used"] < AUTO_RESAMPLES, a.equals(f)))
+    # Nothing moved: stopped early (coarser p-values than the fixed report's);
+    # a moved column: all 999 drawn, the fixed report.
+    assert calls == [(True, False), (False, True)]
 
 
 def test_bad_n_resamples():

@@ -610,10 +610,12 @@ class HSICTest(_BaseHSICTest):
         column independent of y with probability at most ``alpha``. Each
         column tests its marginal dependence on y, not its dependence given
         the other columns.
-        With ``n_resamples="auto"`` every column gets the cap (999): the
-        min-p adjustment compares each column with the smallest p-value over
-        all columns of each resample, so the resamples cannot stop column by
-        column.
+        With ``n_resamples="auto"`` the resamples stop early only when no
+        column can be flagged (the smallest adjusted p-value is settled above
+        ``alpha``); otherwise all 999 are drawn and the report is the fixed
+        one (the number drawn is ``report.attrs["n_resamples_used"]``).
+        Columns cannot stop one by one: the min-p adjustment compares each
+        with the smallest p-value of all columns on every resample.
 
         Parameters
         ----------
@@ -675,14 +677,15 @@ class HSICTest(_BaseHSICTest):
         *xs, y_obs = observations(sums, unit)
         grams = [feature_gram(a) for a in xs]
         parts = HSICParts(grams, [feature_gram(y_obs)], self.statistic == "unbiased")
-        # Fixed size: the min-p adjustment ranks every column on the same
-        # resamples, so "auto" draws its cap.
+        rule, p_of = _explain.stopping(self)
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=n_max(self.n_resamples),
             batch=self.batch,
             seed=seed,
             n_jobs=self.n_jobs,
+            stopping=rule,
+            p_of=p_of,
         )
         intervals = [interval(*values) for values in zip(*parts.jackknife())]
-        return _explain.ranked(groups, observed, null, intervals, "hsic")
+        return _explain.ranked(groups, observed, null, intervals, "hsic", rule)

@@ -139,10 +139,12 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
         probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
         all columns.
-        With ``n_resamples="auto"`` every column gets the cap (999): the
-        min-p adjustment compares each column with the smallest p-value over
-        all columns of each resample, so the resamples cannot stop column by
-        column.
+        With ``n_resamples="auto"`` the resamples stop early only when no
+        column can be flagged (the smallest adjusted p-value is settled above
+        ``alpha``); otherwise all 999 are drawn and the report is the fixed
+        one (the number drawn is ``report.attrs["n_resamples_used"]``).
+        Columns cannot stop one by one: the min-p adjustment compares each
+        with the smallest p-value of all columns on every resample.
 
         Parameters
         ----------
