@@ -207,7 +207,9 @@ def resampled_statistics(
         size = s.stop - s.start
         A, C = draw_counts(rng, method, size, n_units, out)
         padded = -(-size // chunk_rows) * chunk_rows
-        if out is None or s.start % chunk_rows or padded == size or stopping:
+        # (A sequential test's batches end on its chunks: nothing to pad.)
+        short = padded != size and not s.start % chunk_rows and stopping is None
+        if out is None or not short:
             return work(s.start, A, C)
         # A last, short chunk is padded with empty resamples in the buffer's
         # spare rows, not in a fresh copy (64 MB at N = 10^6).
