@@ -41,6 +41,15 @@ HSICTest   rho 0.19      0.520 /     316 (192, 999)   400 of 400     1.6x
 
 The fit time includes the maps and the unit sums, which do not shrink: at
 n = 300 the calibration is about half of a fit.
+
+On request (``--tests AggregatedMMDTest ConditionalHSICTest --null 300 --alt
+100``, one run, same machine; the standard error of a rate of 0.05 is
+0.0126): AggregatedMMDTest, which stops only to accept, rejected 0.037 of
+300 null data sets (999: 0.040; one decision of 300 differed, a stop to
+accept where the fixed test rejected) with 93.5 resamples on average, and
+0.450 / 0.450 of 100 alternatives (all equal, 544 resamples); the
+ConditionalHSICTest (no Z) 0.053 / 0.053 on null data with 67.3 resamples
+and 0.310 / 0.310 on alternatives (198 resamples), every decision equal.
 """
 
 import argparse
