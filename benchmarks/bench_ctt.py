@@ -37,6 +37,8 @@ digits setting of the CTT paper.
 """
 
 import argparse
+import contextlib
+import io
 from time import perf_counter
 
 import numpy as np
@@ -45,7 +47,7 @@ from skmmd import mmd_test
 from skmmd.kernels import median_bandwidth
 
 try:
-    from goodpoints.ctt import ctt
+    from goodpoints.ctt import actt, ctt
 except ImportError as error:  # a benchmark-only dependency
     raise SystemExit(
         "bench_ctt.py needs goodpoints in a benchmark-only environment: "
@@ -65,7 +67,23 @@ def _data(seed, n, shift):
     return X, Y
 
 
-def _methods(X, Y, seed):
+def _actt(X, Y, lam, seed):
+    """``goodpoints.actt`` (g = 2) over the bandwidths ``lam`` x (1/2, 1, 2),
+    equal weights; it prints its search, which is silenced."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = actt(
+            X,
+            Y,
+            2,
+            lam=lam * np.array([0.5, 1.0, 2.0]),
+            weights=np.full(3, 1 / 3),
+            null_seed=seed,
+            statistic_seed=seed + 1,
+        )
+    return float(result.rejects)
+
+
+def _methods(X, Y, seed, with_actt=False):
     """Each method's (reject, seconds) on one data set (CTT's ``rejects``: its
     randomized test's probability of rejecting)."""
     lam = median_bandwidth(np.vstack([X, Y]), random_state=seed)
@@ -79,6 +97,8 @@ def _methods(X, Y, seed):
         methods[f"ctt g={g}"] = lambda g=g: float(
             ctt(X, Y, g, lam=lam, null_seed=seed, statistic_seed=seed + 1).rejects
         )
+    if with_actt:
+        methods["actt g=2"] = lambda: _actt(X, Y, lam, seed)
     out = {}
     for name, method in methods.items():
         start = perf_counter()
@@ -92,9 +112,15 @@ def main(argv=None):
     parser.add_argument(
         "--n", type=int, nargs="+", default=[4096, 16384, 65536], choices=SETTINGS
     )
+    parser.add_argument(
+        "--actt", action="store_true", help="also goodpoints.actt (g = 2)"
+    )
     args = parser.parse_args(argv)
     for n in args.n:
-        rows = [_methods(*_data(rep, n, SETTINGS[n]), rep) for rep in range(args.reps)]
+        rows = [
+            _methods(*_data(rep, n, SETTINGS[n]), rep, args.actt)
+            for rep in range(args.reps)
+        ]
         cells = []
         for name in rows[0]:
             reject, seconds = np.array([row[name] for row in rows], dtype=float).T
