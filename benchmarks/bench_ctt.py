@@ -28,8 +28,20 @@ n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
 65536   0.0175   0.53 / 1.32 s   0.53 / 0.73 s   0.27 / 1.03 s  0.40 / 3.99 s
 ======  =======  ==============  ==============  =============  =============
 
-``"auto"`` made the same 90 decisions as 999 resamples in 0.55-0.57 of the
-time; at 4096 and 16384 points CTT is still faster (the stopped calibration
+A second run with ``--actt --n 1024 4096 16384`` (same machine, 30
+repetitions; ``actt`` at the median distance times 1/2, 1 and 2; power /
+mean seconds):
+
+=====  =====  ===========  ===========  ===========  ===========  ===========
+n      shift  skmmd 999    skmmd auto   CTT g = 2    CTT g = 3    aCTT g = 2
+=====  =====  ===========  ===========  ===========  ===========  ===========
+1024   0.14   0.43 / 0.21  0.43 / 0.12  0.33 / 0.01  0.33 / 0.03  0.23 / 0.04
+4096   0.07   0.57 / 0.76  0.57 / 0.41  0.53 / 0.06  0.57 / 0.18  0.47 / 0.11
+16384  0.035  0.40 / 1.47  0.40 / 0.68  0.37 / 0.29  0.23 / 0.93  0.20 / 0.46
+=====  =====  ===========  ===========  ===========  ===========  ===========
+
+``"auto"`` made the same decisions as 999 resamples (180 of 180) in 0.46-0.57
+of the time; at 4096 and 16384 points CTT is still faster (the stopped calibration
 is about 0.3 s there, mostly the matrix products of the resamples that do run
 long, with the maps and unit sums beside it); at 65536 points skmmd is ahead
 of both on power and time. Not measured: n = 10^3 and 10^6, ``actt``, the
