@@ -41,11 +41,11 @@ n      shift  skmmd 999    skmmd auto   CTT g = 2    CTT g = 3    aCTT g = 2
 =====  =====  ===========  ===========  ===========  ===========  ===========
 
 ``"auto"`` made the same decisions as 999 resamples (180 of 180) in 0.46-0.57
-of the time; at 4096 and 16384 points CTT is still faster (the stopped calibration
-is about 0.3 s there, mostly the matrix products of the resamples that do run
-long, with the maps and unit sums beside it); at 65536 points skmmd is ahead
-of both on power and time. Not measured: n = 10^3 and 10^6, ``actt``, the
-digits setting of the CTT paper.
+of the time. Up to 16384 points CTT is still faster at equal or lower power
+(the stopped calibration is about 0.3 s at 4096, mostly the matrix products
+of the resamples that run long, beside the maps and unit sums); at 65536
+points skmmd is ahead of CTT g = 2 and g = 3 on power and time. Not
+measured: n = 10^6, the digits setting of the CTT paper.
 """
 
 import argparse
