@@ -15,6 +15,7 @@ p-values do not depend on the order of the tests.
 
 import hashlib
 import json
+import numbers
 
 import numpy as np
 
@@ -47,8 +48,16 @@ class SkmmdCIT(CIT_Base):
         The data set of the search, one column per variable.
     random_state : int, default=0
         Seed of every test, combined with the variables tested.
-    n_resamples : int, default=999
-        Bootstrap draws of each test.
+    n_resamples : int or "auto", default=999
+        Bootstrap draws of each test; ``"auto"`` stops each test's draws as
+        soon as its decision at ``alpha`` is known (at most 999; most
+        independent pairs stop after a few dozen), see
+        :class:`~skmmd.ConditionalHSICTest`.
+    level : float, default=0.05
+        With ``n_resamples="auto"``: the level the stopping targets, which
+        must be the search's ``alpha`` (the p-values are valid, but settled
+        only at that level). Not named ``alpha``, which ``pc`` and ``fci``
+        take for themselves.
     n_folds : int, default=5
         Cross-fitting folds.
     n_z_features : "auto" or int, default="auto"
@@ -84,6 +93,7 @@ class SkmmdCIT(CIT_Base):
         data,
         random_state=0,
         n_resamples=999,
+        level=0.05,
         n_folds=5,
         n_z_features="auto",
         cache_path=None,
@@ -101,13 +111,25 @@ class SkmmdCIT(CIT_Base):
                 "data has NaN or infinity in column(s) "
                 f"{np.flatnonzero(bad).tolist()}: the test takes finite values."
             )
+        if n_resamples != "auto" and (
+            not isinstance(n_resamples, numbers.Integral) or n_resamples < 1
+        ):
+            raise ValueError(
+                'n_resamples must be a positive integer or "auto"; got '
+                f"{n_resamples!r}."
+            )
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1); got {level!r}.")
         super().__init__(data.astype(np.float64), cache_path=cache_path, **kwargs)
         self.params = {
             "random_state": int(random_state),
-            "n_resamples": int(n_resamples),
+            "n_resamples": n_resamples if n_resamples == "auto" else int(n_resamples),
             "n_folds": int(n_folds),
             "n_z_features": n_z_features,
         }
+        self.level = float(level)
+        if n_resamples == "auto":  # the stopped p-values depend on the level
+            self.params["level"] = self.level
         self.check_cache_method_consistent(
             "skmmd",
             hashlib.md5(json.dumps(self.params, sort_keys=True).encode()).hexdigest(),
@@ -186,6 +208,7 @@ class SkmmdCIT(CIT_Base):
             self.sample_size,
             seed,
             n_resamples=self.params["n_resamples"],
+            alpha=self.level,
             n_folds=self.params["n_folds"],
         )[2]
         self.pvalue_cache[key] = p

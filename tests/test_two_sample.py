@@ -366,7 +366,10 @@ def test_bad_input(kind, args, match):
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"n_resamples": 0}, "'n_resamples' parameter of MMDTest must be an int"),
+        (
+            {"n_resamples": 0},
+            "'n_resamples' parameter of MMDTest must be a str among {'auto'} or an int",
+        ),
         ({"alpha": 0.0}, "'alpha' parameter of MMDTest must be a float in the range"),
         ({"alpha": 1.0}, "'alpha' parameter of MMDTest must be a float in the range"),
         ({"statistic": "linear"}, "'statistic' parameter of MMDTest must be a str"),

@@ -138,6 +138,17 @@ def aggregated_p_value(T, method="mmdagg", weights=None):
     return statistic, np.count_nonzero(at_least) / statistic.shape[0]
 
 
+def p_value_of(method, weights=None):
+    """``p_of(observed, null, tolerance)`` of the sequential loop
+    (``n_resamples="auto"``): the aggregated p-value of the observed row
+    against the null rows drawn so far."""
+
+    def p_of(observed, null, tolerance):
+        return aggregated_p_value(np.vstack([observed, null]), method, weights)[1]
+
+    return p_of
+
+
 def minp_adjusted_p_values(T):
     """Westfall & Young's single-step min-p adjusted p-values of the K
     statistics of row 0, from the same B + 1 rows.

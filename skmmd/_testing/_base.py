@@ -9,6 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._utils._compat import Interval, StrOptions
+from ._calibration import sequential_rule
 
 # Above this many pooled points the transformers are fit on a seeded uniform
 # subsample of this size (what their data-dependent parts need: a median
@@ -29,7 +30,10 @@ def fit_indices(n_rows, seed):
 # own): the statistic, the calibration loop's and the resampling unit's.
 SHARED_CONSTRAINTS = {
     "statistic": [StrOptions({"unbiased", "biased"})],
-    "n_resamples": [Interval(Integral, 1, None, closed="left")],
+    "n_resamples": [
+        StrOptions({"auto"}),
+        Interval(Integral, 1, None, closed="left"),
+    ],
     "alpha": [Interval(Real, 0, 1, closed="neither")],
     "resample_unit": [
         StrOptions({"auto"}),
@@ -40,6 +44,14 @@ SHARED_CONSTRAINTS = {
     "n_jobs": [None, Integral],
     "verbose": ["verbose"],
 }
+
+
+def stopping_rule(test, reject_early=True):
+    """The sequential rule of ``n_resamples="auto"`` at the test's ``alpha``,
+    or None for a fixed number of resamples."""
+    if test.n_resamples != "auto":
+        return None
+    return sequential_rule(test.alpha, reject_early)
 
 
 def unfitted_on_error(partial_fit):

@@ -11,8 +11,12 @@ threads. The unit sums (:class:`_FeatureSums`, :class:`_KernelSums`) and the
 p-value (:func:`p_value`, :func:`threshold`) are the same for every family.
 """
 
+import functools
+
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from scipy.stats import betabinom, binom, hypergeom
+from sklearn.utils import gen_batches
 
 from .._utils._draws import permutation_counts
 
@@ -30,6 +34,13 @@ _GEMM_BUDGET = 2**34
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).
 _GRAM_ENTRIES = 2**26
+# n_resamples="auto": at most the fixed test's default number of resamples,
+# with the decision checked after these many (denser early, where most null
+# tests stop; see benchmarks/bench_sequential.py).
+AUTO_RESAMPLES = 999
+_LOOKS = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 640, 768, 896)
+# Bound on P(stopped test accepts | the fixed test on the same draws rejects).
+_RISK = 0.01
 
 
 class _FeatureSums:
@@ -166,7 +177,17 @@ def draw_counts(rng, method, n_resamples, n_units, out=None):
     return A.reshape(shape).astype(np.float64), C.reshape(shape).astype(np.float64)
 
 
-def run_batches(batches, draw, work, n_jobs, verbose, sequential=None):
+def resample_batches(n_resamples, batch, looks=()):
+    """Slices of at most ``batch`` resamples, cut at every look of a
+    sequential test, so that the decision is checked at the same resamples
+    whatever the batch size."""
+    edges = [0, *(look for look in looks if look < n_resamples), n_resamples]
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        for s in gen_batches(hi - lo, batch):
+            yield slice(lo + s.start, lo + s.stop)
+
+
+def run_batches(batches, draw, work, n_jobs, verbose, sequential=None, stop=None):
     """The one loop over batches of resamples, for every test.
 
     ``draw(s)`` draws the resamples of batch ``s`` (a slice) from the test's
@@ -174,7 +195,25 @@ def run_batches(batches, draw, work, n_jobs, verbose, sequential=None):
     depend on threads; ``work(start, *drawn)`` returns their statistics.
     ``sequential(s)``, when given, does both for one thread (a test may reuse
     buffers there). Batches run in threads when ``n_jobs`` asks for them.
+    ``stop``, a pair ``(looks, settled)``, makes the loop sequential (the
+    option ``n_resamples="auto"``): after the batch that ends at a look,
+    ``settled(results)`` says whether the decision is known, and the loop
+    returns the batches run so far. Batches must be cut at the looks
+    (:func:`resample_batches`).
     """
+    looks, settled = stop or ((), None)
+    results, group = [], []
+    for s in batches:
+        group.append(s)
+        if s.stop in looks:
+            results += _run(group, draw, work, n_jobs, verbose, sequential)
+            group = []
+            if settled(results):
+                return results
+    return results + _run(group, draw, work, n_jobs, verbose, sequential)
+
+
+def _run(batches, draw, work, n_jobs, verbose, sequential):
     if effective_n_jobs(n_jobs) == 1 and not verbose:
         one = sequential or (lambda s: work(s.start, *draw(s)))
         return [one(s) for s in batches]
@@ -182,6 +221,171 @@ def run_batches(batches, draw, work, n_jobs, verbose, sequential=None):
         n_jobs=n_jobs, backend="threading", verbose=verbose, pre_dispatch="n_jobs"
     )
     return parallel(delayed(work)(s.start, *draw(s)) for s in batches)
+
+
+def _urn_step(mass, start, stop):
+    """Null mass over the count of resamples ``>= T`` after ``stop`` of them,
+    from its mass after ``start``: under the null, ``T`` is exchangeable with
+    the resampled statistics, which makes the count a Polya urn (each next
+    resample exceeds ``T`` with probability ``(k + 1) / (L + 2)``)."""
+    d = stop - start
+    k = np.arange(start + 1)[:, None]
+    step = betabinom.pmf(np.arange(d + 1)[None, :], d, k + 1, start - k + 1)
+    out = np.zeros(stop + 1)
+    for j in range(d + 1):
+        out[j : j + start + 1] += step[:, j] * mass
+    return out
+
+
+class SequentialRule:
+    """When a test of at most ``n_max`` resamples may stop, and its p-value.
+
+    The count ``k`` of resamples with ``T_b >= T`` is checked at each look
+    ``L``: the test stops and accepts when ``k >= futile[j]``, and stops and
+    rejects when ``k <= early[j]``; otherwise it draws on, to ``n_max`` where
+    it is the fixed test. The bounds spend a risk of ``risk`` (over the looks,
+    by a union bound): given that the fixed test on the same draws rejects,
+    the chance of stopping to accept is at most ``risk`` whatever the data
+    (conditionally on the final count the order of the draws is uniform:
+    a hypergeometric tail at ``k = K``, the largest count that rejects); with
+    data whose exceedance rate is ``alpha``, the chance of rejecting early is
+    at most ``risk``.
+
+    The p-value is exact for the sequential outcome: under the null the
+    counts follow a Polya urn (:func:`_urn_step`), and outcomes are ordered
+    as early rejections (earlier first), then full runs by their count, then
+    early acceptances (later first, Besag & Clifford's order). Full runs
+    report ``max(exact, (k + 1) / (n_max + 1))`` and early acceptances at
+    least ``(K + 2) / (n_max + 1)``: never below the exact value, so
+    ``P(p <= u) <= u`` for every ``u`` (valid), and ``p <= alpha`` exactly
+    when the test rejects. Early rejections are dropped from the last looks
+    until a full run of count ``K`` keeps an exact p-value ``<= alpha``, so a
+    full run decides as the fixed test does.
+
+    ``reject_early=False`` keeps only the stops to accept: every rejection is
+    then one of the fixed test on the same draws, so the level is the fixed
+    test's whatever the statistic. The aggregated tests use it: their
+    statistic of a resample depends on all resamples drawn, so the counts at
+    the looks are not the prefixes of one sequence and the urn is only their
+    marginal law.
+
+    References
+    ----------
+    Besag, J. and Clifford, P. (1991). Sequential Monte Carlo p-values.
+    Biometrika 78(2), 301-304.
+    """
+
+    def __init__(
+        self, alpha, n_max=AUTO_RESAMPLES, looks=_LOOKS, risk=_RISK, reject_early=True
+    ):
+        self.alpha, self.n_max = alpha, n_max
+        self.looks = tuple(look for look in looks if look < n_max)
+        # The largest count the fixed test rejects, as p <= alpha compares it.
+        K = int(np.floor(alpha * (n_max + 1))) + 1
+        while K >= 0 and (K + 1) / (n_max + 1) > alpha:
+            K -= 1
+        self.K = K
+        per_look = risk / max(len(self.looks), 1)
+        counts = np.arange(max(K, 0) + 2)
+        self.futile = [
+            int(counts[np.argmax(hypergeom.sf(counts - 1, n_max, K, L) <= per_look)])
+            if K >= 0
+            else 0
+            for L in self.looks
+        ]
+        self.early = [
+            int(np.searchsorted(binom.cdf(np.arange(L + 1), L, alpha), per_look)) - 1
+            if reject_early
+            else -1
+            for L in self.looks
+        ]
+        while True:
+            early, futile, full = self._null_mass()
+            self.rejected_early = sum(mass.sum() for mass in early)
+            # The level, with the full runs that the fixed test rejects.
+            if self.rejected_early + full[: K + 1].sum() <= alpha:
+                break
+            # Early rejections whose full run would not have rejected cost
+            # level: drop the last look's.
+            last = max(j for j, r in enumerate(self.early) if r >= 0)
+            self.early[last] = -1
+        self._p_values(early, futile, full)
+
+    def _null_mass(self):
+        mass, start, early, futile = np.ones(1), 0, [], []
+        for L, c, r in zip(self.looks, self.futile, self.early):
+            mass = _urn_step(mass, start, L)
+            early.append(mass[: r + 1].copy())
+            futile.append(mass[c:].copy())
+            mass[: r + 1] = mass[c:] = 0.0
+            start = L
+        return early, futile, _urn_step(mass, start, self.n_max)
+
+    def _p_values(self, early, futile, full):
+        n, K = self.n_max, self.K
+        self.p_early, before = [], 0.0
+        for mass in early:
+            self.p_early.append(before + np.cumsum(mass))
+            before += mass.sum()
+        self.p_full = np.maximum(
+            before + np.cumsum(full), np.arange(1, n + 2) / (n + 1)
+        )
+        after, self.p_futile = before + full.sum(), [None] * len(futile)
+        for j in reversed(range(len(futile))):
+            p = np.maximum(after + np.cumsum(futile[j]), (K + 2) / (n + 1))
+            self.p_futile[j] = np.minimum(p, 1.0)
+            after += futile[j].sum()
+
+    def _look(self, n_drawn, p):
+        # The count behind a p-value of the n_drawn resamples, (k + 1) / (L + 1).
+        return self.looks.index(n_drawn), int(round(p * (n_drawn + 1))) - 1
+
+    def settled(self, n_drawn, p):
+        """Whether a test whose first ``n_drawn`` resamples (a look) give the
+        fixed-size p-value ``p`` stops there."""
+        j, k = self._look(n_drawn, p)
+        return k >= self.futile[j] or k <= self.early[j]
+
+    def p_value(self, n_drawn, p):
+        """The sequential p-value of a test stopped after ``n_drawn``
+        resamples, whose fixed-size p-value over them is ``p``."""
+        if n_drawn == self.n_max:
+            return float(self.p_full[int(round(p * (n_drawn + 1))) - 1])
+        j, k = self._look(n_drawn, p)
+        if k <= self.early[j]:
+            return float(self.p_early[j][k])
+        return float(self.p_futile[j][k - self.futile[j]])
+
+
+@functools.lru_cache(maxsize=64)
+def sequential_rule(alpha, reject_early=True):
+    """The rule of ``n_resamples="auto"`` at level ``alpha`` (cached)."""
+    return SequentialRule(float(alpha), reject_early=reject_early)
+
+
+def n_max(n_resamples):
+    """The most resamples a test draws: ``n_resamples``, or the cap of "auto"."""
+    return AUTO_RESAMPLES if n_resamples == "auto" else n_resamples
+
+
+def final_p_value(rule, n_drawn, p):
+    """The reported p-value: ``p`` of the ``n_drawn`` resamples, or with a
+    sequential ``rule`` its sequential p-value."""
+    return p if rule is None else rule.p_value(n_drawn, p)
+
+
+def stop_when_settled(rule, p_of, null_of):
+    """``stop`` of :func:`run_batches` for ``rule`` (None: no stopping):
+    ``p_of(null)``, the fixed-size p-value of the resampled statistics
+    ``null_of(results)`` drawn so far."""
+    if rule is None:
+        return None
+
+    def settled(results):
+        null = null_of(results)
+        return rule.settled(null.shape[0], p_of(null))
+
+    return rule.looks, settled
 
 
 def threshold(null, alpha):

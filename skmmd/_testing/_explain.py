@@ -10,7 +10,7 @@ from sklearn.base import clone
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from . import _aggregation
+from . import _aggregation, _calibration
 
 
 def _select(X, columns):
@@ -73,20 +73,48 @@ def column_maps(base, fit_rows, groups):
     ]
 
 
-def ranked(groups, observed, null, intervals, effect):
+def stopping(test):
+    """``(rule, p_of)`` of ``explain`` with ``n_resamples="auto"`` (else
+    ``(None, None)``): the resamples stop only when no column can be flagged.
+
+    The smallest adjusted p-value is the p-value of the min-p statistic over
+    the columns, so the loop stops when that test's decision is to accept,
+    with the rule that only stops to accept (its statistic depends on every
+    resample); a stopped report flags no column, and a full one is the fixed
+    test's, so the family-wise error rate is the fixed report's. Columns
+    cannot stop one by one: each is ranked against the smallest p-value of
+    all columns on every resample.
+    """
+    if test.n_resamples != "auto":
+        return None, None
+
+    def p_of(observed, null, tolerance):
+        T = np.vstack([observed, null])
+        return _aggregation.minp_adjusted_p_values(T).min()
+
+    return _calibration.sequential_rule(test.alpha, reject_early=False), p_of
+
+
+def ranked(groups, observed, null, intervals, effect, rule=None):
     """The report of ``explain``: each column group's statistic (``observed``)
     against its column of ``null`` (the same resamples for all), with
     family-wise adjusted p-values and the confidence interval of its
-    ``effect`` (e.g. "mmd2"), most evidence first."""
+    ``effect`` (e.g. "mmd2"), most evidence first. ``rule``: the sequential
+    rule that drew ``null`` (:func:`stopping`); the adjusted p-values are
+    then at least its p-value of the smallest one."""
     import pandas as pd
 
     T = np.vstack([observed, null])
+    adjusted = _aggregation.minp_adjusted_p_values(T)
+    if rule is not None:
+        smallest = rule.p_value(null.shape[0], adjusted.min())
+        adjusted = np.maximum(adjusted, smallest)
     report = pd.DataFrame(
         {
             "column": list(groups),
             "statistic": observed,
             "p_value": _aggregation.per_kernel_p_values(T)[0],
-            "adjusted_p_value": _aggregation.minp_adjusted_p_values(T),
+            "adjusted_p_value": adjusted,
             "z": _aggregation.standardize(T)[0],
             f"{effect}_low": [ci.low for ci in intervals],
             f"{effect}_high": [ci.high for ci in intervals],
@@ -95,8 +123,9 @@ def ranked(groups, observed, null, intervals, effect):
     # Ties in the (discrete) p-values are broken by the standardized statistic.
     report = report.sort_values(
         ["adjusted_p_value", "p_value", "z"], ascending=[True, True, False]
-    )
-    return report.reset_index(drop=True)
+    ).reset_index(drop=True)
+    report.attrs["n_resamples_used"] = null.shape[0]
+    return report
 
 
 def column_setup(test, X, fit_rows, columns, random_state):

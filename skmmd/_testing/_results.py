@@ -62,6 +62,12 @@ class KernelTestResult:
         self.standard_error = standard_error
         self.column_report = column_report
 
+    @property
+    def n_resamples_used(self):
+        """Resamples the p-value is computed from: ``n_resamples``, or where
+        a test with ``n_resamples="auto"`` stopped."""
+        return int(np.shape(self.null_distribution)[0])
+
     def __iter__(self):
         return iter((self.statistic, self.pvalue))
 

@@ -2,6 +2,7 @@
 ``--json`` output and the one place where an error becomes a line on standard
 error and an exit status."""
 
+import argparse
 import sys
 
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
@@ -19,7 +20,12 @@ def add_common(parser):
         default=0.95,
         help="level of the effect's interval (default 0.95)",
     )
-    parser.add_argument("--n-resamples", type=int, default=999, help="default 999")
+    parser.add_argument(
+        "--n-resamples",
+        type=_resamples,
+        default=999,
+        help='default 999; "auto": stop when the decision at --alpha is known',
+    )
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -35,8 +41,20 @@ def add_common(parser):
     )
 
 
+def _resamples(value):
+    """``--n-resamples``: an integer, or "auto" (the sequential option)."""
+    if value == "auto":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f'must be an integer or "auto"; got {value!r}'
+        ) from None
+
+
 def check_common(parser, args):
-    if args.n_resamples < 1:
+    if args.n_resamples != "auto" and args.n_resamples < 1:
         parser.error(f"--n-resamples must be >= 1; got {args.n_resamples}")
     if not 0 < args.alpha < 1:
         parser.error(f"--alpha must be in (0, 1); got {args.alpha}")
@@ -48,14 +66,17 @@ def check_common(parser, args):
 
 def json_result(effect, args, report, delta=None, **settings):
     """The ``--json`` output of a command: the result's own keys
-    (:meth:`MMDTestResult.to_dict`), the run's ``settings``, and the
-    per-column ``report`` (if any) as ``columns``."""
+    (:meth:`MMDTestResult.to_dict`), the run's ``settings``, the resamples
+    drawn with ``--n-resamples auto``, and the per-column ``report`` (if any)
+    as ``columns``."""
     result = {
         **effect.to_dict(
             args.confidence_level, delta, null_distribution=args.null_distribution
         ),
         **settings,
     }
+    if args.n_resamples == "auto":  # where the sequential test stopped
+        result["n_resamples_used"] = effect.n_resamples_used
     if report is not None:
         result["columns"] = report.to_dict(orient="records")
     return result

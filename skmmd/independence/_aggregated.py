@@ -8,7 +8,8 @@ import numpy as np
 from sklearn.base import clone
 
 from .._testing import _aggregation, _calibration
-from .._testing._base import SHARED_CONSTRAINTS
+from .._testing._base import SHARED_CONSTRAINTS, stopping_rule
+from .._testing._calibration import n_max
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
@@ -94,8 +95,11 @@ class AggregatedHSICTest(_BaseHSICTest):
     statistic : {"biased", "unbiased"}, default="biased"
         The HSIC estimator of every pair of kernels, as in :class:`HSICTest`
         (of the HSIC of the rows at any resampling unit).
-    n_resamples : int, default=999
+    n_resamples : int or "auto", default=999
         Number of random pairings ``B``, shared by every pair of kernels.
+        ``"auto"``: drawn in batches, stopped as soon as the decision at
+        ``alpha`` is known, at most 999 (a sequential Monte Carlo test, see
+        :ref:`sequential`); the number drawn is ``n_resamples_used_``.
     alpha : float, default=0.05
         Level of the test, in (0, 1).
     resample_unit : "auto" or int, default="auto"
@@ -122,8 +126,15 @@ class AggregatedHSICTest(_BaseHSICTest):
     p_value_ : float
         ``#{b : S_b >= S} / (B + 1)`` over the aggregated statistic of the
         observed pairing and the ``B`` random ones.
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The aggregated statistic on each random pairing.
+    n_resamples_used_ : int
+        Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
+        stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
     threshold_ : float
@@ -347,7 +358,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         if self.resample_unit != "auto":
             return unit
         maps = len(self.x_transformers_) + len(self.y_transformers_)
-        cost = self.n_resamples * maps / 2
+        cost = n_max(self.n_resamples) * maps / 2
         while (
             n_rows // unit > _FINE_UNITS
             and cost * (n_rows // unit) ** 2 > _PAIRING_BUDGET
@@ -382,6 +393,9 @@ class AggregatedHSICTest(_BaseHSICTest):
                 f"{unit}, {parts.n_kernels} pairs of kernels, "
                 f"{self.n_resamples} pairings"
             )
+        # Stops to accept only (see SequentialRule): an aggregated statistic
+        # depends on every resample drawn.
+        rule = stopping_rule(self, reject_early=False)
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
@@ -389,17 +403,20 @@ class AggregatedHSICTest(_BaseHSICTest):
             seed=stream.seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            stopping=rule,
+            p_of=_aggregation.p_value_of(self.method, self.weights_),
         )
         T = np.vstack([observed, null])
         self.statistics_ = observed
         self.null_distributions_ = null
+        self.n_resamples_used_ = null.shape[0]
         self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
         aggregated, p_value = _aggregation.aggregated_p_value(
             T, self.method, self.weights_
         )
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
-        self.p_value_ = float(p_value)
+        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], float(p_value))
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(self.null_distribution_, self.alpha)
         self.resample_unit_ = unit

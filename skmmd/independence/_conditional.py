@@ -203,8 +203,11 @@ class ConditionalHSICTest(BaseEstimator):
     penalties : array-like of shape (n_penalties,) or None, default=None
         Candidate ridge penalties ``lambda`` of ``C'C + n lambda I``; None:
         ``logspace(-8, 1, 19)``.
-    n_resamples : int, default=999
+    n_resamples : int or "auto", default=999
         Bootstrap draws ``B``.
+        ``"auto"``: drawn in batches, stopped as soon as the decision at
+        ``alpha`` is known, at most 999 (a sequential Monte Carlo test, see
+        :ref:`sequential`); the number drawn is ``n_resamples_used_``.
     alpha : float, default=0.05
         Level of the test.
     resample_unit : "auto" or int, default="auto"
@@ -227,8 +230,15 @@ class ConditionalHSICTest(BaseEstimator):
         ``T``, the squared norm of the residual cross-covariance times ``n``.
     p_value_ : float
         ``(1 + #{T_b >= T}) / (B + 1)``.
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The bootstrap statistics.
+    n_resamples_used_ : int
+        Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
+        stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
     result_ : HSICTestResult
@@ -408,6 +418,7 @@ class ConditionalHSICTest(BaseEstimator):
     def _test_params(self):
         """The parameters of :func:`calibrated`."""
         names = ("n_folds", "penalties", "n_resamples", "resample_unit", "batch")
+        names += ("alpha",)
         return {
             **{name: getattr(self, name) for name in names},
             "n_jobs": self.n_jobs,
@@ -448,6 +459,7 @@ class ConditionalHSICTest(BaseEstimator):
         observed = parts.observed()[0]
         self.statistic_ = observed
         self.null_distribution_ = null
+        self.n_resamples_used_ = null.shape[0]
         self.reject_ = bool(self.p_value_ <= self.alpha)
         effect, se = parts.effect()
         self.result_ = HSICTestResult(
@@ -558,7 +570,7 @@ def conditional_parts(
         ridge.fit()
     width = widths[0] * widths[1]
     if resample_unit == "auto":
-        unit = auto_unit(n_rows, n_resamples, width)
+        unit = auto_unit(n_rows, _calibration.n_max(n_resamples), width)
     else:
         unit = resample_unit
     products = _ResidualProducts(features, ridge, seed, n_folds, widths)
@@ -586,6 +598,7 @@ def calibrated(
     seed,
     *,
     n_resamples=999,
+    alpha=0.05,
     batch=None,
     n_jobs=None,
     verbose=0,
@@ -593,10 +606,12 @@ def calibrated(
 ):
     """One conditional test on the features ``features(lo, hi)`` of ``n_rows``
     rows: ``(parts, null, p_value)``, the bootstrap in the one calibration
-    loop. ``options``: those of :func:`conditional_parts`."""
+    loop (``n_resamples="auto"``: stopped when the decision at ``alpha`` is
+    known). ``options``: those of :func:`conditional_parts`."""
     parts = conditional_parts(
         features, n_rows, seed, n_resamples=n_resamples, **options
     )
+    rule = _calibration.sequential_rule(alpha) if n_resamples == "auto" else None
     observed, null, tolerance = resampled_conditional(
         parts,
         n_resamples=n_resamples,
@@ -604,5 +619,7 @@ def calibrated(
         seed=seed,
         n_jobs=n_jobs,
         verbose=verbose,
+        stopping=rule,
     )
-    return parts, null, float(_calibration.p_value(observed, null, tolerance))
+    p = float(_calibration.p_value(observed, null, tolerance))
+    return parts, null, _calibration.final_p_value(rule, null.shape[0], p)

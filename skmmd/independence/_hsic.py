@@ -15,8 +15,10 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    stopping_rule,
     unfitted_on_error,
 )
+from .._testing._calibration import n_max
 from .._testing._results import interval
 from .._utils._compat import HasMethods, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
@@ -181,6 +183,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
         "statistic_",
         "p_value_",
         "null_distribution_",
+        "n_resamples_used_",
         "reject_",
         "threshold_",
         "result_",
@@ -230,7 +233,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
 
     def _unit(self, n_rows):
         if self.resample_unit == "auto":
-            unit = _auto_unit(n_rows, self.n_resamples, self._max_units())
+            unit = _auto_unit(n_rows, n_max(self.n_resamples), self._max_units())
             return max(self._stream.state.unit, unit)
         return self.resample_unit
 
@@ -383,8 +386,11 @@ class HSICTest(_BaseHSICTest):
         ``"biased"``: the squared norm of the units' empirical
         cross-covariance, above the rows' HSIC on average by about
         ``tr(C_xx) tr(C_yy) / G`` for ``G`` units.
-    n_resamples : int, default=999
+    n_resamples : int or "auto", default=999
         Number of random pairings ``B``.
+        ``"auto"``: drawn in batches, stopped as soon as the decision at
+        ``alpha`` is known, at most 999 (a sequential Monte Carlo test, see
+        :ref:`sequential`); the number drawn is ``n_resamples_used_``.
     alpha : float, default=0.05
         Level of the test.
     resample_unit : "auto" or int, default="auto"
@@ -410,8 +416,15 @@ class HSICTest(_BaseHSICTest):
         same quantity at every ``n`` and resampling unit).
     p_value_ : float
         ``(1 + #{T_b >= T}) / (B + 1)``.
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         HSIC of each random pairing (on the same scale).
+    n_resamples_used_ : int
+        Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
+        stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
     threshold_ : float
@@ -598,6 +611,7 @@ class HSICTest(_BaseHSICTest):
                 f"HSICTest: n={n_samples}, {parts.G} units of {unit}, "
                 f"{self.n_resamples} pairings"
             )
+        rule = stopping_rule(self)
         observed, null, tolerance = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
@@ -605,10 +619,14 @@ class HSICTest(_BaseHSICTest):
             seed=seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            stopping=rule,
         )
         self.statistic_ = observed
         self.null_distribution_ = null
-        self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
+        self.n_resamples_used_ = null.shape[0]
+        self.p_value_ = _calibration.final_p_value(
+            rule, null.shape[0], float(_calibration.p_value(observed, null, tolerance))
+        )
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.resample_unit_ = unit
@@ -643,6 +661,12 @@ class HSICTest(_BaseHSICTest):
         column independent of y with probability at most ``alpha``. Each
         column tests its marginal dependence on y, not its dependence given
         the other columns.
+        With ``n_resamples="auto"`` the resamples stop early only when no
+        column can be flagged (the smallest adjusted p-value is settled above
+        ``alpha``); otherwise all 999 are drawn and the report is the fixed
+        one (the number drawn is ``report.attrs["n_resamples_used"]``).
+        Columns cannot stop one by one: the min-p adjustment compares each
+        with the smallest p-value of all columns on every resample.
 
         Parameters
         ----------
@@ -698,20 +722,23 @@ class HSICTest(_BaseHSICTest):
         # The pairing budget is shared by the columns.
         unit = self.resample_unit
         if unit == "auto":
-            unit = _auto_unit(n, self.n_resamples * len(groups))
+            unit = _auto_unit(n, n_max(self.n_resamples) * len(groups))
         stream = _pair_stream(engine, (X, Y), x_maps, [y_map], unit, seed)
         sums = engine.add(stream, (X, Y), None, unit).sums()
         *xs, y_obs = observations(sums, unit)
         grams = [feature_gram(a) for a in xs]
         parts = HSICParts(grams, [feature_gram(y_obs)], self.statistic == "unbiased")
+        rule, p_of = _explain.stopping(self)
         observed, null, _ = resampled_hsic(
             parts,
-            n_resamples=self.n_resamples,
+            n_resamples=n_max(self.n_resamples),
             batch=self.batch,
             seed=seed,
             n_jobs=self.n_jobs,
+            stopping=rule,
+            p_of=p_of,
         )
         maps = [m.transformer for m in x_maps], [y_map]
         effects = effect_sizes(parts, xs, [y_obs], *maps)
         intervals = [interval(*values) for values in zip(*effects)]
-        return _explain.ranked(groups, observed, null, intervals, "hsic")
+        return _explain.ranked(groups, observed, null, intervals, "hsic", rule)

@@ -8,7 +8,8 @@ from sklearn.utils import (
     get_tags,
 )
 
-from .._testing import _aggregation, _engines
+from .._testing import _aggregation, _calibration, _engines
+from .._testing._base import stopping_rule
 from .._utils._compat import (
     Interval,
     StrOptions,
@@ -64,8 +65,11 @@ class AggregatedMMDTest(_BaseMMDTest):
         of ``kernels_``. Any fixed weights keep the p-value valid.
     statistic : {"unbiased", "biased"}, default="unbiased"
         ``MMD2_u`` or ``MMD2_b`` for every kernel.
-    n_resamples : int, default=999
+    n_resamples : int or "auto", default=999
         Number of permutations ``B``, shared by every kernel.
+        ``"auto"``: drawn in batches, stopped as soon as the decision at
+        ``alpha`` is known, at most 999 (a sequential Monte Carlo test, see
+        :ref:`sequential`); the number drawn is ``n_resamples_used_``.
     alpha : float, default=0.05
         Level of the test, in (0, 1).
     resample_unit : "auto" or int, default="auto"
@@ -99,8 +103,15 @@ class AggregatedMMDTest(_BaseMMDTest):
         smallest per-kernel p-value (``"mmdagg"``), or the fused statistic.
     p_value_ : float
         ``(1 + #{b : S_b >= S}) / (B + 1)`` for the aggregated statistic.
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The aggregated statistic on each permutation.
+    n_resamples_used_ : int
+        Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
+        stopped (the rows of ``null_distribution_``).
     reject_ : bool
         Whether H0 is rejected at level ``alpha``.
     statistics_ : ndarray of shape (n_kernels,)
@@ -313,6 +324,9 @@ class AggregatedMMDTest(_BaseMMDTest):
                 f"AggregatedMMDTest: m={m}, n={n}, {len(sums)} kernels, "
                 f"{self.n_resamples} permutations, unit={self.resample_unit_}"
             )
+        # Stops to accept only (see SequentialRule): an aggregated statistic
+        # depends on every resample drawn.
+        rule = stopping_rule(self, reject_early=False)
         observed, null, _ = _resampled.resampled_statistics(
             sums,
             m,
@@ -324,14 +338,18 @@ class AggregatedMMDTest(_BaseMMDTest):
             seed=seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            stopping=rule,
+            p_of=_aggregation.p_value_of(self.method, self.weights_),
         )
         T = np.vstack([observed, null])
         self.statistics_ = observed
         self.null_distributions_ = null
+        self.n_resamples_used_ = null.shape[0]
         self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
-        aggregated, self.p_value_ = _aggregation.aggregated_p_value(
+        aggregated, p_value = _aggregation.aggregated_p_value(
             T, self.method, self.weights_
         )
+        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], p_value)
         self.statistic_ = float(aggregated[0])
         self.null_distribution_ = aggregated[1:]
         self.reject_ = bool(self.p_value_ <= self.alpha)

@@ -22,6 +22,7 @@ from .._testing._base import (
     fit_indices,
     unfitted_on_error,
 )
+from .._testing._calibration import n_max
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
@@ -138,6 +139,12 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
         probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
         all columns.
+        With ``n_resamples="auto"`` the resamples stop early only when no
+        column can be flagged (the smallest adjusted p-value is settled above
+        ``alpha``); otherwise all 999 are drawn and the report is the fixed
+        one (the number drawn is ``report.attrs["n_resamples_used"]``).
+        Columns cannot stop one by one: the min-p adjustment compares each
+        with the smallest p-value of all columns on every resample.
 
         Parameters
         ----------
@@ -175,7 +182,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 )
             return self.resample_unit
         return _streaming.auto_unit(
-            m, n, n_features_out, self.n_resamples, self._n_products
+            m, n, n_features_out, n_max(self.n_resamples), self._n_products
         )
 
     _n_products = 1  # matrix products per resample (two for the bootstrap)
@@ -187,6 +194,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "statistic_",
         "p_value_",
         "null_distribution_",
+        "n_resamples_used_",
         "reject_",
         "threshold_",
         "witness_weights_",

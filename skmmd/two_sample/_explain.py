@@ -5,7 +5,8 @@ and the witness points."""
 import numpy as np
 
 from .._testing import _streaming
-from .._testing._explain import column_setup, ranked
+from .._testing._calibration import n_max
+from .._testing._explain import column_setup, ranked, stopping
 from .._testing._results import interval
 from .._utils._tables import is_dataframe
 from . import _resampled
@@ -15,19 +16,22 @@ from ._results import effect_size
 def report_from_sums(test, groups, sums, m, n, seed):
     """The report of the column maps' unit ``sums``: their statistics on the
     same permutations, in the one calibration loop."""
+    rule, p_of = stopping(test)
     observed, null, _ = _resampled.resampled_statistics(
         sums,
         m,
         n,
         statistic=test.statistic,
         method="permutation",
-        n_resamples=test.n_resamples,
+        n_resamples=n_max(test.n_resamples),
         batch=test.batch,
         seed=seed,
         n_jobs=test.n_jobs,
+        stopping=rule,
+        p_of=p_of,
     )
     intervals = [interval(*effect_size(s, m, n)) for s in sums]
-    return ranked(groups, observed, null, intervals, "mmd2")
+    return ranked(groups, observed, null, intervals, "mmd2", rule)
 
 
 def column_report(test, engine, X, Y, columns, rng, seed):

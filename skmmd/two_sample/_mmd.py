@@ -11,6 +11,7 @@ from sklearn.utils import (
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
+from .._testing._base import stopping_rule
 from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
@@ -75,8 +76,11 @@ class MMDTest(_BaseMMDTest):
         pooled sample. A resample's statistic excludes the pairs of two draws
         of one pooled point (biased: the V-statistic of distinct points), else
         the bootstrap is conservative in high dimension.
-    n_resamples : int, default=999
+    n_resamples : int or "auto", default=999
         Number of permutations or bootstrap resamples ``B``.
+        ``"auto"``: drawn in batches, stopped as soon as the decision at
+        ``alpha`` is known, at most 999 (a sequential Monte Carlo test, see
+        :ref:`sequential`); the number drawn is ``n_resamples_used_``.
     alpha : float, default=0.05
         Level of the test, in (0, 1): ``reject_`` is ``p_value_ <= alpha``.
     resample_unit : "auto" or int, default="auto"
@@ -127,8 +131,15 @@ class MMDTest(_BaseMMDTest):
         Observed MMD^2.
     p_value_ : float
         ``(1 + #{b : T_b >= T}) / (B + 1)``, in ``[1 / (B + 1), 1]``.
+        With ``n_resamples="auto"``, the sequential p-value: at least the
+        fixed test's (the same decision) when all 999 were drawn, above
+        ``alpha`` and coarser when the test stopped to accept, at most
+        ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
     null_distribution_ : ndarray of shape (n_resamples,)
         The resampled statistics ``T_b``.
+    n_resamples_used_ : int
+        Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
+        stopped (the rows of ``null_distribution_``).
     threshold_ : float
         ``statistic_`` above it means rejection: the
         ``floor(alpha (B + 1))``-th largest value of the null distribution
@@ -399,6 +410,7 @@ class MMDTest(_BaseMMDTest):
                 f"MMDTest: m={m}, n={n}, {self.calibration} with "
                 f"{self.n_resamples} resamples, unit={self.resample_unit_}"
             )
+        rule = stopping_rule(self)
         observed, null, tolerance = _resampled.resampled_statistics(
             sums[0],
             m,
@@ -410,12 +422,16 @@ class MMDTest(_BaseMMDTest):
             seed=seed,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
+            stopping=rule,
         )
         if isinstance(sums[0], _calibration._FeatureSums):
             self.witness_weights_ = sums[0].mean_difference(m, n)
         self.statistic_ = observed
         self.null_distribution_ = null
-        self.p_value_ = float(_calibration.p_value(observed, null, tolerance))
+        self.n_resamples_used_ = null.shape[0]
+        self.p_value_ = _calibration.final_p_value(
+            rule, null.shape[0], float(_calibration.p_value(observed, null, tolerance))
+        )
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.result_ = _results.result(self, [sums[0]], m, n)

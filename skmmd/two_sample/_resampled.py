@@ -8,10 +8,15 @@ matrix), from :meth:`_FeatureSums.products` / :meth:`_KernelSums.products`.
 """
 
 import numpy as np
-from sklearn.utils import gen_batches
 
 from .._testing import _calibration
-from .._testing._calibration import draw_counts, observed_counts, run_batches
+from .._testing._calibration import (
+    draw_counts,
+    observed_counts,
+    resample_batches,
+    run_batches,
+    stop_when_settled,
+)
 from ..mmd._features import _mmd2_from_parts
 
 
@@ -63,19 +68,21 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     return np.nan_to_num(stat), np.nan_to_num(scale)
 
 
-def _chunked_statistics(sums, chunk_rows, start, A, C, m, n, unbiased, permutation):
+def _chunked_statistics(sums, edges, start, A, C, m, n, unbiased, permutation):
     """:func:`_statistics` of resamples ``start, start + 1, ...``, bit-identical
     for any batching.
 
     BLAS may round a row of a matrix product differently depending on the
     matrix shape and the row's position, so the products are always taken on
-    chunks of ``chunk_rows`` rows aligned on the global resample index, padded
-    with empty resamples.
+    the same chunks of resamples, ``edges[i]:edges[i + 1]`` of the global
+    resample index, padded with empty resamples.
     """
     stats, scales = [], []
-    first = start - start % chunk_rows
-    for chunk in range(first, start + A.shape[0], chunk_rows):
-        lo, hi = max(chunk, start), min(chunk + chunk_rows, start + A.shape[0])
+    stop = start + A.shape[0]
+    i = int(np.searchsorted(edges, start, side="right")) - 1
+    while edges[i] < stop:
+        chunk, chunk_rows = edges[i], edges[i + 1] - edges[i]
+        lo, hi = max(chunk, start), min(edges[i + 1], stop)
         rows = slice(lo - chunk, hi - chunk)
         padded = []
         for W in (A, C):
@@ -88,6 +95,7 @@ def _chunked_statistics(sums, chunk_rows, start, A, C, m, n, unbiased, permutati
         stat, scale = _statistics(sums, *padded, m, n, unbiased, permutation)
         stats.append(stat[rows])
         scales.append(scale[rows])
+        i += 1
     return np.concatenate(stats), np.concatenate(scales)
 
 
@@ -103,6 +111,8 @@ def resampled_statistics(
     seed=0,
     n_jobs=None,
     verbose=0,
+    stopping=None,
+    p_of=None,
 ):
     """Observed MMD^2 and its null distribution by permutation or bootstrap.
 
@@ -119,7 +129,7 @@ def resampled_statistics(
     method : {"permutation", "bootstrap"}
         Calibration.
     n_resamples : int
-        Number of resamples B.
+        Number of resamples B (the most drawn with ``stopping``).
     batch : int or None
         Resamples per matrix product; ``None`` bounds a batch to about
         ``2**23`` count entries.
@@ -129,11 +139,19 @@ def resampled_statistics(
         Threads computing batches in parallel (draws stay sequential).
     verbose : int
         Progress messages of the batches when positive.
+    stopping : SequentialRule or None
+        Stop at the first look where the rule's decision is known (the option
+        ``n_resamples="auto"``); ``n_resamples`` is then ``stopping.n_max``.
+    p_of : callable or None
+        ``p_of(observed, null, tolerance)``: the fixed-size p-value the rule
+        reads, :func:`~skmmd._testing._calibration.p_value` of the first
+        kernel by default (aggregated tests pass theirs).
 
     Returns
     -------
     observed : float, or ndarray of shape (n_kernels,) for a list
     null : ndarray of shape (n_resamples,), or (n_resamples, n_kernels)
+        Fewer rows when ``stopping`` stopped the loop.
     tolerance : float, or ndarray of shape (n_kernels,)
         Rounding scale of the observed statistic: null values within it count
         as ties.
@@ -144,8 +162,15 @@ def resampled_statistics(
     permutation = method == "permutation"
     n_units = sums_list[0].n_units or (m, n)
     G = sum(n_units)
-    # Depends on n_resamples only, never on batch or n_jobs.
-    chunk_rows = min(_calibration._CHUNK, n_resamples)
+    if stopping is not None:
+        n_resamples = stopping.n_max
+        # Chunks end at the looks, so that stopping wastes no padded rows.
+        edges = np.array([0, *stopping.looks, n_resamples])
+        chunk_rows = int(np.diff(edges).max())
+    else:
+        # Depends on n_resamples only, never on batch or n_jobs.
+        chunk_rows = min(_calibration._CHUNK, n_resamples)
+        edges = np.arange(0, n_resamples + chunk_rows, chunk_rows)
     if batch is None:
         batch = max(
             chunk_rows, _calibration._BATCH_ENTRIES // G // chunk_rows * chunk_rows
@@ -157,7 +182,7 @@ def resampled_statistics(
 
     def work(start, A, C):
         return columns(
-            _chunked_statistics(s, chunk_rows, start, A, C, m, n, unbiased, permutation)
+            _chunked_statistics(s, edges, start, A, C, m, n, unbiased, permutation)
             for s in sums_list
         )
 
@@ -165,6 +190,7 @@ def resampled_statistics(
         _statistics(s, *observed_counts(n_units), m, n, unbiased, permutation)
         for s in sums_list
     )
+    tolerance = 100 * np.finfo(np.float64).eps * scale[0]
 
     def draw(s):
         return draw_counts(rng, method, s.stop - s.start, n_units)
@@ -181,18 +207,36 @@ def resampled_statistics(
         size = s.stop - s.start
         A, C = draw_counts(rng, method, size, n_units, out)
         padded = -(-size // chunk_rows) * chunk_rows
-        if out is None or s.start % chunk_rows or padded == size:
+        # (A sequential test's batches end on its chunks: nothing to pad.)
+        short = padded != size and not s.start % chunk_rows and stopping is None
+        if out is None or not short:
             return work(s.start, A, C)
         # A last, short chunk is padded with empty resamples in the buffer's
         # spare rows, not in a fresh copy (64 MB at N = 10^6).
         out[size:padded] = 0.0
         return tuple(part[:size] for part in work(s.start, out[:padded], None))
 
-    results = run_batches(
-        gen_batches(n_resamples, batch), draw, work, n_jobs, verbose, sequential
+    def null_of(results):
+        return np.concatenate([stat for stat, _ in results])
+
+    if p_of is None:
+
+        def p_of(observed, null, tolerance):
+            return _calibration.p_value(observed[0], null[:, 0], tolerance[0])
+
+    stop = stop_when_settled(
+        stopping, lambda null: p_of(observed[0], null, tolerance), null_of
     )
-    null = np.concatenate([stat for stat, _ in results])
-    tolerance = 100 * np.finfo(np.float64).eps * scale[0]
+    results = run_batches(
+        resample_batches(n_resamples, batch, stop[0] if stop else ()),
+        draw,
+        work,
+        n_jobs,
+        verbose,
+        sequential,
+        stop,
+    )
+    null = null_of(results)
     if many:
         return observed[0], null, tolerance
     return float(observed[0, 0]), null[:, 0], float(tolerance[0])

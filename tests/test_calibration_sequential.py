@@ -1,0 +1,335 @@
+"""The calibration loop's sequential option, ``n_resamples="auto"``: the rule's
+guarantees (exact, from its tables), the loop's stopping, and every test
+family using it."""
+
+import numpy as np
+import pytest
+from scipy.stats import hypergeom
+
+from skmmd import (
+    AggregatedHSICTest,
+    AggregatedMMDTest,
+    ConditionalHSICTest,
+    HSICTest,
+    MMDTest,
+    RandomFourierSampler,
+)
+from skmmd._testing._calibration import (
+    AUTO_RESAMPLES,
+    SequentialRule,
+    _urn_step,
+    resample_batches,
+    run_batches,
+    sequential_rule,
+)
+
+ALPHA = 0.05
+
+
+def _outcomes(rule):
+    """Every outcome of the rule as ``(null probability, reported p-value,
+    rejects)``, from the null masses (a Polya urn)."""
+    early, futile, full = rule._null_mass()
+    out = []
+    for j, mass in enumerate(early):
+        out += [(w, rule.p_early[j][k], True) for k, w in enumerate(mass)]
+    for j, mass in enumerate(futile):
+        out += [(w, rule.p_futile[j][i], False) for i, w in enumerate(mass)]
+    out += [(w, rule.p_full[k], k <= rule.K) for k, w in enumerate(full)]
+    return np.array(out, dtype=np.float64).T
+
+
+def _walk(rule, exceed):
+    """The stopping point and the reported p-value of a 0/1 sequence of
+    exceedances, through the rule's public interface."""
+    for L in rule.looks:
+        p = (exceed[:L].sum() + 1) / (L + 1)
+        if rule.settled(L, p):
+            return L, rule.p_value(L, p)
+    n = rule.n_max
+    return n, rule.p_value(n, (exceed.sum() + 1) / (n + 1))
+
+
+@pytest.mark.parametrize("reject_early", [True, False])
+@pytest.mark.parametrize("alpha", [0.01, 0.021, 0.05, 0.1, 0.2])
+def test_sequential_p_value_is_valid_and_decides_at_alpha(alpha, reject_early):
+    rule = SequentialRule(alpha, reject_early=reject_early)
+    mass, p, rejects = _outcomes(rule)
+    assert mass.sum() == pytest.approx(1.0, abs=1e-9)
+    # The test rejects exactly when its p-value is at most alpha ...
+    np.testing.assert_array_equal(p <= alpha, rejects.astype(bool))
+    # ... and P(p <= u) <= u at every value u it reports (finite-sample
+    # validity under exchangeability, where the counts are a Polya urn).
+    order = np.argsort(p, kind="stable")
+    cdf = np.cumsum(mass[order])
+    last = np.r_[p[order][1:] != p[order][:-1], True]
+    assert np.all(cdf[last] <= p[order][last] + 1e-9)
+    # The level is used, not thrown away: within 10 % of alpha.
+    assert mass[rejects.astype(bool)].sum() > 0.9 * alpha
+
+
+def test_urn_marginals_are_uniform():
+    # Under the null the rank of T among L + 1 exchangeable values is uniform.
+    mass = _urn_step(np.ones(1), 0, 16)
+    mass = _urn_step(mass, 16, 40)
+    np.testing.assert_allclose(mass, np.full(41, 1 / 41), rtol=1e-12)
+
+
+def test_futility_risk_given_the_fixed_test_rejects():
+    """Given the final count K (the largest that rejects at 999), the draws'
+    order is uniform: the chance of stopping to accept is a hypergeometric
+    path probability, computed here independently of the rule."""
+    rule = sequential_rule(ALPHA)
+    n, K = rule.n_max, rule.K
+    mass, start, crossed = np.eye(K + 1)[0], 0, 0.0
+    for L, c in zip(rule.looks, rule.futile):
+        step = np.zeros(K + 1)
+        for k in np.flatnonzero(mass):
+            s = np.arange(min(L - start, K - k) + 1)
+            step[k + s] += mass[k] * hypergeom.pmf(s, n - start, K - k, L - start)
+        crossed += step[c:].sum()
+        step[c:] = 0.0
+        mass, start = step, L
+    assert 0 < crossed <= 0.01
+
+
+def test_decisions_equal_the_fixed_test_on_the_same_draws():
+    rule = sequential_rule(ALPHA)
+    rng = np.random.default_rng(0)
+    # Exceedance rates around alpha, where the two can differ at all.
+    rates = rng.uniform(0.02, 0.09, 3000)
+    agree, used = 0, []
+    for rate in rates:
+        exceed = rng.random(AUTO_RESAMPLES) < rate
+        L, p = _walk(rule, exceed)
+        used.append(L)
+        fixed = (exceed.sum() + 1) / (AUTO_RESAMPLES + 1) <= ALPHA
+        agree += (p <= ALPHA) == fixed
+    assert agree / rates.size >= 0.995
+    # Null exceedance rates (uniform): few resamples on average.
+    null_used = [_walk(rule, rng.random(999) < u)[0] for u in rng.random(2000)]
+    assert np.mean(null_used) < 110  # 87 exactly (the urn); 999 without stopping
+
+
+def test_level_of_the_rule_on_null_sequences():
+    rule = sequential_rule(ALPHA)
+    rng = np.random.default_rng(1)
+    rejected = [_walk(rule, rng.random(999) < u)[1] <= ALPHA for u in rng.random(4000)]
+    # Binomial(4000, <= 0.05): 3 standard deviations above is 0.0603.
+    assert np.mean(rejected) <= 0.0603
+
+
+def test_loop_stops_at_a_look_and_batches_do_not_matter():
+    calls = []
+
+    def draw(s):
+        calls.append(s)
+        return (np.arange(s.start, s.stop),)
+
+    def work(start, idx):
+        return idx.astype(float)
+
+    looks = (16, 32, 64)
+    stop = (looks, lambda results: sum(map(len, results)) >= 32)
+    for batch in (5, 16, 1000):
+        calls.clear()
+        out = run_batches(
+            resample_batches(100, batch, looks), draw, work, 1, 0, None, stop
+        )
+        np.testing.assert_array_equal(np.concatenate(out), np.arange(32))
+        assert max(s.stop for s in calls) == 32
+    assert list(resample_batches(40, 12, looks)) == [
+        slice(0, 12),
+        slice(12, 16),
+        slice(16, 28),
+        slice(28, 32),
+        slice(32, 40),
+    ]
+
+
+def _null_xy(seed, n=200):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
+
+
+def _families():
+    rff = RandomFourierSampler(n_components=32, random_state=0)
+    return {
+        "mmd": MMDTest(rff, random_state=0),
+        "mmd_exact": MMDTest(None, random_state=0),
+        "mmd_bootstrap": MMDTest(rff, calibration="bootstrap", random_state=0),
+        "aggregated_mmd": AggregatedMMDTest(
+            n_bandwidths=3, n_components=16, random_state=0
+        ),
+        "hsic": HSICTest(random_state=0),
+        "aggregated_hsic": AggregatedHSICTest(random_state=0),
+        "conditional": ConditionalHSICTest(random_state=0),
+    }
+
+
+@pytest.mark.parametrize("name", list(_families()))
+def test_every_family_stops_on_null_data_and_agrees_with_999(name):
+    X, Y = _null_xy(3)
+    auto = _families()[name].set_params(n_resamples="auto").fit(X, Y)
+    fixed = _families()[name].fit(X, Y)
+    assert auto.n_resamples_used_ < AUTO_RESAMPLES == fixed.n_resamples_used_
+    assert auto.n_resamples_used_ == auto.result_.n_resamples_used
+    assert auto.null_distribution_.shape[0] == auto.n_resamples_used_
+    assert auto.reject_ == fixed.reject_ == (auto.p_value_ <= ALPHA)
+    # The same draws, in the same order: the first resamples of the fixed test
+    # (an aggregated statistic depends on every row: compare each kernel's).
+    attr = "null_distributions_" if "aggregated" in name else "null_distribution_"
+    used = auto.n_resamples_used_
+    np.testing.assert_allclose(
+        getattr(auto, attr), getattr(fixed, attr)[:used], rtol=1e-9
+    )
+    assert auto.p_value_ == pytest.approx(fixed.p_value_, abs=0.15)
+
+
+@pytest.mark.parametrize("name", ["mmd", "hsic", "aggregated_mmd", "aggregated_hsic"])
+def test_clear_dependence_is_rejected_early(name):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 2))
+    Y = X + 0.5 * rng.normal(size=(300, 2)) if "hsic" in name else X + 0.8
+    test = _families()[name].set_params(n_resamples="auto").fit(X, Y)
+    assert test.reject_ and test.p_value_ <= ALPHA
+    # Aggregated tests stop only to accept: they reject where the fixed does.
+    stops = "aggregated" not in name
+    assert (test.n_resamples_used_ < AUTO_RESAMPLES) == stops
+
+
+def test_mean_resamples_on_null_data_is_small():
+    used = [
+        HSICTest(n_resamples="auto", random_state=s).fit(*_null_xy(s, 100))
+        for s in range(30)
+    ]
+    # 87 expected; 999 without stopping. 30 tests: one running to 999 adds 33.
+    assert np.mean([t.n_resamples_used_ for t in used]) < 200
+    assert sum(t.reject_ for t in used) <= 5
+
+
+def test_batch_and_n_jobs_do_not_change_the_result():
+    X, Y = _null_xy(5)
+    rff = RandomFourierSampler(n_components=32, random_state=0)
+    ref = MMDTest(rff, n_resamples="auto", random_state=1).fit(X, Y)
+    for params in ({"batch": 7}, {"batch": 40, "n_jobs": 2}):
+        test = MMDTest(rff, n_resamples="auto", random_state=1, **params).fit(X, Y)
+        assert test.n_resamples_used_ == ref.n_resamples_used_
+        assert test.p_value_ == ref.p_value_
+        np.testing.assert_array_equal(test.null_distribution_, ref.null_distribution_)
+
+
+def test_partial_fit_and_dask_equal_memory():
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(6)
+    X, Y = rng.normal(size=(3000, 2)), rng.normal(size=(2500, 2)) + 0.02
+
+    def make(prefit=False):
+        rff = RandomFourierSampler(bandwidth=1.5, n_components=32, random_state=0)
+        return MMDTest(
+            rff.fit(X[:1]) if prefit else rff, n_resamples="auto", random_state=0
+        )
+
+    ref = make().fit(X, Y)
+    lazy = make().fit(da.from_array(X, chunks=700), da.from_array(Y, chunks=900))
+    stream = make(prefit=True)
+    for x, y in zip(np.array_split(X, 4), np.array_split(Y, 4)):
+        stream.partial_fit(x, y)
+    assert ref.n_resamples_used_ < AUTO_RESAMPLES
+    for test in (lazy, stream):
+        assert test.n_resamples_used_ == ref.n_resamples_used_
+        assert test.p_value_ == ref.p_value_
+        assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-10)
+    x, y = _null_xy(7, 600)
+
+    def hsic(prefit=False):
+        maps = [
+            RandomFourierSampler(bandwidth=1.0, n_components=16, random_state=s)
+            for s in (0, 1)
+        ]
+        if prefit:
+            maps = [maps[0].fit(x[:1]), maps[1].fit(y[:1])]
+        return HSICTest(*maps, n_resamples="auto", random_state=0)
+
+    ref = hsic().fit(x, y)
+    lazy = hsic().fit(da.from_array(x, chunks=250), da.from_array(y, chunks=250))
+    stream = hsic(prefit=True)
+    for a, b in zip(np.array_split(x, 3), np.array_split(y, 3)):
+        stream.partial_fit(a, b)
+    assert ref.n_resamples_used_ < AUTO_RESAMPLES
+    for test in (lazy, stream):
+        assert test.n_resamples_used_ == ref.n_resamples_used_
+        assert test.p_value_ == ref.p_value_
+
+
+@pytest.mark.parametrize("family", ["mmd", "hsic"])
+def test_explain_stops_only_when_no_column_is_flagged(family):
+    rng = np.random.default_rng(8)
+    X, Y = rng.normal(size=(300, 3)), rng.normal(size=(300, 3))
+    if family == "mmd":
+        rff = RandomFourierSampler(n_components=32, random_state=0)
+        make = lambda n: MMDTest(rff, n_resamples=n, random_state=0)  # noqa: E731
+        moved = Y + [0.0, 0.6, 0.0]
+    else:
+        make = lambda n: HSICTest(n_resamples=n, random_state=0)  # noqa: E731
+        Y = Y[:, :1]
+        moved = Y + X[:, 1:2]
+    calls = []
+    for data, flagged in ((Y, False), (moved, True)):
+        auto, fixed = make("auto").fit(X, data), make(999).fit(X, data)
+        a, f = auto.explain(X, data), fixed.explain(X, data)
+        assert (a.adjusted_p_value <= ALPHA).any() == flagged
+        assert ((a.adjusted_p_value <= ALPHA) == (f.adjusted_p_value <= ALPHA)).all()
+        calls.append((a.attrs["n_resamples_used"] < AUTO_RESAMPLES, a.equals(f)))
+    # Nothing moved: stopped early (coarser p-values than the fixed report's);
+    # a moved column: all 999 drawn, the fixed report.
+    assert calls == [(True, False), (False, True)]
+
+
+def test_bad_n_resamples():
+    X, Y = _null_xy(9, 50)
+    for bad in ("fast", 0, 2.5):
+        with pytest.raises(ValueError, match="n_resamples"):
+            HSICTest(n_resamples=bad).fit(X, Y)
+        with pytest.raises(ValueError, match="n_resamples"):
+            MMDTest(n_resamples=bad).fit(X, Y)
+
+
+def test_causal_search_uses_auto():
+    pytest.importorskip("causallearn")
+    from skmmd.causal import SkmmdCIT
+
+    rng = np.random.default_rng(10)
+    z = rng.normal(size=500)
+    data = np.column_stack([z + 0.5 * rng.normal(size=500), z, rng.normal(size=500)])
+    auto = SkmmdCIT(data, n_resamples="auto")
+    fixed = SkmmdCIT(data)
+    for args in ((0, 2), (0, 1), (0, 2, [1])):
+        assert (auto(*args) <= 0.05) == (fixed(*args) <= 0.05)
+    # Through causal-learn's keyword arguments (pc keeps "alpha" for itself).
+    from causallearn.search.ConstraintBased.PC import pc
+
+    graph = pc(data, 0.05, "skmmd", n_resamples="auto", level=0.05, show_progress=False)
+    assert graph.G.graph[0, 2] == 0 and graph.G.graph[0, 1] != 0
+    with pytest.raises(ValueError, match="n_resamples must be a positive"):
+        SkmmdCIT(data, n_resamples="fast")
+    with pytest.raises(ValueError, match="level must be in"):
+        SkmmdCIT(data, n_resamples="auto", level=1.5)
+
+
+def test_command_line_auto(tmp_path, capsys):
+    import json
+
+    from skmmd.cli import main
+
+    X, Y = _null_xy(11)
+    paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
+    for path, V in zip(paths, (X, Y)):
+        np.savetxt(path, V, delimiter=",")
+    args = ["test", *map(str, paths), "--seed", "0", "--json"]
+    assert main([*args, "--n-resamples", "auto"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_resamples"] == "auto" and 16 <= out["n_resamples_used"] < 999
+    with pytest.raises(SystemExit):
+        main([*args, "--n-resamples", "fast"])
+    assert 'must be an integer or "auto"' in capsys.readouterr().err
