@@ -15,11 +15,9 @@ from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
 from ..mmd._hsic import HSICParts, feature_gram
-from ._hsic import (
+from ._hsic import _BaseHSICTest, _constant, _fitted
+from ._observations import (
     _PAIRING_BUDGET,
-    _BaseHSICTest,
-    _constant,
-    _fitted,
     _pair_stream,
     effect_sizes,
     numeric_table,

@@ -36,7 +36,7 @@ from ..mmd._conditional import (
     n_z_features,
     residual_products,
 )
-from ._hsic import check_variable, numeric_table
+from ._observations import check_variable, numeric_table
 from ._resampled import resampled_conditional
 from ._results import HSICTestResult
 

@@ -3,14 +3,13 @@
 from copy import deepcopy
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration, _engines, _explain, _inputs, _streaming
+from .._testing import _calibration, _engines, _explain, _inputs
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -29,41 +28,22 @@ from ..mmd._hsic import (
     MAX_OBSERVATIONS,
     HSICParts,
     centered_gram,
-    draw_variances,
     feature_gram,
+)
+from ._observations import (
+    _auto_unit,
+    _pair_stream,
+    check_variable,
+    effect_sizes,
+    observations,
 )
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
 
-# Pairings times observations^2 (the permutation null's cost) at most this:
-# about a second on two cores.
-_PAIRING_BUDGET = 2**30
 # Random pairs of rows behind the default maps' median bandwidth.
 _MEDIAN_PAIRS = 2**20
 # Fewest observations (units): the jackknife of the unbiased HSIC needs 5.
 _MIN_UNITS = 5
-
-
-class _Half:
-    """A fitted feature map of one variable of the pairs ``(X, Y)``."""
-
-    def __init__(self, transformer, which):
-        self.transformer, self.which = transformer, which
-
-    def transform(self, P):
-        return self.transformer.transform(P[self.which])
-
-
-class _FusedHalf(_Half):
-    """:class:`_Half` of a map with fused per-unit sums (no feature matrix)."""
-
-    def _grouped_sums(self, P, groups, n_groups, out=None):
-        return self.transformer._grouped_sums(P[self.which], groups, n_groups, out=out)
-
-
-def _half(transformer, which):
-    fused = getattr(transformer, "_grouped_sums", None) is not None
-    return (_FusedHalf if fused else _Half)(transformer, which)
 
 
 def _constant(name):
@@ -71,24 +51,6 @@ def _constant(name):
         f"{name} is constant: it is independent of everything, and HSIC is 0 "
         "for every pairing (no test)."
     )
-
-
-def _column_draws(transformer):
-    """The independent draw behind each of a fitted map's columns, or None."""
-    draws = getattr(transformer, "_column_draws", None)
-    return None if draws is None else draws()
-
-
-def effect_sizes(parts, xs, ys, x_maps, y_maps):
-    """The unbiased HSIC of every pair of maps and its standard error: the
-    jackknife over the observations ``xs``, ``ys`` (features of each map),
-    and the spread over the draw of the maps' random features (see
-    :func:`skmmd.mmd._hsic.draw_variances`), so that the interval is for the
-    HSIC of the kernel, not of one draw of its features."""
-    hsic, se = parts.jackknife()
-    draws = [_column_draws(m) for m in x_maps], [_column_draws(m) for m in y_maps]
-    spread = draw_variances(xs, ys, *draws)
-    return hsic, np.sqrt(se**2 + (spread[0] if parts.single else spread))
 
 
 def _fitted(transformer):
@@ -99,78 +61,6 @@ def _fitted(transformer):
     except NotFittedError:
         return False
     return True
-
-
-def _pair_stream(engine, pairs, x_maps, y_maps, unit, seed):
-    """The pipeline of fitted maps of X (one, one per column group, or a
-    grid) and of y (one, or a grid) over the pairs' rows, x maps first."""
-    maps = [_half(t, 0) for t in x_maps] + [_half(t, 1) for t in y_maps]
-    widths = [engine.width(t, pairs) for t in maps]
-    return _streaming.Stream(maps, widths, unit, seed, engine.rows)
-
-
-def _auto_unit(n_rows, n_resamples, max_units=MAX_OBSERVATIONS):
-    """The smallest power of two keeping ``n_resamples x units^2`` within the
-    pairing budget and the units within the Gram limit (nondecreasing in
-    ``n_rows``, so a stream may coarsen its units as rows come)."""
-    unit = 1
-    while True:
-        units = n_rows // unit
-        if units <= max_units and n_resamples * units**2 <= _PAIRING_BUDGET:
-            return unit
-        unit *= 2
-
-
-def observations(sums, unit):
-    """The observations of units of ``unit`` pairs: each variable's unit sums
-    of features divided by ``sqrt(unit)``.
-
-    The pairs are independent draws grouped at random, so these have the
-    covariances of one pair's features (the cross-covariance ``C_xy`` and
-    each variable's own): their HSIC estimates the HSIC of the rows,
-    ``||C_xy||^2``, whatever the unit (unit means would estimate
-    ``||C_xy||^2 / unit^2``). Permutation p-values do not change, the
-    statistics being rescaled together.
-    """
-    return [s.U / np.sqrt(unit) for s in sums]
-
-
-def numeric_table(table):
-    """Whether every column of a DataFrame holds numbers (or booleans)."""
-    return all(kind in "biuf" for kind in table.dtypes.map(lambda t: t.kind))
-
-
-def check_variable(estimator, V, name, transformer, reset, min_rows):
-    """One variable of a test of ``estimator``, validated: a DataFrame kept
-    as it is (its map reads it), else a 2-D float array (a 1-D one becomes a
-    column); ``X`` sets (``reset``) or checks the estimator's input
-    attributes."""
-    _inputs.check_kind(estimator, V, reset, name)
-    if is_dataframe(V):
-        if not numeric_table(V) and (
-            transformer is None or isinstance(transformer, BaseSampler)
-        ):
-            kind = (
-                "None (the exact Gaussian kernel)"
-                if transformer is None
-                else type(transformer).__name__
-            )
-            raise TypeError(
-                f"{name} has non-numeric columns and {name.lower()}_"
-                f"transformer={kind} maps numbers only: give {name.lower()}_"
-                "transformer='auto' (a TabularSampler) or encode them."
-            )
-        if name == "X":
-            validate_data(estimator, V, reset=reset, skip_check_array=True)
-        return V
-    if sp.issparse(V):
-        raise TypeError(f"{name} must be dense; got a sparse matrix.")
-    params = {"dtype": [np.float64, np.float32], "ensure_min_samples": min_rows}
-    if np.ndim(V) == 1:  # one variable of one column (like scipy.stats)
-        V = np.reshape(check_array(V, ensure_2d=False, input_name=name), (-1, 1))
-    if name == "X":
-        return validate_data(estimator, V, reset=reset, **params)
-    return check_array(V, input_name=name, **params)
 
 
 class _BaseHSICTest(StreamedResults, BaseEstimator):
