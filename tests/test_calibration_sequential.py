@@ -174,6 +174,7 @@ def test_every_family_stops_on_null_data_and_agrees_with_999(name):
     fixed = _families()[name].fit(X, Y)
     assert auto.n_resamples_used_ < AUTO_RESAMPLES == fixed.n_resamples_used_
     assert auto.n_resamples_used_ == auto.result_.n_resamples_used
+    assert auto.result_.to_dict()["n_resamples_used"] == auto.n_resamples_used_
     assert auto.null_distribution_.shape[0] == auto.n_resamples_used_
     assert auto.reject_ == fixed.reject_ == (auto.p_value_ <= ALPHA)
     # The same draws, in the same order: the first resamples of the fixed test

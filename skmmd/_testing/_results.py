@@ -167,7 +167,9 @@ class KernelTestResult:
             ``n_samples_y``; ``n_pairs``), and on request the
             ``null_distribution`` and (with ``delta``) the ``relevance``
             test; an infinite standard error or bound (samples too small for
-            the jackknife) is None. The keys are those of the CLI's
+            the jackknife) is None; ``n_resamples_used``, the resamples
+            behind the p-value (fewer than ``n_resamples`` where a test with
+            ``n_resamples="auto"`` stopped). The keys are those of the CLI's
             ``--json``.
         """
 
@@ -186,6 +188,7 @@ class KernelTestResult:
             "confidence_level": confidence_level,
             "confidence_interval": [plain(ci.low), plain(ci.high)],
             **{name: getattr(self, name) for name in self._SIZES},
+            "n_resamples_used": self.n_resamples_used,
         }
         if null_distribution:
             out["null_distribution"] = plain(self.null_distribution)

@@ -66,17 +66,14 @@ def check_common(parser, args):
 
 def json_result(effect, args, report, delta=None, **settings):
     """The ``--json`` output of a command: the result's own keys
-    (:meth:`MMDTestResult.to_dict`), the run's ``settings``, the resamples
-    drawn with ``--n-resamples auto``, and the per-column ``report`` (if any)
-    as ``columns``."""
+    (:meth:`MMDTestResult.to_dict`, with ``n_resamples_used``), the run's
+    ``settings``, and the per-column ``report`` (if any) as ``columns``."""
     result = {
         **effect.to_dict(
             args.confidence_level, delta, null_distribution=args.null_distribution
         ),
         **settings,
     }
-    if args.n_resamples == "auto":  # where the sequential test stopped
-        result["n_resamples_used"] = effect.n_resamples_used
     if report is not None:
         result["columns"] = report.to_dict(orient="records")
     return result
