@@ -34,6 +34,7 @@ from ..mmd._conditional import (
     ConditionalParts,
     RidgeFolds,
     n_z_features,
+    null_scale,
     residual_products,
 )
 from ._hsic import check_variable, numeric_table
@@ -43,8 +44,10 @@ from ._results import HSICTestResult
 # Folds are balanced within blocks of this many row positions.
 _FOLD_BLOCK = 4096
 # Features of x and of y of the default map (cos/sin pairs at the median
-# bandwidth): the products have Dx * Dy = 36 entries per row.
+# bandwidth), and weights g(z) of the default weight map (the same, of Z
+# standardized): the products have Dx * Dg * Dy = 216 entries per row.
 _XY_FEATURES = 6
+_Z_WEIGHTS = 6
 
 
 # Rows the default z map is fit on, at most (a seeded subsample): its means,
@@ -76,6 +79,9 @@ _CHUNK_ENTRIES = 2**22
 # Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
 # units of several.
 _BOOTSTRAP_BUDGET = 2**34
+# Wild re-fits estimating the bootstrap's excess spread (null_scale).
+_SCALE_DRAWS = 16
+
 # Fewest units to fit at all; the multiplier bootstrap is a Gaussian
 # approximation, trusted from hundreds of units (the automatic unit keeps
 # thousands where the rows allow).
@@ -115,17 +121,19 @@ def auto_unit(n_rows, n_resamples, width):
 
 
 class _Features:
-    """The fitted maps of x, y and z over the rows of the validated data: the
-    features of any range of row positions (``c(z)`` is empty without z)."""
+    """The fitted maps of x, y, z and the weights over the rows of the
+    validated data: the features ``(A, B, C, G)`` of any range of row
+    positions (without a map: ``C`` empty, the regression on a constant, and
+    ``G`` the constant weight)."""
 
     def __init__(self, maps, data):
         self.maps, self.data = maps, data
 
     def __call__(self, lo, hi):
         out = []
-        for transformer, V in zip(self.maps, self.data):
-            if transformer is None:  # no z: the regression on a constant
-                out.append(np.empty((hi - lo, 0)))
+        for i, (transformer, V) in enumerate(zip(self.maps, self.data)):
+            if transformer is None:
+                out.append(np.ones((hi - lo, 1)) if i == 3 else np.empty((hi - lo, 0)))
                 continue
             rows = V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi]
             out.append(np.asarray(transformer.transform(rows), dtype=np.float64))
@@ -140,7 +148,7 @@ def _chunks(n_rows, width):
 
 class _ResidualProducts:
     """The pipeline's map: row positions (a contiguous range) -> the products
-    ``vec(r_i s_i')`` of their cross-fitted residuals."""
+    ``vec(r_i g_i' s_i')`` of their cross-fitted residuals and weights."""
 
     def __init__(self, features, ridge, seed, n_folds, widths):
         self.features, self.ridge = features, ridge
@@ -149,11 +157,13 @@ class _ResidualProducts:
     def transform(self, positions):
         lo, hi = int(positions[0]), int(positions[-1]) + 1
         parts = []
-        for a, b in _chunks(hi - lo, sum(self.widths)):
-            A, B, C = self.features(lo + a, lo + b)
+        Dx, Dy, _, Dg = self.widths
+        for a, b in _chunks(hi - lo, sum(self.widths) + Dx * Dy * Dg):
+            A, B, C, G = self.features(lo + a, lo + b)
             folds = fold_labels(self.seed, np.arange(lo + a, lo + b), self.n_folds)
             R = self.ridge.residuals(C, np.hstack([A, B]), folds)
-            parts.append(residual_products(R[:, : A.shape[1]], R[:, A.shape[1] :]))
+            x, y = R[:, : A.shape[1]], R[:, A.shape[1] :]
+            parts.append(residual_products(x, y, G))
         return np.vstack(parts)
 
 
@@ -166,10 +176,11 @@ class ConditionalHSICTest(BaseEstimator):
     y-features of a fold are fit on disjoint folds), with each target's penalty
     chosen by cross-validation and divided by 10 (undersmoothing: the test
     needs little bias more than little variance); the test asks whether the
-    residual features are uncorrelated. Its statistic is
-    ``T = n ||(1/n) sum_i r_i s_i'||_F^2`` (a conditional HSIC of the
-    residuals), calibrated by a multiplier (wild) bootstrap of the per-unit
-    sums of ``r_i s_i'``. The cost is ``O(n Dz^2)`` for ``Dz`` features of
+    residual features are uncorrelated, weighted by features ``g(z)`` of Z. Its
+    statistic is ``T = n ||(1/n) sum_i r_i g_i' s_i'||^2`` (a conditional
+    HSIC of the residuals of the features of ``(x, z)`` and of y, as KCI's),
+    calibrated by a multiplier (wild) bootstrap of the per-unit sums of
+    ``vec(r_i g_i' s_i')``. The cost is ``O(n Dz^2)`` for ``Dz`` features of
     Z, never ``n x n``. Without Z the regression is on a constant only and
     the test is an HSIC test of X and y.
 
@@ -194,6 +205,15 @@ class ConditionalHSICTest(BaseEstimator):
         side: the ridge weighs them; above 2000 rows at smaller multiples as
         well (:func:`z_scales`); a :class:`TabularSampler` of
         ``n_z_features`` for DataFrames with text columns.
+    z_weights : "auto", None or object with ``fit`` and ``transform``, \
+            default="auto"
+        Map of Z to the weights ``g(z)`` of the residual products: the test
+        asks ``E[g(Z) r s'] = 0`` for each feature ``g``, so it sees a
+        conditional covariance of x and y that changes sign with z (where
+        ``E[r s']`` cancels). ``"auto"``: Z standardized, 6 random Fourier
+        features at its median bandwidth (a :class:`TabularSampler` of 6 for
+        DataFrames with text columns). None: no weights (the products ``r_i
+        s_i'``). Ignored without Z.
     n_z_features : "auto" or int, default="auto"
         Features of the default Z map. ``"auto"``: about ``10 sqrt(n)``,
         between 48 and 600 (the regression must get richer as ``n`` grows
@@ -235,8 +255,8 @@ class ConditionalHSICTest(BaseEstimator):
         The same values, with the effect size ``hsic`` (an unbiased estimate
         of ``||E[r s']||_F^2``, the squared norm of the conditional
         cross-covariance of the features) and its jackknife standard error.
-    x_transformer_, y_transformer_, z_transformer_ : object or None
-        The fitted maps (``z_transformer_`` is None without Z).
+    x_transformer_, y_transformer_, z_transformer_, z_weights_ : object or None
+        The fitted maps (the last two are None without Z).
     penalty_ : ndarray of shape (Dx + Dy,)
         The ridge penalty each feature of x and of y was fit with (a tenth
         of its cross-validated one).
@@ -294,6 +314,7 @@ class ConditionalHSICTest(BaseEstimator):
         "x_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "y_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "z_transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "z_weights": [None, StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "n_z_features": [
             StrOptions({"auto"}),
             Interval(Integral, 1, None, closed="left"),
@@ -309,6 +330,7 @@ class ConditionalHSICTest(BaseEstimator):
         y_transformer="auto",
         z_transformer="auto",
         *,
+        z_weights="auto",
         n_z_features="auto",
         n_folds=5,
         penalties=None,
@@ -323,6 +345,7 @@ class ConditionalHSICTest(BaseEstimator):
         self.x_transformer = x_transformer
         self.y_transformer = y_transformer
         self.z_transformer = z_transformer
+        self.z_weights = z_weights
         self.n_z_features = n_z_features
         self.n_folds = n_folds
         self.penalties = penalties
@@ -389,7 +412,7 @@ class ConditionalHSICTest(BaseEstimator):
         return data
 
     def _maps(self, data, rng):
-        """Fitted maps of x, y and z (None for no z)."""
+        """Fitted maps of x, y, z and the weights (None for no z)."""
         maps = []
         for V, name in zip(data, ("x", "y", "z")):
             transformer = getattr(self, f"{name}_transformer")
@@ -403,7 +426,12 @@ class ConditionalHSICTest(BaseEstimator):
                 if width == "auto":
                     width = n_z_features(len(V))
                 maps.append(_default_z_map(V, width, state))
-        return maps + [None] * (3 - len(maps))
+        if len(data) < 3 or self.z_weights is None:
+            return maps + [None] * (4 - len(maps))
+        state = rng.randint(np.iinfo(np.int32).max)
+        if self.z_weights == "auto":
+            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)]
+        return maps + [clone(self.z_weights).fit(data[2])]
 
     def _test_params(self):
         """The parameters of :func:`calibrated`."""
@@ -437,8 +465,10 @@ class ConditionalHSICTest(BaseEstimator):
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         maps = self._maps(data, rng)
-        self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps
-        features = _Features(maps, data + [None] * (3 - len(data)))
+        self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps[:3]
+        self.z_weights_ = maps[3]
+        Z = data[2] if len(data) == 3 else None
+        features = _Features(maps, data[:2] + [Z, Z])
         parts, null, self.p_value_ = calibrated(
             features, len(data[0]), seed, **self._test_params()
         )
@@ -474,6 +504,15 @@ def _default_map(V, n_features, random_state):
     return RandomFourierSampler(n_components=n_features, random_state=random_state).fit(
         V
     )
+
+
+def _default_weight_map(V, n_features, random_state):
+    """The default weights of Z: random Fourier features of Z standardized,
+    at its median bandwidth (a TabularSampler for tables with text)."""
+    if is_dataframe(V):
+        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
+    sampler = RandomFourierSampler(n_components=n_features, random_state=random_state)
+    return make_pipeline(StandardScaler(), sampler).fit(V)
 
 
 def _default_z_map(V, n_features, random_state):
@@ -537,26 +576,26 @@ def conditional_parts(
 ):
     """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test.
 
-    ``features(lo, hi)`` returns the features ``(A, B, C)`` of x, y and z of
-    the rows ``lo .. hi - 1``. Two passes over the rows: the ridge's
+    ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
+    and the weights of the rows ``lo .. hi - 1``. Two passes over the rows: the ridge's
     per-fold statistics, then the residual products summed into units by
     the pipeline. Memory is bounded by a chunk and the unit sums.
     """
-    widths = tuple(F.shape[1] for F in features(0, 1))
+    widths = tuple(F.shape[1] for F in features(0, 1))  # Dx, Dy, Dz, Dg
     # Double cross-fitting (the x- and y-features of a row fit on disjoint
     # folds) where the folds allow: a row's noise then enters one of the two
     # fits used at another row, not both.
     split = widths[0] if n_folds >= 4 else None
     ridge = RidgeFolds(n_folds, penalties, split, shrink=_UNDERSMOOTH)
     for lo, hi in _chunks(n_rows, sum(widths)):
-        A, B, C = features(lo, hi)
+        A, B, C, _ = features(lo, hi)
         folds = fold_labels(seed, np.arange(lo, hi), n_folds)
         ridge.add(C, np.hstack([A, B]), folds)
     # Eigendecompositions of Dz x Dz matrices: fastest on one BLAS thread, and
     # 100x slower on two beside numba's idle workers (measured at Dz = 300).
     with _blas_controller().limit(limits=1, user_api="blas"):
         ridge.fit()
-    width = widths[0] * widths[1]
+    width = widths[0] * widths[1] * widths[3]
     if resample_unit == "auto":
         unit = auto_unit(n_rows, n_resamples, width)
     else:
@@ -575,7 +614,19 @@ def conditional_parts(
             f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
             f"multiplier bootstrap needs at least {_MIN_UNITS}."
         )
-    parts = ConditionalParts(U, sizes)
+    kappa = 1.0
+    if widths[2]:  # without z the fits are means: no excess spread to speak of
+
+        def chunks():
+            extra = (3 * (widths[0] + widths[1]) + 2 * width) * _SCALE_DRAWS
+            for lo, hi in _chunks(n_rows, sum(widths) + extra):
+                A, B, C, G = features(lo, hi)
+                positions = np.arange(lo, hi)
+                folds = fold_labels(seed, positions, n_folds)
+                yield positions, C, np.hstack([A, B]), G, folds
+
+        kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)
+    parts = ConditionalParts(U, sizes, null_scale=kappa)
     parts.penalty, parts.unit = ridge.penalty_, unit
     return parts
 
