@@ -1,17 +1,18 @@
 """The core of a linear-time conditional independence test: a conditional
 HSIC of cross-fitted ridge residuals of random features. With features
-``a(x)``, ``b(y)``, ``c(z)`` of ``n`` rows, regress ``F = [a | b]`` on ``C =
-c(z)`` by ridge, each fold of rows from a fit on other folds (:class:`RidgeFolds`,
-from sufficient statistics accumulated chunk by chunk), and test whether the
-residuals ``r, s`` are uncorrelated: ``T = n ||(1/n) sum_i r_i s_i'||_F^2``,
-with a multiplier bootstrap of unit sums of ``vec(r_i s_i')``
-(:class:`ConditionalParts`). Memory does not grow with ``n``.
+``a(x)``, ``b(y)``, ``c(z)`` and weights ``g(z)`` of ``n`` rows, regress ``F
+= [a | b]`` on ``C = c(z)`` by ridge, each fold of rows from a fit on other
+folds (:class:`RidgeFolds`, from sufficient statistics accumulated chunk by
+chunk), and test whether the residuals ``r, s`` are uncorrelated given z:
+``T = n ||(1/n) sum_i r_i g_i' s_i'||^2``, with a multiplier bootstrap of
+unit sums of ``vec(r_i g_i' s_i')`` (:class:`ConditionalParts`) rescaled by
+:func:`null_scale`. Memory does not grow with ``n``.
 
 Recommended, from ``benchmarks/conditional_level_probe.py`` and
 ``benchmarks/bench_conditional.py``: ``RidgeFolds(5, split=Dx, shrink=10)``;
-6 cos/sin random Fourier features of x and of y; :func:`n_z_features`
-Nystroem features of z (``ConditionalHSICTest``'s default z map). No test
-holds its level on every null.
+6 cos/sin random Fourier features of x, of y and (weights) of z;
+:func:`n_z_features` Nystroem features of z (``ConditionalHSICTest``'s
+default z map). No test holds its level on every null.
 """
 
 import numpy as np
