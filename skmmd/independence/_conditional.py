@@ -189,7 +189,7 @@ class ConditionalHSICTest(BaseEstimator):
     ``vec(r_i g_i' s_i')``, its statistics rescaled by the ratio of the
     statistic's null mean to the bootstrap's, estimated by 16 wild re-fits of
     the ridge (the noise of the fits otherwise widens the bootstrap, by about
-    ``df / n``: a conservative test). The cost is ``O(n Dz^2)`` for ``Dz`` features of
+    ``0.1 Dz / n``: a conservative test; below 100 rows per Z feature). The cost is ``O(n Dz^2)`` for ``Dz`` features of
     Z, never ``n x n``. Without Z the regression is on a constant only and
     the test is an HSIC test of X and y.
 
@@ -270,7 +270,8 @@ class ConditionalHSICTest(BaseEstimator):
         The ridge penalty each feature of x and of y was fit with (a tenth
         of its cross-validated one).
     null_scale_ : float
-        The factor of the bootstrap statistics (1 without Z).
+        The factor of the bootstrap statistics (1 without Z, and from 100
+        rows per Z feature).
     resample_unit_ : int
         Rows per bootstrap unit.
     n_samples_ : int
