@@ -189,9 +189,10 @@ class ConditionalHSICTest(BaseEstimator):
     ``vec(r_i g_i' s_i')``, its statistics rescaled by the ratio of the
     statistic's null mean to the bootstrap's, estimated by 16 wild re-fits of
     the ridge (the noise of the fits otherwise widens the bootstrap, by about
-    ``0.1 Dz / n``: a conservative test; below 100 rows per Z feature). The cost is ``O(n Dz^2)`` for ``Dz`` features of
-    Z, never ``n x n``. Without Z the regression is on a constant only and
-    the test is an HSIC test of X and y.
+    ``0.1 Dz / n``: a conservative test; below 100 rows per Z feature). The
+    cost is ``O(n Dz^2)`` for ``Dz`` features of Z, never ``n x n``. Without
+    Z the regression is on a constant only and the test is an HSIC test of X
+    and y.
 
     Read more in the :ref:`User Guide <conditional>`.
 
@@ -262,8 +263,9 @@ class ConditionalHSICTest(BaseEstimator):
         ``p_value_ <= alpha``.
     result_ : HSICTestResult
         The same values, with the effect size ``hsic`` (an unbiased estimate
-        of ``||E[r s']||_F^2``, the squared norm of the conditional
-        cross-covariance of the features) and its jackknife standard error.
+        of ``||E[r g(z)' s']||^2``, the squared norm of the conditional
+        cross-covariance of the features of ``(x, z)`` and of y) and its
+        jackknife standard error.
     x_transformer_, y_transformer_, z_transformer_, z_weights_ : object or None
         The fitted maps (the last two are None without Z).
     penalty_ : ndarray of shape (Dx + Dy,)
