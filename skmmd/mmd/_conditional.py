@@ -471,9 +471,30 @@ class ConditionalParts:
 
 
 def pseudo_signs(seed, positions, n_draws):
-    """Random signs ``(w, v)`` of shape ``(n, n_draws)`` each for the rows at
-    ``positions``, a function of ``seed`` and the position only (so two
-    passes over the rows, in any chunks, draw the same)."""
+    """Random signs of rows, a function of the seed and the row's position
+    only: two passes over the rows, in any chunks, draw the same.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the signs.
+    positions : array-like of int of shape (n,)
+        Row positions.
+    n_draws : int
+        Signs per row and variable.
+
+    Returns
+    -------
+    w, v : ndarray of shape (n, n_draws)
+        Signs of the x- and of the y-residuals.
+
+    Examples
+    --------
+    >>> from skmmd.mmd._conditional import pseudo_signs
+    >>> w, v = pseudo_signs(0, [5, 6, 7], 2)
+    >>> bool((pseudo_signs(0, [6], 2)[0] == w[1]).all()), w.shape
+    (True, (3, 2))
+    """
     positions = np.asarray(positions, dtype=np.int64)
     out = np.empty((positions.size, 2 * n_draws))
     block = 4096
