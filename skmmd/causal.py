@@ -21,7 +21,9 @@ import numpy as np
 
 from .independence._conditional import (
     _XY_FEATURES,
+    _Z_WEIGHTS,
     _default_map,
+    _default_weight_map,
     _default_z_map,
     calibrated,
 )
@@ -137,7 +139,7 @@ class SkmmdCIT(CIT_Base):
         constant = np.flatnonzero(np.all(self.data == self.data[:1], axis=0))
         self._constant = set(constant.tolist())
         self._features = {}  # column -> its x/y features (n x 10)
-        self._z_maps = {}  # conditioning set -> its fitted Z map
+        self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
 
     def _seed(self, *key):
         """A seed from ``random_state`` and the variables (order-free)."""
@@ -169,8 +171,10 @@ class SkmmdCIT(CIT_Base):
             width = self.params["n_z_features"]
             if width == "auto":
                 width = n_z_features(self.sample_size)
-            self._z_maps[key] = _default_z_map(
-                self.data[:, S], width, self._seed(1, *S)
+            Z = self.data[:, S]
+            self._z_maps[key] = (
+                _default_z_map(Z, width, self._seed(1, *S)),
+                _default_weight_map(Z, _Z_WEIGHTS, self._seed(3, *S)),
             )
         return self._z_maps[key]
 
@@ -193,14 +197,13 @@ class SkmmdCIT(CIT_Base):
         if key in self.pvalue_cache:
             return self.pvalue_cache[key]
         A, B = self._column(Xs[0]), self._column(Ys[0])
-        z_map = self._z_map(S) if S else None
+        maps = self._z_map(S) if S else None
 
         def features(lo, hi):
-            if z_map is None:
-                C = np.empty((hi - lo, 0))
-            else:
-                C = z_map.transform(self.data[lo:hi, S])
-            return A[lo:hi], B[lo:hi], C
+            if maps is None:
+                return A[lo:hi], B[lo:hi], np.empty((hi - lo, 0)), np.ones((hi - lo, 1))
+            Z = self.data[lo:hi, S]
+            return A[lo:hi], B[lo:hi], *(m.transform(Z) for m in maps)
 
         seed = self._seed(2, len(Xs), *Xs, *Ys, len(S), *S)
         p = calibrated(

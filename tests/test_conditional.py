@@ -28,7 +28,7 @@ def _test(**params):
 
 def test_statistic_equals_the_residuals_computed_directly():
     # Ground truth in memory: cross-fitted residuals of the fitted maps'
-    # features, T = n ||mean(r s')||^2, and the same folds.
+    # features, weighted by g(z): T = n ||mean(r (x) g (x) s)||^2, same folds.
     rng = np.random.default_rng(0)
     x, y, z = _chain(600, rng)
     test = _test().fit(x, y, Z=z)
@@ -43,8 +43,11 @@ def test_statistic_equals_the_residuals_computed_directly():
     ridge = RidgeFolds(5, split=A.shape[1], shrink=10.0).add(C, F, folds).fit()
     R = ridge.residuals(C, F, folds)
     r, s = R[:, : A.shape[1]], R[:, A.shape[1] :]
-    expected = 600 * np.sum((r.T @ s / 600) ** 2)
+    G = test.z_weights_.transform(z)
+    expected = 600 * np.sum((np.einsum("ij,im,il->jml", r, G, s) / 600) ** 2)
     assert test.statistic_ == pytest.approx(expected, rel=1e-10)
+    unweighted = _test(z_weights=None).fit(x, y, Z=z)
+    assert unweighted.statistic_ == pytest.approx(600 * np.sum((r.T @ s / 600) ** 2))
     np.testing.assert_array_equal(test.penalty_, ridge.penalty_)
     assert isinstance(test.result_, HSICTestResult)
     assert test.result_.n_pairs == 600 and test.n_features_in_ == 1

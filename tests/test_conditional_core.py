@@ -13,6 +13,7 @@ from skmmd.mmd._conditional import (
     RidgeFolds,
     multiplier_weights,
     n_z_features,
+    null_scale,
     residual_products,
 )
 
@@ -140,6 +141,71 @@ def test_residual_products_are_row_wise_outer_products(rng):
     assert P.shape == (7, 6)
     for i in range(7):
         np.testing.assert_allclose(P[i], np.outer(R[i], S[i]).ravel())
+
+
+def test_weighted_products_are_the_products_of_x_z_features(rng):
+    R, S, G = rng.normal(size=(7, 3)), rng.normal(size=(7, 2)), rng.normal(size=(7, 4))
+    P = residual_products(R, S, G)
+    assert P.shape == (7, 24)
+    for i in range(7):
+        np.testing.assert_allclose(P[i], np.outer(np.outer(R[i], G[i]), S[i]).ravel())
+
+
+@pytest.mark.parametrize("split", [None, 2])
+def test_refit_of_the_targets_reproduces_the_fit(rng, split):
+    C, F, folds = _problem(rng, n=300, K=5)
+    ridge = _fit_in_chunks(C, F, folds, 5, None, split)
+    sums = np.array([F[folds == k].sum(axis=0) for k in range(5)])
+    cross = np.array([C[folds == k].T @ F[folds == k] for k in range(5)])
+    # Each target twice, the second copy in reverse order.
+    columns = np.concatenate([np.arange(4), np.arange(4)[::-1]])
+    coef, intercept = ridge.refit(sums[:, columns], cross[:, :, columns], columns)
+    np.testing.assert_allclose(coef, ridge.coef_[:, :, columns], rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(intercept, ridge.intercept_[:, columns], rtol=1e-8)
+    R = ridge.residuals(C, F[:, columns], folds, coef, intercept)
+    np.testing.assert_allclose(R, ridge.residuals(C, F, folds)[:, columns], atol=1e-10)
+
+
+def _noise_problem(seed, n=300, dz=100):
+    """Pure noise targets (H0), heteroscedastic, many z-features per training
+    row (fit noise matters), weights 1 and cos(z)."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(n, 1))
+    C = RandomFourierSampler(n_components=dz, random_state=seed).fit_transform(z)
+    F = rng.normal(size=(n, 6)) * (0.5 + np.abs(z))
+    G = np.hstack([np.ones((n, 1)), np.cos(z)])
+    folds = rng.permutation(np.arange(n) % 5)
+    ridge = RidgeFolds(5, penalties=[1e-3], split=3).add(C, F, folds).fit()
+    return C, F, G, folds, ridge
+
+
+def _chunks(C, F, G, folds, size):
+    for lo in range(0, len(C), size):
+        rows = slice(lo, lo + size)
+        yield np.arange(lo, lo + len(C[rows])), C[rows], F[rows], G[rows], folds[rows]
+
+
+def test_null_scale_is_the_statistic_over_the_bootstrap_mean():
+    # Chunks do not matter; the estimate is below 1 where fits have many
+    # features per training row, and matches the ratio of mean T to mean
+    # bootstrap T over repetitions of pure noise (0.88 +- 0.03 over 200).
+    C, F, G, folds, ridge = _noise_problem(0)
+    kappas = [
+        null_scale(lambda: _chunks(C, F, G, folds, size), ridge, 3, seed=3)
+        for size in (300, 37)
+    ]
+    assert kappas[0] == pytest.approx(kappas[1], rel=1e-9)
+    T, Tb, estimates = [], [], []
+    for seed in range(80):
+        C, F, G, folds, ridge = _noise_problem(seed)
+        R = ridge.residuals(C, F, folds)
+        P = residual_products(R[:, :3], R[:, 3:], G)
+        T.append(np.sum(P.sum(axis=0) ** 2))
+        Tb.append(np.sum(P * P))
+        chunks = lambda: _chunks(C, F, G, folds, 300)  # noqa: E731
+        estimates.append(null_scale(chunks, ridge, 3, seed=seed))
+    assert 0.8 < np.mean(estimates) < 0.95
+    assert np.mean(estimates) == pytest.approx(np.mean(T) / np.mean(Tb), abs=0.12)
 
 
 def test_statistic_and_bootstrap_match_their_definitions(rng):
