@@ -25,11 +25,7 @@ from .._testing import _calibration, _streaming
 from .._testing._base import SHARED_CONSTRAINTS
 from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
-from ..kernel_approximation import (
-    NystroemSampler,
-    RandomFourierSampler,
-    TabularSampler,
-)
+from ..kernel_approximation import NystroemSampler, RandomFourierSampler, TabularSampler
 from ..kernel_approximation._trig import _blas_controller
 from ..kernels import median_bandwidth
 from ..mmd._conditional import (
@@ -50,7 +46,6 @@ _FOLD_BLOCK = 4096
 # standardized): the products have Dx * Dg * Dy = 216 entries per row.
 _XY_FEATURES = 6
 _Z_WEIGHTS = 6
-
 
 # Rows the default z map is fit on, at most (a seeded subsample): its means,
 # scales and medians; fitting a ColumnTransformer also transforms its rows.
