@@ -404,17 +404,8 @@ class AggregatedHSICTest(_BaseHSICTest):
             stopping=rule,
             p_of=_aggregation.p_value_of(self.method, self.weights_),
         )
-        T = np.vstack([observed, null])
-        self.statistics_ = observed
-        self.null_distributions_ = null
-        self.n_resamples_used_ = null.shape[0]
-        self.p_values_ = _aggregation.per_kernel_p_values(T)[0]
-        aggregated, p_value = _aggregation.aggregated_p_value(
-            T, self.method, self.weights_
-        )
-        self.statistic_ = float(aggregated[0])
-        self.null_distribution_ = aggregated[1:]
-        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], float(p_value))
+        p_value = _aggregation.set_aggregated_results(self, observed, null)
+        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], p_value)
         self.reject_ = bool(self.p_value_ <= self.alpha)
         self.threshold_ = _calibration.threshold(self.null_distribution_, self.alpha)
         self.resample_unit_ = unit
