@@ -73,6 +73,9 @@ _UNDERSMOOTH = 10.0
 
 # Entries of one chunk's feature matrices (float64): 32 MB.
 _CHUNK_ENTRIES = 2**22
+# Entries of the features kept in memory for the passes of one test (64 MB):
+# the maps (the z map's dozen samplers) then run once, not four times.
+_CACHE_ENTRIES = 2**23
 # Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
 # units of several.
 _BOOTSTRAP_BUDGET = 2**34
@@ -139,6 +142,16 @@ class _Features:
             rows = V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi]
             out.append(np.asarray(transformer.transform(rows), dtype=np.float64))
         return out
+
+
+def _in_memory(features, n_rows):
+    """``features`` computed once, sliced by every pass over the rows, where
+    they fit in ``_CACHE_ENTRIES`` (else as given); and their widths."""
+    widths = tuple(F.shape[1] for F in features(0, 1))
+    if n_rows * sum(widths) > _CACHE_ENTRIES:
+        return features, widths
+    whole = features(0, n_rows)
+    return (lambda lo, hi: [F[lo:hi] for F in whole]), widths
 
 
 def _chunks(n_rows, width):
@@ -612,7 +625,7 @@ def conditional_parts(
     per-fold statistics, then the residual products summed into units by
     the pipeline. Memory is bounded by a chunk and the unit sums.
     """
-    widths = tuple(F.shape[1] for F in features(0, 1))  # Dx, Dy, Dz, Dg
+    features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
     # Double cross-fitting (the x- and y-features of a row fit on disjoint
     # folds) where the folds allow: a row's noise then enters one of the two
     # fits used at another row, not both.

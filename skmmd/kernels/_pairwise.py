@@ -8,6 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.spatial.distance import pdist
 from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.utils import check_array, check_random_state, gen_batches
 
@@ -299,9 +300,10 @@ def _subsample_distances(X, max_samples, random_state, metric, n_pairs=None):
     if n > max_samples:
         rng = check_random_state(random_state)
         X = X[np.sort(rng.choice(n, size=max_samples, replace=False))]
-    distance = euclidean_distances if metric == "euclidean" else _manhattan
     X = X.astype(np.float64)
-    D = distance(X, X)
+    if not sp.issparse(X):  # each pair once, without the n x n index arrays
+        return pdist(X, "euclidean" if metric == "euclidean" else "cityblock")
+    D = (euclidean_distances if metric == "euclidean" else _manhattan)(X, X)
     return D[np.triu_indices_from(D, k=1)]
 
 
