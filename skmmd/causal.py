@@ -8,14 +8,18 @@ S)`` the search asks about. Needs the ``causal`` extra (``python -m pip install
 
 Within one search the features of each column are computed once and serve
 every test of that column (as x or as y), and the Z map of each conditioning
-set is fitted once; each test's randomness (folds, units, signs) comes from
-``random_state`` and the variables tested, so a search is reproducible and its
-p-values do not depend on the order of the tests.
+set is fitted once; the tests given one set share its folds, its features of
+Z and the ridge's statistics and eigendecompositions (for the most recent
+sets within a memory budget), so each computes only what its pair adds. Each
+test's randomness (units, signs; folds per set) comes from ``random_state``
+and the variables tested, so a search is reproducible and its p-values do not
+depend on the order of the tests.
 """
 
 import hashlib
 import json
 import numbers
+from collections import OrderedDict
 
 import numpy as np
 
@@ -27,7 +31,13 @@ from .independence._conditional import (
     _default_z_map,
     calibrated,
 )
-from .mmd._conditional import n_z_features
+from .mmd._conditional import FoldDesign, n_z_features
+
+# Bytes of the features of z and the ridge's per-fold statistics and
+# eigendecompositions kept for the most recent conditioning sets: a search
+# tests each set with several pairs, mostly soon after each other (PC on 20
+# variables: about 50 sets in 300 tests; the 16 most recent hold them all).
+_SHARED_BYTES = 2**29
 
 try:
     from causallearn.utils.cit import CIT_Base, register_ci_test
@@ -140,6 +150,7 @@ class SkmmdCIT(CIT_Base):
         self._constant = set(constant.tolist())
         self._features = {}  # column -> its x/y features (n x 10)
         self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
+        self._shared = OrderedDict()  # recent sets -> their features, design
 
     def _seed(self, *key):
         """A seed from ``random_state`` and the variables (order-free)."""
@@ -178,6 +189,30 @@ class SkmmdCIT(CIT_Base):
             )
         return self._z_maps[key]
 
+    def _z_work(self, S, maps):
+        """The features of z and weights (or None where they exceed a
+        quarter of ``_SHARED_BYTES``) and the ridge's :class:`FoldDesign` of
+        the conditioning set ``S``, shared by its tests (least recently used
+        sets dropped beyond ``_SHARED_BYTES``)."""
+        key = tuple(S)
+        if key in self._shared:
+            self._shared.move_to_end(key)
+            return self._shared[key][0]
+        Z = self.data[:, S]
+        width = sum(m.transform(Z[:1]).shape[1] for m in maps)
+        n, K = self.sample_size, self.params["n_folds"]
+        features = None
+        if 4 * 8 * n * width <= _SHARED_BYTES:
+            features = tuple(m.transform(Z) for m in maps)
+        # Features, the design's K C'C and up to 2K bases (V and V' D V).
+        size = 8 * (n * width * (features is not None) + 5 * K * width**2)
+        self._shared[key] = ((features, FoldDesign(K)), size)
+        while sum(entry[1] for entry in self._shared.values()) > _SHARED_BYTES:
+            if len(self._shared) == 1:
+                break
+            self._shared.popitem(last=False)
+        return self._shared[key][0]
+
     def __call__(self, X, Y, condition_set=None):
         """The p-value of ``X`` independent of ``Y`` given ``condition_set``.
 
@@ -198,10 +233,13 @@ class SkmmdCIT(CIT_Base):
             return self.pvalue_cache[key]
         A, B = self._column(Xs[0]), self._column(Ys[0])
         maps = self._z_map(S) if S else None
+        kept, design = self._z_work(S, maps) if S else (None, None)
 
         def features(lo, hi):
             if maps is None:
                 return A[lo:hi], B[lo:hi], np.empty((hi - lo, 0)), np.ones((hi - lo, 1))
+            if kept is not None:
+                return A[lo:hi], B[lo:hi], *(F[lo:hi] for F in kept)
             Z = self.data[lo:hi, S]
             return A[lo:hi], B[lo:hi], *(m.transform(Z) for m in maps)
 
@@ -213,6 +251,8 @@ class SkmmdCIT(CIT_Base):
             n_resamples=self.params["n_resamples"],
             alpha=self.level,
             n_folds=self.params["n_folds"],
+            design=design,
+            fold_seed=self._seed(4, len(S), *S),  # one design per set
         )[2]
         self.pvalue_cache[key] = p
         return p

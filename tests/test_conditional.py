@@ -226,6 +226,32 @@ def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
     assert test(1, 3, [0]) == test(3, 1, (0,)) == test.pvalue_cache["1;3|0"]
 
 
+def test_tests_given_one_set_share_its_design_whatever_the_order():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal
+
+    data = _causal_data(500, np.random.default_rng(11))
+    options = {"n_resamples": 99, "n_z_features": 60}
+    first = CIT(data, "skmmd", **options)
+    p = [first(1, 3, [0]), first(2, 3, [0]), first(1, 2, [0, 3])]
+    (features, design), _ = first._shared[(0,)]
+    assert design.sealed and features[0].shape[0] == 500
+    assert len(design._bases) == 10  # 5 folds x (x-fits, y-fits), computed once
+    again = CIT(data, "skmmd", **options)  # the other order, nothing shared yet
+    assert [again(1, 2, [0, 3]), again(2, 3, [0]), again(1, 3, [0])] == p[::-1]
+    # An evicted set is recomputed, to the same p-values.
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(skmmd.causal, "_SHARED_BYTES", 1)
+    small = CIT(data, "skmmd", **options)
+    assert [small(2, 3, [0]), small(1, 2, [0, 3]), small(1, 3, [0])] == [
+        p[1], p[2], p[0]
+    ]
+    assert list(small._shared) == [(0,)]
+    monkey.undo()
+
+
 def test_fci_runs_the_registered_test():
     pytest.importorskip("causallearn", reason="causal-learn is not installed")
     from causallearn.search.ConstraintBased.FCI import fci

@@ -617,23 +617,29 @@ def conditional_parts(
     penalties=None,
     n_resamples=999,
     resample_unit="auto",
+    design=None,
+    fold_seed=None,
 ):
     """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test.
 
     ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
-    and the weights of the rows ``lo .. hi - 1``. Two passes over the rows: the ridge's
-    per-fold statistics, then the residual products summed into units by
-    the pipeline. Memory is bounded by a chunk and the unit sums.
+    and the weights of the rows ``lo .. hi - 1``. Two passes over the rows:
+    the ridge's per-fold statistics, then the residual products summed into
+    units by the pipeline. Memory is bounded by a chunk and the unit sums.
+    ``design``: a :class:`~skmmd.mmd._conditional.FoldDesign` shared by the
+    tests with the same features of z and folds (``fold_seed``, default
+    ``seed``), whose statistics and eigendecompositions they then compute once.
     """
+    fold_seed = seed if fold_seed is None else fold_seed
     features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
     # Double cross-fitting (the x- and y-features of a row fit on disjoint
     # folds) where the folds allow: a row's noise then enters one of the two
     # fits used at another row, not both.
     split = widths[0] if n_folds >= 4 else None
-    ridge = RidgeFolds(n_folds, penalties, split, shrink=_UNDERSMOOTH)
+    ridge = RidgeFolds(n_folds, penalties, split, _UNDERSMOOTH, design)
     for lo, hi in _chunks(n_rows, sum(widths)):
         A, B, C, _ = features(lo, hi)
-        folds = fold_labels(seed, np.arange(lo, hi), n_folds)
+        folds = fold_labels(fold_seed, np.arange(lo, hi), n_folds)
         ridge.add(C, np.hstack([A, B]), folds)
     # Eigendecompositions of Dz x Dz matrices: fastest on one BLAS thread, and
     # 100x slower on two beside numba's idle workers (measured at Dz = 300).
@@ -644,7 +650,7 @@ def conditional_parts(
         unit = auto_unit(n_rows, _calibration.n_max(n_resamples), width)
     else:
         unit = resample_unit
-    products = _ResidualProducts(features, ridge, seed, n_folds, widths)
+    products = _ResidualProducts(features, ridge, fold_seed, n_folds, widths)
     stream = _streaming.Stream([products], [width], unit, seed)
     stream.add((np.arange(n_rows), None), unit)
     (sums,) = stream.sums()
@@ -663,11 +669,12 @@ def conditional_parts(
     if 0 < widths[2] and n_rows <= _SCALE_ROWS * widths[2]:
 
         def chunks():
-            extra = (3 * (widths[0] + widths[1]) + 2 * width) * _SCALE_DRAWS
+            extra = (3 * (widths[0] + widths[1]) + widths[0] * widths[3]) * _SCALE_DRAWS
+            extra += 2 * width
             for lo, hi in _chunks(n_rows, sum(widths) + extra):
                 A, B, C, G = features(lo, hi)
                 positions = np.arange(lo, hi)
-                folds = fold_labels(seed, positions, n_folds)
+                folds = fold_labels(fold_seed, positions, n_folds)
                 yield positions, C, np.hstack([A, B]), G, folds
 
         kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)

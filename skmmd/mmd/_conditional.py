@@ -54,6 +54,70 @@ def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
     return int(min(max(d, low), cap))
 
 
+class FoldDesign:
+    """The regressors' side of :class:`RidgeFolds`: each fold's ``n_k``,
+    ``sum c`` and ``C'C``, and each training set's eigendecomposition, kept
+    for every regression on the same features and folds (the tests of a
+    causal search with one conditioning set: only their targets differ).
+
+    Parameters
+    ----------
+    n_folds : int
+        Number of folds.
+
+    Attributes
+    ----------
+    sealed : bool
+        True once a :meth:`RidgeFolds.fit` used it: rows are then added to
+        the targets' statistics only, and must be the same rows again.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd.mmd._conditional import FoldDesign, RidgeFolds
+    >>> rng = np.random.default_rng(0)
+    >>> C, folds = rng.normal(size=(100, 3)), np.arange(100) % 5
+    >>> design = FoldDesign(5)
+    >>> a = RidgeFolds(5, design=design).add(C, C[:, :1], folds).fit()
+    >>> b = RidgeFolds(5, design=design).add(C, C[:, 1:], folds).fit()
+    >>> design.sealed, len(design._bases)  # one eigendecomposition per fold
+    (True, 5)
+    """
+
+    def __init__(self, n_folds):
+        self.n_folds, self.sealed, self._bases = n_folds, False, {}
+
+    def add(self, C, folds):
+        """Accumulate ``n_k``, ``sum c``, ``C'C`` of a chunk (unless sealed)."""
+        if self.sealed:
+            return
+        if not hasattr(self, "_stats"):
+            dz, K = C.shape[1], self.n_folds
+            self._stats = [np.zeros((K,)), np.zeros((K, dz)), np.zeros((K, dz, dz))]
+        for k in range(self.n_folds):
+            Ck = C[folds == k]
+            for stat, term in zip(self._stats, (len(Ck), Ck.sum(0), Ck.T @ Ck)):
+                stat[k] += term
+
+    def basis(self, k, train):
+        """``(n, mc, s, V, H)`` of fold ``k``'s training folds ``train``
+        (boolean): rows, mean, eigendecomposition ``V diag(s) V'`` of the
+        centered ``C'C`` and ``H = V' D V`` for fold ``k``'s ``D = sum d_i
+        d_i'`` (its rows centered at the training mean)."""
+        key = (k, train.tobytes())
+        if key not in self._bases:
+            n, sc, cc = (a[train].sum(axis=0) for a in self._stats)
+            if n < 2:
+                raise ValueError("Every fold's training set needs 2 rows.")
+            mc = sc / n
+            s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
+            s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
+            nk, sck, cck = (a[k] for a in self._stats)
+            dd = cck - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
+            self._bases[key] = (n, mc, s, V, V.T @ dd @ V)
+        return self._bases[key]
+
+
 class RidgeFolds:
     """Cross-fitted ridge regression of several targets on features, from
     per-fold sufficient statistics.
@@ -77,6 +141,9 @@ class RidgeFolds:
         Above 1 the fits are less smooth than the best prediction wants: a
         conditional test needs small bias more than small variance (see
         Notes).
+    design : FoldDesign or None, default=None
+        The regressors' statistics and eigendecompositions, shared with
+        other fits on the same features and folds (None: this fit's own).
 
     Attributes
     ----------
@@ -126,9 +193,10 @@ class RidgeFolds:
     True
     """
 
-    def __init__(self, n_folds, penalties=None, split=None, shrink=1.0):
+    def __init__(self, n_folds, penalties=None, split=None, shrink=1.0, design=None):
         self.n_folds, self.penalties, self.split = n_folds, penalties, split
         self.shrink = shrink
+        self.design = FoldDesign(n_folds) if design is None else design
 
     def add(self, C, F, folds):
         """Accumulate the statistics of a chunk of rows.
@@ -155,15 +223,21 @@ class RidgeFolds:
         if len(folds) and (folds.min() < 0 or folds.max() >= K):
             raise ValueError(f"Fold labels must lie in 0..{K - 1}.")
         dz, df = C.shape[1], F.shape[1]
-        if not hasattr(self, "_stats"):  # n, sum c, sum f, C'C, C'F, sum f^2
-            shapes = [(), (dz,), (df,), (dz, dz), (dz, df), (df,)]
-            self._stats = [np.zeros((K,) + shape) for shape in shapes]
-        elif (widths := self._stats[4].shape[1:]) != (dz, df):
+        if self.design.n_folds != K:
+            raise ValueError(f"design has {self.design.n_folds} folds, not {K}.")
+        if not hasattr(self, "_stats"):  # sum f, C'F, sum f^2
+            self._stats = [np.zeros((K,) + shape) for shape in [(df,), (dz, df), (df,)]]
+        elif (widths := self._stats[1].shape[1:]) != (dz, df):
             raise ValueError(f"Chunks must keep their widths {widths}; got {(dz, df)}.")
+        if hasattr(self.design, "_stats") and self.design._stats[1].shape[1] != dz:
+            got = self.design._stats[1].shape[1]
+            raise ValueError(f"design has {got} regressors; C has {dz} columns.")
+        self.design.add(C, folds)
         for k in range(K):
             Ck, Fk = C[folds == k], F[folds == k]
-            terms = [len(Ck), Ck.sum(0), Fk.sum(0), Ck.T @ Ck, Ck.T @ Fk]
-            for stat, term in zip(self._stats, terms + [np.sum(Fk * Fk, 0)]):
+            for stat, term in zip(
+                self._stats, (Fk.sum(0), Ck.T @ Fk, np.sum(Fk * Fk, 0))
+            ):
                 stat[k] += term
         return self
 
@@ -191,39 +265,36 @@ class RidgeFolds:
         pens = np.atleast_1d(np.asarray(pens, dtype=np.float64))
         if pens.ndim != 1 or np.any(pens < 0):
             raise ValueError("penalties must be a 1-D array of numbers >= 0.")
-        dz, df = self._stats[4].shape[1:]
+        dz, df = self._stats[1].shape[1:]
         K, L = self.n_folds, len(pens)
         if self.split is not None and not (K >= 4 and 0 < self.split < df):
             got = f"n_folds={K}, split={self.split}, n_targets={df}"
             raise ValueError(f"split needs n_folds >= 4, 0 < split < n_targets: {got}")
         error, fits, self._bases = np.zeros((L, df)), [], []
+        counts, sums = self.design._stats[:2]
         for cols, train in self._plans(df):
-            stats = [a[..., cols] if i in (2, 4, 5) else a
-                     for i, a in enumerate(self._stats)]  # fmt: skip
+            sf_all, cf_all, ff_all = (a[..., cols] for a in self._stats)
             for k in range(K):
-                n, sc, sf, cc, cf, _ = (a[train[k]].sum(axis=0) for a in stats)
-                if n < 2:
-                    raise ValueError("Every fold's training set needs 2 rows.")
-                mc, mf = sc / n, sf / n
-                s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
-                s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
-                P = V.T @ (cf - n * np.outer(mc, mf))
+                n, mc, s, V, H = self.design.basis(k, train[k])
+                mf = sf_all[train[k]].sum(axis=0) / n
+                P = V.T @ (cf_all[train[k]].sum(axis=0) - n * np.outer(mc, mf))
                 fits.append((k, cols, n, mc, mf, s, V, P))
                 self._bases.append((k, cols, train[k], n, mc, s, V))
-                # Fold k's sums of d d', d e and e^2 centered at training means.
-                nk, sck, sfk = (a[k] for a in stats[:3])
-                dd = stats[3][k] - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
-                de = stats[4][k] - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
-                ee = stats[5][k] - 2.0 * mf * sfk + nk * mf**2
+                # Fold k's sums of d e and e^2 centered at training means (d d'
+                # is H, in the eigenbasis).
+                nk, sck, sfk = counts[k], sums[k], sf_all[k]
+                de = cf_all[k] - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
+                ee = ff_all[k] - 2.0 * mf * sfk + nk * mf**2
                 Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
-                HQ = (V.T @ dd @ V @ Q.reshape(dz, L * len(cols))).reshape(Q.shape)
+                HQ = (H @ Q.reshape(dz, L * len(cols))).reshape(Q.shape)
                 err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
                 error[:, cols] += err + np.einsum("jlt,jlt->lt", Q, HQ)
+        self.design.sealed = True
         self.cv_error_ = error
         if not self.shrink > 0:
             raise ValueError(f"shrink must be a number > 0; got {self.shrink!r}.")
         self.penalty_ = pens[np.argmin(error, axis=0)] / self.shrink
-        self.counts_ = self._stats[0].copy()
+        self.counts_ = counts.copy()
         self.coef_, self.intercept_ = np.empty((K, dz, df)), np.empty((K, df))
         for k, cols, n, mc, mf, s, V, P in fits:
             W = V @ (P / (s[:, None] + n * self.penalty_[cols]))
@@ -582,9 +653,9 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
             totals, controls = np.zeros((M, U.shape[1])), np.zeros((M, U.shape[1]))
         own += np.sum(U * U)
         controls += wv.T @ U
-        for m in range(M):
-            Um = residual_products(x[:, m], y[:, m], G)
-            totals[m] += Um.sum(axis=0)
-            spread += np.sum(Um * Um)
+        # The draws' residual products, summed over rows without forming them.
+        xg = (x[:, :, :, None] * G[:, None, None, :]).reshape(len(R), M, -1)
+        totals += np.matmul(xg.transpose(1, 2, 0), y.transpose(1, 0, 2)).reshape(M, -1)
+        spread += np.sum(np.sum(xg * xg, axis=2) * np.sum(y * y, axis=2))
     excess = np.sum(totals * totals) - np.sum(controls * controls)
     return float((excess / M + own) / (spread / M))
