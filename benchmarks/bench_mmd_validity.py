@@ -21,6 +21,11 @@
     and 8 on the same data and seed; the paired difference to unit 1 with its
     standard error. Units are exact at any size; this measures what they cost
     in power (``resample_unit="auto"`` picks 4 here).
+(4) Power and time against the number of units across n (``--parts 4``):
+    bench_ctt.py's setting (N(0, I_10), one coordinate shifted by 0.07,
+    0.035, 0.0175 at n = 4096, 16384, 65536 per sample), the default test with
+    unit 1 and the units leaving 4096 ... 256 units in all, same data and seed;
+    power, paired difference to unit 1, seconds per test.
 
 Replications run in ``--n-jobs`` processes (default 2), one BLAS and one numba
 thread each. Everything is seeded: a re-run prints the same numbers.
@@ -244,6 +249,51 @@ def bench_units(reps, n_jobs, units=(1, 2, 4, 8)):
     print(f"({perf_counter() - start:.0f} s)")
 
 
+# Part (4): bench_ctt.py's setting (issue 42): N(0, I_10) against a shift of
+# one coordinate, n per sample -> shift (power near 0.5 with unit 1).
+_CTT_SETTINGS = {4096: 0.07, 16384: 0.035, 65536: 0.0175}
+_TOTAL_UNITS = (4096, 2048, 1024, 512, 256)
+
+
+def _units_rep(seed, n, units):
+    """(p-value, seconds) of the default test with each resampling unit."""
+    with _single_thread():
+        rng = np.random.default_rng([seed, n])
+        X, Y = rng.normal(size=(n, 10)), rng.normal(size=(n, 10))
+        Y[:, 0] += _CTT_SETTINGS[n]
+        out = []
+        for unit in units:
+            start = perf_counter()
+            p = MMDTest(random_state=seed, resample_unit=unit).fit(X, Y).p_value_
+            out.append((p, perf_counter() - start))
+        return out
+
+
+def bench_units_across_n(reps, n_jobs, sizes):
+    print(
+        "\n(4) power and time against the number of units G (both samples), "
+        f"N(0, I_10) vs a shift of one coordinate, default map, B=999, {reps} "
+        "replications per n, same data and seed for every unit"
+    )
+    print(
+        f"{'n':>6} {'unit':>5} {'G':>6} {'power':>6} {'-unit 1':>8} {'se':>6} {'s':>6}"
+    )
+    for n in sizes:
+        units = [1] + [2 * n // g for g in _TOTAL_UNITS if 2 * n // g > 1]
+        rows = Parallel(n_jobs=n_jobs)(
+            delayed(_units_rep)(seed, n, units) for seed in range(reps)
+        )
+        p, seconds = np.array(rows).transpose(2, 0, 1)  # (reps, units) each
+        reject = p <= 0.05
+        for j, unit in enumerate(units):
+            diff, se = _paired_difference(reject[:, j], reject[:, 0])
+            print(
+                f"{n:>6} {unit:>5} {2 * n // unit:>6} {reject[:, j].mean():>6.3f} "
+                f"{diff:>+8.3f} {se:>6.3f} {seconds[:, j].mean():>6.3f}",
+                flush=True,
+            )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -259,6 +309,9 @@ def main(argv=None):
     )
     parser.add_argument(
         "--orthogonal", action="store_true", help="also orthogonal RFF at each D"
+    )
+    parser.add_argument(
+        "--unit-sizes", default="4096,16384,65536", help="n per sample of part 4"
     )
     parser.add_argument(
         "--only",
@@ -280,6 +333,9 @@ def main(argv=None):
         )
     if "3" in args.parts:
         bench_units(power_reps, args.n_jobs)
+    if "4" in args.parts:
+        sizes = [int(v) for v in args.unit_sizes.split(",")]
+        bench_units_across_n(power_reps, args.n_jobs, sizes)
 
 
 if __name__ == "__main__":

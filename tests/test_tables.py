@@ -358,3 +358,34 @@ def test_explain_uses_one_calibration_loop(monkeypatch):
     calls.clear()
     test.fit(X, Y).explain(X, Y)
     assert calls == [1, 4]  # the test, then all four columns at once
+
+
+def test_tabular_grouped_sums_match_the_features(monkeypatch):
+    """The fused per-unit sums (the pipeline's path) equal the sums of
+    ``transform``'s rows, in batches of any size, added into ``out``."""
+    import scipy.sparse as sp
+
+    from skmmd.kernel_approximation import _tabular
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "age": rng.normal(40, 10, size=300),
+            "city": rng.choice(["Oslo", "Lima", "Pune"], size=300),
+            "income": rng.lognormal(size=300),
+        }
+    )
+    frame.loc[[4, 9], "age"] = np.nan
+    groups = rng.integers(0, 23, size=300)
+    M = sp.csr_matrix((np.ones(300), (groups, np.arange(300))), shape=(23, 300))
+    for table in (frame, rng.normal(size=(300, 2))):
+        sampler = TabularSampler(n_components=32, random_state=0).fit(table)
+        Z = sampler.transform(table)
+        for entries in (2**22, 7):  # one batch; a few rows per batch
+            monkeypatch.setattr(_tabular, "_BLOCK_ENTRIES", entries)
+            S, q = sampler._grouped_sums(table, groups, 23)
+            np.testing.assert_allclose(S, M @ Z, atol=1e-12)
+            np.testing.assert_allclose(q, M @ np.sum(Z * Z, axis=1), atol=1e-12)
+        out = (np.ones((23, Z.shape[1])), np.ones(23))
+        assert sampler._grouped_sums(table, groups, 23, out=out) is out
+        np.testing.assert_allclose(out[0], 1 + M @ Z, atol=1e-12)

@@ -19,10 +19,17 @@ def _select(X, columns):
 
 
 class _ColumnMap:
-    """A fitted feature map that reads only some columns of the table."""
+    """A fitted feature map that reads only some columns of the table (with
+    the map's fused per-unit sums where it has them: the pipeline then never
+    stores the features, in chunks of many rows)."""
 
     def __init__(self, transformer, columns):
         self.transformer, self.columns = transformer, columns
+        fused = getattr(transformer, "_grouped_sums", None)
+        if fused is not None:
+            self._grouped_sums = lambda X, *args, **kwargs: fused(
+                _select(X, columns), *args, **kwargs
+            )
 
     def transform(self, X):
         return self.transformer.transform(_select(X, self.columns))

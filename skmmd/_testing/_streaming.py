@@ -111,10 +111,11 @@ class HostRows:
 
     def chunk_rows(self, transformers, widths):
         """Rows per chunk: the features of a chunk stay within about
-        _CHUNK_ENTRIES; maps with a fused per-unit sum store none."""
+        _CHUNK_ENTRIES (one map's at a time: each is summed and dropped
+        before the next); maps with a fused per-unit sum store none."""
         if self.fuses(transformers):
             return _FUSED_ROWS
-        return max(1, _CHUNK_ENTRIES // max(sum(widths), 1))
+        return max(1, _CHUNK_ENTRIES // max(max(widths, default=1), 1))
 
     def grouped_sums(self, transformer, X, groups, n_groups, out=None):
         """Features of ``X`` summed per group: ``(S, q)``, float64.

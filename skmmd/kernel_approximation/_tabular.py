@@ -1,9 +1,11 @@
 """A feature map for raw tables: numeric, categorical, boolean columns and
 missing values, composed from scikit-learn's column tools."""
 
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -37,6 +39,34 @@ def _clip_far(Z):
     1e308 is divided by a small range) are as far as any: clipped there, so
     that the Fourier features stay finite."""
     return np.clip(Z, -1e12, 1e12)
+
+
+# Entries of one batch of a narrow block's features (indicators, one-hot) in
+# TabularSampler._grouped_sums: the pipeline's fused chunks are long.
+_BLOCK_ENTRIES = 2**22
+
+
+def _block_sums(block, V, groups, n_groups):
+    """Sums per group of a fitted block's features of ``V`` and of their
+    squared norms, in row batches of at most ``_BLOCK_ENTRIES`` entries."""
+    S, q, lo, step = None, np.zeros(n_groups), 0, 256
+    while lo < len(groups):
+        hi = min(lo + step, len(groups))
+        Z = block.transform(V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi])
+        Z = np.asarray(Z, dtype=np.float64)
+        if S is None:
+            S, step = (
+                np.zeros((n_groups, Z.shape[1])),
+                max(1, _BLOCK_ENTRIES // max(Z.shape[1], 1)),
+            )
+        M = sp.csr_matrix(
+            (np.ones(hi - lo), (groups[lo:hi], np.arange(hi - lo))),
+            shape=(n_groups, hi - lo),
+        )
+        S += M @ Z
+        q += M @ np.einsum("ij,ij->i", Z, Z)
+        lo = hi
+    return S, q
 
 
 class TabularSampler(TransformerMixin, BaseEstimator):
@@ -282,12 +312,22 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         Z : ndarray of shape (n_samples, n_features_out)
             Features (float64).
         """
+        X = self._checked(X)
+        with self._fitted_kinds():
+            Z = self.column_transformer_.transform(X)
+        return np.asarray(Z, dtype=np.float64)
+
+    def _checked(self, X):
         check_is_fitted(self)
         X = self._validate(X, reset=False)
         if is_dataframe(X):
             self._check_kinds(X)
+        return X
+
+    @contextmanager
+    def _fitted_kinds(self):
         try:
-            Z = self.column_transformer_.transform(X)
+            yield
         except (TypeError, ValueError) as error:
             # e.g. numbers in an array column fitted on strings
             raise type(error)(
@@ -295,7 +335,35 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 f"fitted on (numeric {self.numeric_columns_[:10]}, categorical "
                 f"{self.categorical_columns_[:10]}): {error}"
             ) from error
-        return np.asarray(Z, dtype=np.float64)
+
+    def _grouped_sums(self, X, groups, n_groups, out=None):
+        """``transform(X)`` summed per group, and the squared norms (added into
+        ``out = (S, q)`` when given; see
+        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`): the Fourier
+        block by its fused kernel, so that its features are never stored."""
+        X = self._checked(X)
+        transformer = self.column_transformer_
+        S, q = [], np.zeros(n_groups)
+        with self._fitted_kinds():
+            for name, block, columns in transformer.transformers_:
+                if name == "remainder":
+                    continue
+                weight = transformer.transformer_weights.get(name, 1.0)
+                V = X.iloc[:, columns] if is_dataframe(X) else X[:, columns]
+                fused = getattr(block, "steps", [[None, None]])[-1][1]
+                fused = getattr(fused, "_grouped_sums", None)
+                if fused is not None:  # the numbers' pipeline: prepared, then fused
+                    part, q_part = fused(block[:-1].transform(V), groups, n_groups)
+                else:
+                    part, q_part = _block_sums(block, V, groups, n_groups)
+                S.append(weight * part)
+                q += weight**2 * q_part
+        S = np.hstack(S)
+        if out is None:
+            return S, q
+        out[0][...] += S
+        out[1][...] += q
+        return out
 
     def _check_kinds(self, X):
         """A TypeError naming the first column of ``X`` whose values are not
