@@ -20,7 +20,7 @@
     (RFF, D = 1024, median bandwidth), B = 999, with ``resample_unit`` 1, 2, 4
     and 8 on the same data and seed; the paired difference to unit 1 with its
     standard error. Units are exact at any size; this measures what they cost
-    in power (``resample_unit="auto"`` picks 4 here).
+    in power (``resample_unit="auto"`` picks 64 here: 625 units).
 (4) Power and time against the number of units across n (``--parts 4``):
     bench_ctt.py's setting (N(0, I_10), one coordinate shifted by 0.07,
     0.035, 0.0175 at n = 4096, 16384, 65536 per sample), the default test with

@@ -30,6 +30,13 @@ _CHUNK = 256
 # 2-core machine (35-52 GFMA/s measured). Halving it from 2**35 cost no measurable power
 # (benchmarks/bench_mmd_validity.py --parts 3: 10^4 units as powerful as 4 10^4).
 _GEMM_BUDGET = 2**34
+# Units of the two samples together beyond which the permutation null is
+# estimated better than the power needs: at n = 4096 per sample
+# (benchmarks/bench_mmd_validity.py --parts 4, 400 repetitions, same data),
+# 8192, 4096, 2048, 1024, 512 and 256 units all gave power 0.515-0.525
+# (paired differences +0.003 to +0.010, standard errors 0.006-0.008), and
+# 1024 units cost a tenth of 8192's time.
+_POWER_UNITS = 1024
 # Entries of the unit-sum matrix U (float64): 256 MB.
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).

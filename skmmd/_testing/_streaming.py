@@ -390,8 +390,10 @@ def transformer_width(transformer, X, rows=HOST):
 def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     """Resampling unit of ``resample_unit="auto"`` for samples of these sizes.
 
-    The smallest power of two keeping the resampling cost ``B x units x D``
-    within ``_calibration._GEMM_BUDGET`` multiply-adds and the unit sums within
+    The smallest power of two keeping the units within
+    ``_calibration._POWER_UNITS`` (more estimate the null better than the
+    power needs), the resampling cost ``B x units x D`` within
+    ``_calibration._GEMM_BUDGET`` multiply-adds and the unit sums within
     ``_calibration._UNIT_ENTRIES`` entries, but no larger than a hundredth of
     the smaller sample (so each keeps about 100 units or more). It is
     nondecreasing in both sizes, so a stream can double its unit as rows come
@@ -403,6 +405,7 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
         min(
             _calibration._GEMM_BUDGET // cost,
             _calibration._UNIT_ENTRIES // max(n_features_out, 1),
+            _calibration._POWER_UNITS,
         ),
     )
     unit = 1

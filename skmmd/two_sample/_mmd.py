@@ -90,10 +90,11 @@ class MMDTest(_BaseMMDTest):
         that resamples single points, at cost ``O(B N D)``. Any unit size gives
         a test of exact level: the random grouping does not depend on the data
         or their order, so the units are exchangeable under the null. The power
-        is the same as long as there are thousands of units. ``"auto"`` uses 1
-        unless ``B N D`` exceeds about ``1.7 10^10`` multiply-adds (or the unit
-        sums would exceed 256 MB), then the smallest size that fits, keeping at
-        least 100 units per sample.
+        is the same as long as there are hundreds of units (measured down to
+        256). ``"auto"`` uses 1 up to 1024 points in all, then the smallest
+        size leaving at most 1024 units (and ``B N D`` within about ``1.7
+        10^10`` multiply-adds, the unit sums within 256 MB), keeping at least
+        100 units per sample.
     batch : int, default=None
         Resamples per matrix product (memory ``O(batch x units)``); ``None``
         keeps a batch to about ``2**23`` entries. The results do not depend on
