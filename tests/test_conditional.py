@@ -245,9 +245,8 @@ def test_tests_given_one_set_share_its_design_whatever_the_order():
     monkey = pytest.MonkeyPatch()
     monkey.setattr(skmmd.causal, "_SHARED_BYTES", 1)
     small = CIT(data, "skmmd", **options)
-    assert [small(2, 3, [0]), small(1, 2, [0, 3]), small(1, 3, [0])] == [
-        p[1], p[2], p[0]
-    ]
+    later = [small(2, 3, [0]), small(1, 2, [0, 3]), small(1, 3, [0])]
+    assert later == [p[1], p[2], p[0]]
     assert list(small._shared) == [(0,)]
     monkey.undo()
 
