@@ -23,13 +23,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .independence._conditional import (
+from .independence._conditional import calibrated
+from .independence._conditional_maps import (
     _XY_FEATURES,
     _Z_WEIGHTS,
     _default_map,
     _default_weight_map,
     _default_z_map,
-    calibrated,
 )
 from .mmd._conditional import FoldDesign, n_z_features
 
