@@ -10,7 +10,9 @@ Fisher-Yates shuffle, rows in parallel.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from ._jit import serial_and_parallel
 
 # Uniforms drawn per call (8 MB): rows enough for tasks on every thread (at
 # 2 MB, 13 rows of 20000 uniforms made one task, on one core).
@@ -20,9 +22,13 @@ _UNIFORM_ENTRIES = 2**20
 # Resamples per parallel task: one index buffer serves them all (a fresh
 # G-entry buffer per resample cost a page-faulting allocation each, measured).
 _ROWS_PER_TASK = 16
+# Swaps of a call below which it runs on one thread: waking the thread pool
+# right after a BLAS product (whose threads still spin) cost 5 ms a call,
+# measured in the sequential test's 16-row batches at G = 256; 10^6 swaps take
+# about 3 ms on one thread.
+_PARALLEL_MIN_SWAPS = 2**20
 
 
-@njit(parallel=True, cache=True)
 def _fill_subsets(uniforms, G, inside, A):
     """Row ``b`` of ``A``: 1 on a uniform random subset of ``k`` units (0
     elsewhere) when ``inside``, else 0 on it (1 elsewhere)."""
@@ -44,6 +50,9 @@ def _fill_subsets(uniforms, G, inside, A):
                 units[i] = i
 
 
+_FILL_SUBSETS = serial_and_parallel(_fill_subsets)
+
+
 def permutation_counts(rng, n_resamples, n_units, out=None):
     """The X* indicator rows ``A`` (n_resamples, G) of ``n_resamples``
     permutation resamples: uniformly random ``g_x``-subsets of the units
@@ -60,5 +69,6 @@ def permutation_counts(rng, n_resamples, n_units, out=None):
     for lo in range(0, n_resamples, rows):
         hi = min(lo + rows, n_resamples)
         rng.random(out=uniforms[: hi - lo])
-        _fill_subsets(uniforms[: hi - lo], G, g_x <= g_y, A[lo:hi])
+        fill = _FILL_SUBSETS[(hi - lo) * k >= _PARALLEL_MIN_SWAPS]
+        fill(uniforms[: hi - lo], G, g_x <= g_y, A[lo:hi])
     return A

@@ -307,6 +307,19 @@ def _subsample_distances(X, max_samples, random_state, metric, n_pairs=None):
     return D[np.triu_indices_from(D, k=1)]
 
 
+def _median(d):
+    """``np.median`` of a fresh 1-D array, partitioned in place (np.median
+    copies it: a sixth of a two-sample test's time at 4096 points)."""
+    if d.size == 0 or np.isnan(d).any():
+        return float(np.median(d))
+    k = d.size // 2
+    if d.size % 2:
+        d.partition(k)
+        return float(d[k])
+    d.partition([k - 1, k])
+    return float(np.mean(d[k - 1 : k + 1]))
+
+
 @validate_params(
     {
         "X": ["array-like", "sparse matrix"],
@@ -360,7 +373,7 @@ def median_bandwidth(
     """
     with np.errstate(over="ignore", invalid="ignore"):
         d = _subsample_distances(X, max_samples, random_state, metric, n_pairs)
-    med = float(np.median(d))
+    med = _median(d)
     if not np.isfinite(med):
         raise ValueError(
             "The median distance between the rows of X is not finite: their "
