@@ -252,19 +252,19 @@ def test_verbose_reports_progress(rng, capsys):
 
 def test_resample_unit(rng):
     X, Y = rng.normal(size=(1000, 2)), rng.normal(size=(1300, 2))
-    # 19 x 2300 x 64 is far below the budget, but 1024 units are as powerful
-    # as more: 250 + 325 units of 4 rows (2: 1150 units).
+    # 19 x 2300 x 64 is far below the budget, but 512 units are as powerful
+    # as more: 125 + 163 units of 8 rows (4: 575 units).
     auto = MMDTest(_rff(64), n_resamples=19).fit(X, Y)
-    assert auto.resample_unit_ == 4
+    assert auto.resample_unit_ == 8
     test = MMDTest(_rff(64), n_resamples=19, resample_unit=7).fit(X, Y)
     assert test.resample_unit_ == 7 and test.null_distribution_.shape == (19,)
-    small = MMDTest(_rff(64), n_resamples=19).fit(X[:300], Y[:400])
-    assert small.resample_unit_ == 1  # 700 units
+    small = MMDTest(_rff(64), n_resamples=19).fit(X[:200], Y[:300])
+    assert small.resample_unit_ == 1  # 500 units
     # Budget of 2**34 (1.7e10) multiply-adds: at N = 1e6 points, D = 1024 and
-    # B = 999 (B N D = 1e12) at most 16794 units; at most 1024 for power: the
-    # smallest power of two >= 976.6.
+    # B = 999 (B N D = 1e12) at most 16794 units; at most 512 for power: the
+    # smallest power of two >= 1953.1.
     big = MMDTest(_rff(1024), n_resamples=999)
-    assert big._resolve_unit(500_000, 500_000, 1024) == 1024
+    assert big._resolve_unit(500_000, 500_000, 1024) == 2048
     # ... but never fewer than 100 units per sample (a power of two <= 15).
     assert big._resolve_unit(1500, 998_500, 1024) == 8
 

@@ -31,12 +31,15 @@ _CHUNK = 256
 # (benchmarks/bench_mmd_validity.py --parts 3: 10^4 units as powerful as 4 10^4).
 _GEMM_BUDGET = 2**34
 # Units of the two samples together beyond which the permutation null is
-# estimated better than the power needs: at n = 4096 per sample
-# (benchmarks/bench_mmd_validity.py --parts 4, 400 repetitions, same data),
-# 8192, 4096, 2048, 1024, 512 and 256 units all gave power 0.515-0.525
-# (paired differences +0.003 to +0.010, standard errors 0.006-0.008), and
-# 1024 units cost a tenth of 8192's time.
-_POWER_UNITS = 1024
+# estimated better than the power needs (benchmarks/bench_mmd_validity.py
+# --parts 4, 400 repetitions, same data, power near 0.5): at n = 4096 per
+# sample, every unit count from 256 to 8192 gave power 0.515-0.525; at 16384,
+# 512 units -0.005 (standard error 0.009) against one row per unit, 256
+# -0.018 (0.010). The permutation null of G units estimates the spread of a
+# quadratic form of effective rank r with relative excess about r / G, which
+# does not depend on n. 512 units halve 1024's resampling cost; at 4096 points
+# the sequential test then takes 39 ms against 62 ms (benchmarks/bench_ctt.py).
+_POWER_UNITS = 512
 # Entries of the unit-sum matrix U (float64): 256 MB.
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).

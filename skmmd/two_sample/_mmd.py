@@ -91,8 +91,8 @@ class MMDTest(_BaseMMDTest):
         a test of exact level: the random grouping does not depend on the data
         or their order, so the units are exchangeable under the null. The power
         is the same as long as there are hundreds of units (measured down to
-        256). ``"auto"`` uses 1 up to 1024 points in all, then the smallest
-        size leaving at most 1024 units (and ``B N D`` within about ``1.7
+        256). ``"auto"`` uses 1 up to 512 points in all, then the smallest
+        size leaving at most 512 units (and ``B N D`` within about ``1.7
         10^10`` multiply-adds, the unit sums within 256 MB), keeping at least
         100 units per sample.
     batch : int, default=None
