@@ -5,7 +5,8 @@ The setting of issue 42: X ~ N(0, I_10), Y the same shifted by ``shift`` in
 one coordinate, ``n`` points per sample; ``mmd_test`` with its defaults;
 ``goodpoints.ctt`` with its defaults (B = 39, s = 16) and a Gaussian kernel
 ``exp(-||x - y||^2 / lam^2)`` at ``lam`` = the median distance of the pooled
-sample (of 1000 points). Every method sees the same data in each repetition.
+sample (of 1000 points), computed in CTT's timed call. Every method sees the
+same data in each repetition.
 
 goodpoints is not a dependency of skmmd: run this in a benchmark-only
 environment that also sees skmmd's dependencies, e.g.
@@ -28,23 +29,24 @@ n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
 65536   0.0175   0.53 / 1.32 s   0.53 / 0.73 s   0.27 / 1.03 s  0.40 / 3.99 s
 ======  =======  ==============  ==============  =============  =============
 
-After the automatic unit was bounded to 1024 units (this machine, other jobs
-stopped; 30 repetitions per n, ``--n 4096 16384`` and ``--n 65536`` in two
-runs; power / mean seconds per test):
+After the automatic unit was bounded to 512 units and the permutation draws
+of small batches ran on one thread (this machine, every other job stopped;
+one run of ``--n 4096 16384 65536``, 30 repetitions, one untimed run of every
+method first; CTT's time includes its median bandwidth, as ``mmd_test``'s
+does; power / mean seconds per test):
 
 ======  =======  ==============  ==============  =============  =============
 n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
 ======  =======  ==============  ==============  =============  =============
-4096    0.07     0.57 / 0.08 s   0.57 / 0.09 s   0.53 / 0.04 s  0.57 / 0.12 s
-16384   0.035    0.37 / 0.10 s   0.37 / 0.13 s   0.37 / 0.20 s  0.23 / 0.65 s
-65536   0.0175   0.57 / 0.25 s   0.57 / 0.28 s   0.27 / 0.97 s  0.40 / 3.81 s
+4096    0.07     0.60 / 0.036 s  0.60 / 0.034 s  0.53 / 0.043 s 0.57 / 0.116 s
+16384   0.035    0.37 / 0.054 s  0.37 / 0.066 s  0.37 / 0.190 s 0.23 / 0.589 s
+65536   0.0175   0.60 / 0.143 s  0.60 / 0.168 s  0.27 / 0.884 s 0.40 / 3.343 s
 ======  =======  ==============  ==============  =============  =============
 
-From 16384 points skmmd is ahead of both CTT variants on time and power; at
-4096 CTT g = 2 is still twice as fast at lower power (of our 0.075 s: 23 ms
-the 999 resamples' products, 17 ms the 1024 features of 8192 rows, 10 ms the
-permutation draws, 6 ms the median bandwidth). With so few units the
-calibration is cheap and ``"auto"``'s batches cost more than they save.
+At every n skmmd is ahead of both CTT variants on time and power (at 4096,
+two more runs of ``--n 4096``: 0.034 / 0.035 s and 0.033 s against CTT g = 2's
+0.043 / 0.044 s). With 512 units the calibration is so cheap that
+``"auto"``'s looks cost about what they save on this alternative.
 
 The digits setting (``--digits --n 1024 4096 16384``, same machine, other
 jobs stopped, 30 repetitions; power / mean seconds per test):
@@ -197,6 +199,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     data = _digits if args.digits else _data
     for n in args.n:
+        # One untimed run of every method first: loading compiled code and
+        # building cached tables (numba's, the sequential rule's) is paid
+        # once per process, not per test.
+        _methods(*data(args.reps, n, SETTINGS[n]), args.reps, args.actt)
         rows = [
             _methods(*data(rep, n, SETTINGS[n]), rep, args.actt)
             for rep in range(args.reps)
@@ -204,7 +210,7 @@ def main(argv=None):
         cells = []
         for name in rows[0]:
             reject, seconds = np.array([row[name] for row in rows], dtype=float).T
-            cells.append(f"{name} {reject.mean():.2f} / {seconds.mean():.2f} s")
+            cells.append(f"{name} {reject.mean():.2f} / {seconds.mean():.3f} s")
         setting = "digits 0.5 vs 0.45" if args.digits else f"shift={SETTINGS[n]}"
         print(
             f"n={n} {setting} reps={args.reps}: " + " | ".join(cells),
