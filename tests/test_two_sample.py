@@ -244,7 +244,9 @@ def test_column_vector_labels(rng, kind):
 
 def test_verbose_reports_progress(rng, capsys):
     X = rng.normal(size=(20, 2))
-    MMDTest(_rff(), n_resamples=99, batch=10, verbose=1).fit(X, X + 1)
+    test = MMDTest(_rff(), n_resamples=99, batch=10, verbose=1).fit(X, X + 1)
+    assert "resamples" not in capsys.readouterr().out  # none drawn yet
+    test.p_value_  # noqa: B018 - the first result read runs the resampling
     captured = capsys.readouterr()
     assert "MMDTest: m=20, n=20, permutation with 99 resamples" in captured.out
     assert "Done" in captured.err  # joblib's progress of the batches
@@ -398,3 +400,33 @@ def test_score_and_witness_check_features(rng):
     with pytest.raises(ValueError, match="exactly two classes"):
         test.score(X, np.zeros(10))
     assert clone(test).get_params() == test.get_params()
+
+
+def test_grid_search_candidates_never_resample(rng, monkeypatch):
+    # A fit defers the resampling until a result is read: GridSearchCV's
+    # candidates, scored by the power criterion, never resample; the selected
+    # test, refit, resamples once its p-value is read, as an eager fit would.
+    from skmmd.two_sample import _resampled
+
+    X, Y = rng.normal(size=(150, 2)), rng.normal(size=(150, 2)) * 1.5
+    pooled, labels = np.vstack([X, Y]), np.repeat([0, 1], 150)
+    eager = MMDTest(_rff(), random_state=0).fit(X, Y).p_value_
+    calls = []
+    resample = _resampled.resampled_statistics
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return resample(*args, **kwargs)
+
+    monkeypatch.setattr(_resampled, "resampled_statistics", counted)
+    grid = GridSearchCV(
+        MMDTest(_rff(), random_state=0),
+        {"transformer__bandwidth": [0.5, 1.0, 2.0]},
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+    ).fit(pooled, labels)
+    assert calls == [] and np.isfinite(grid.best_score_)
+    test = MMDTest(_rff(), random_state=0).fit(X, Y)
+    assert calls == [] and test.n_samples_x_ == 150  # sums' results at fit
+    assert test.p_value_ == eager and calls == [1]
+    test.statistic_, test.reject_  # noqa: B018 - read, not recomputed
+    assert calls == [1]

@@ -267,7 +267,8 @@ class AggregatedMMDTest(_BaseMMDTest):
     def fit(self, X, y=None):
         """Compute every kernel's statistic and the aggregated p-value.
 
-        All kernels are evaluated on the same permutations.
+        All kernels are evaluated on the same permutations, when a result is
+        first read (as for :meth:`MMDTest.fit`).
 
         Parameters
         ----------

@@ -15,7 +15,7 @@ from sklearn.utils import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _engines, _inputs, _streaming
+from .._testing import _calibration, _engines, _inputs, _streaming
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -35,7 +35,7 @@ from . import _explain
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
-def _with_numpy(fit=False, always=False):
+def _with_numpy(fit=False, always=False, results=True):
     """Run a test's method with NumPy on array-API inputs in host memory (the
     NumPy engine, see :mod:`skmmd._utils._array_api`), or with ``always`` on host
     copies of device arrays too.
@@ -44,7 +44,9 @@ def _with_numpy(fit=False, always=False):
     (``transformer_``, ``transformers_``) are copies with their arrays in the
     inputs' namespace (its stream keeps the NumPy ones). Otherwise the method
     of a fitted test runs on a copy whose maps hold NumPy arrays, and an array
-    result goes back to the inputs' namespace.
+    result goes back to the inputs' namespace; the results of a fit are
+    computed first, on the test itself (not on each copy), unless ``results``
+    is False (a method that reads none of them).
     """
 
     def decorate(method):
@@ -62,7 +64,7 @@ def _with_numpy(fit=False, always=False):
                 _array_api.convert_maps(self, _array_api.to_namespace(xp, device))
                 return out
             check_is_fitted(self)
-            if self.__dict__.get("_stale"):  # calibrate once, on the test itself
+            if results and self.__dict__.get("_stale"):  # once, on the test itself
                 self._calibrate()
             test = _array_api.convert_maps(copy(self), _array_api.fitted_as_numpy)
             out = method(test, X, *args, **kwargs)
@@ -298,7 +300,12 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         engine.add(self._stream, X, Y, unit)
         if self.train_size is None:
             self.n_held_out_ = 0
-        self._calibrate()
+        # The resampling runs when a result is first read (StreamedResults):
+        # fits whose results are never read, GridSearchCV's candidates scored
+        # by ``score``, skip it. Bad samples still fail here.
+        m, n, sums = self._checked_sums()
+        self._mark_stale()
+        self._sum_results(sums, m, n)
         return self
 
     @available_if(lambda self: self._streams())
@@ -394,6 +401,21 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def _calibrate(self):
         """Results from the unit sums (subclasses set their attributes)."""
         self._stale = False
+        m, n, sums = self._checked_sums()
+        self._sum_results(sums, m, n)
+        self._set_results(sums, m, n, self._stream.seed)
+
+    def _sum_results(self, sums, m, n):
+        """The results of the unit sums alone, set by fit itself: predict and
+        the witness read them and never resample."""
+        self.n_samples_x_, self.n_samples_y_ = m, n
+        self.resample_unit_ = self._stream.state.unit
+        if isinstance(sums[0], _calibration._FeatureSums):
+            self.witness_weights_ = sums[0].mean_difference(m, n)
+
+    def _checked_sums(self):
+        """``(m, n, sums)`` of the stream, or a ValueError if a sample has too
+        few points or no complete unit."""
         stream = self._stream
         m, n = stream.n_rows
         if min(m, n) < 2:
@@ -407,9 +429,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 f"resample_unit={stream.state.unit} leaves a sample with no complete "
                 f"unit to resample ({m} points in X, {n} in Y)."
             )
-        self.n_samples_x_, self.n_samples_y_ = m, n
-        self.resample_unit_ = stream.state.unit
-        self._set_results(sums, m, n, stream.seed)
+        return m, n, sums
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

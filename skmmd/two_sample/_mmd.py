@@ -288,6 +288,12 @@ class MMDTest(_BaseMMDTest):
     def fit(self, X, y=None):
         """Compute the statistic, its null distribution and the p-value.
 
+        With a transformer, the resampling runs when a result (``p_value_``,
+        ``statistic_``, ``result_``, ...) is first read, once: a fit whose
+        results are never read, such as a ``GridSearchCV`` candidate scored by
+        :meth:`score`, costs the features and unit sums only. The results are
+        those of the same seed whenever they are read.
+
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (m, n_features) or (N, n_features)
@@ -425,8 +431,6 @@ class MMDTest(_BaseMMDTest):
             verbose=self.verbose,
             stopping=rule,
         )
-        if isinstance(sums[0], _calibration._FeatureSums):
-            self.witness_weights_ = sums[0].mean_difference(m, n)
         self.statistic_ = observed
         self.null_distribution_ = null
         self.n_resamples_used_ = null.shape[0]
@@ -443,7 +447,7 @@ class MMDTest(_BaseMMDTest):
             )
             self.result_.column_report = self.column_report_
 
-    @_with_numpy()
+    @_with_numpy(results=False)  # the criterion needs no calibration
     def score(self, X, y=None):
         """Power criterion ``MMD2_u / sqrt(V)`` on held-out data (larger is better).
 
