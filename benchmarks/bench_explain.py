@@ -30,8 +30,9 @@ Again after the automatic unit was bounded to 512 units and the fit's own
 resampling deferred to the first read of a result (same method, other jobs
 stopped, against 1168896): explain 2.60 s against 15.20 s (5.8x) for the
 array, 4.28 s against 26.48 s (6.2x) for the DataFrame; the same columns
-flagged (3 and 11); the adjusted p-values moved with the units (0.486 ->
-0.488 ... 0.996 -> 0.982 for the unflagged ones; 0.019 for both flagged).
+flagged (3 and 11); the adjusted p-values moved with the units (the
+baseline's 0.488 ... 0.982 of unflagged columns are 0.486 ... 0.996; 0.019
+for both flagged ones).
 Whole processes: 3.8x and 4.2x.
 """
 
