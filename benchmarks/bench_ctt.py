@@ -43,7 +43,11 @@ n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
 65536   0.0175   0.60 / 0.143 s  0.60 / 0.168 s  0.27 / 0.884 s 0.40 / 3.343 s
 ======  =======  ==============  ==============  =============  =============
 
-At every n skmmd is ahead of both CTT variants on time and power (at 4096,
+``--n 1024`` (same conditions): skmmd 999 0.43 / 0.041 s, "auto" 0.43 /
+0.031 s, CTT g = 2 0.33 / 0.014 s, g = 3 0.33 / 0.025 s: at 1024 points CTT
+is faster, at lower power.
+
+From 4096 points skmmd is ahead of both CTT variants on time and power (at 4096,
 two more runs of ``--n 4096``: 0.034 / 0.035 s and 0.033 s against CTT g = 2's
 0.043 / 0.044 s). With 512 units the calibration is so cheap that
 ``"auto"``'s looks cost about what they save on this alternative.
