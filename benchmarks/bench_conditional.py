@@ -18,7 +18,11 @@ against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
     peak RSS);
 (d) PC (causal-learn) on random non-linear DAGs of 10 and 20 variables:
     skeleton F1, structural Hamming distance of the skeleton, wall time and
-    number of tests, with "skmmd", "rcit", "fisherz" and (at n = 1000) "kci".
+    number of tests, with "skmmd", "rcit", "fisherz" and (at n = 1000) "kci";
+(e) (not run by default) the post-nonlinear and Strobl nulls of (a), each
+    draw tested by the test and by the same statistic with the exact
+    conditional means of the features in place of the regressions: how many
+    rejections are the draws' and how many the regressions'.
 
 causal-learn is a benchmark and extra dependency (``pip install
 'skmmd[causal]'``).
@@ -26,6 +30,7 @@ causal-learn is a benchmark and extra dependency (``pip install
     python benchmarks/bench_conditional.py --parts a --n 1000 --reps 1000
     python benchmarks/bench_conditional.py --parts a --n 100000 --reps 200 --no-rcit
     python benchmarks/bench_conditional.py --parts bcd
+    python benchmarks/bench_conditional.py --parts e --n 100000 --reps 400
 """
 
 import argparse
@@ -39,6 +44,11 @@ from time import perf_counter
 import numpy as np
 
 from skmmd import ConditionalHSICTest
+from skmmd.mmd._conditional import (
+    ConditionalParts,
+    multiplier_weights,
+    residual_products,
+)
 
 ALPHA = 0.05
 _FUNCTIONS = {
@@ -53,21 +63,26 @@ def _standard(v):
     return (v - v.mean()) / v.std()
 
 
-def pnl(rng, n, dz=1, effect=0.0):
+def pnl(rng, n, dz=1, effect=0.0, latent=False):
     """Zhang et al.'s post-nonlinear Case I; ``effect`` adds the same noise to
-    X and Y (the alternative)."""
+    X and Y (the alternative). ``latent``: also ``[(h, g, raw)]`` of X and Y,
+    ``raw = g(h + 0.5 E)`` before standardizing (for :func:`exact_means`)."""
     names = list(_FUNCTIONS)
     f1, g1, f2, g2 = (_FUNCTIONS[names[i]] for i in rng.integers(0, 4, size=4))
     z = rng.normal(size=(n, dz))
     shared = effect * rng.normal(size=n)
-    x = g1(_standard(f1(z[:, 0])) + 0.5 * rng.normal(size=n) + shared)
-    y = g2(_standard(f2(z[:, 0])) + 0.5 * rng.normal(size=n) + shared)
-    return _standard(x), _standard(y), z
+    hx = _standard(f1(z[:, 0]))
+    x = g1(hx + 0.5 * rng.normal(size=n) + shared)
+    hy = _standard(f2(z[:, 0]))
+    y = g2(hy + 0.5 * rng.normal(size=n) + shared)
+    out = _standard(x), _standard(y), z
+    return out + ([(hx, g1, x), (hy, g2, y)],) if latent else out
 
 
-def strobl(rng, n, dz=3, effect=0.0):
+def strobl(rng, n, dz=3, effect=0.0, latent=False):
     """Strobl et al.'s setting: X and Y post-nonlinear in the sum of Z's
-    coordinates, with their noise (and ``effect`` times a shared one)."""
+    coordinates, with their noise (and ``effect`` times a shared one);
+    ``latent`` as for :func:`pnl`."""
     names = list(_FUNCTIONS)
     f1, f2 = (_FUNCTIONS[names[i]] for i in rng.integers(1, 4, size=2))
     z = rng.normal(size=(n, dz))
@@ -75,7 +90,8 @@ def strobl(rng, n, dz=3, effect=0.0):
     shared = effect * rng.normal(size=n)
     x = f1(s + 0.5 * rng.normal(size=n) + shared)
     y = f2(s + 0.5 * rng.normal(size=n) + shared)
-    return _standard(x), _standard(y), z
+    out = _standard(x), _standard(y), z
+    return out + ([(s, f1, x), (s, f2, y)],) if latent else out
 
 
 def fork(rng, n, dz=2, effect=0.0):
@@ -138,6 +154,62 @@ def level(n, reps, with_rcit, families):
         print(
             f"{name:<24} {rejected['skmmd'] / reps:7.3f} {rcit}   (+/- {half:.3f}; "
             f"{perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+
+
+def _exact_p(test, x, y, z, latent, seed, nodes=150, unit=8):
+    """The p-value of the test's statistic with the regressions replaced by
+    the exact conditional means of its x- and y-features given Z (Gauss-
+    Hermite quadrature over the noise of each model; inexact where a cube
+    makes them oscillate), with the test's maps and weights and a multiplier
+    bootstrap of units of ``unit`` rows."""
+    t, w = np.polynomial.hermite_e.hermegauss(nodes)
+    w = w / w.sum()
+    residuals = []
+    for v, (h, g, raw), transformer in zip(
+        (x, y), latent, (test.x_transformer_, test.y_transformer_)
+    ):
+        mean = sum(
+            wk
+            * transformer.transform(
+                ((g(h + 0.5 * tk) - raw.mean()) / raw.std())[:, None]
+            )
+            for tk, wk in zip(t, w)
+        )
+        residuals.append(transformer.transform(v[:, None]) - mean)
+    U = residual_products(*residuals, test.z_weights_.transform(z))
+    G = len(U) // unit
+    parts = ConditionalParts(
+        U[: G * unit].reshape(G, unit, -1).sum(axis=1), np.full(G, unit)
+    )
+    null = parts.statistics(multiplier_weights(np.random.default_rng(seed), 999, G))[0]
+    return (1 + np.sum(null >= parts.observed()[0])) / 1000
+
+
+def exact_means(n, reps, families):
+    """(e) The test beside one that knows the exact conditional means, on the
+    same draws and seeds as (a): does the regression add rejections?"""
+    print(f"\n(e) the test and exact conditional means, n = {n}, {reps} repetitions")
+    print(f"{'null':<24} {'skmmd':>7} {'exact':>7} {'both':>5}  mean p (skmmd, exact)")
+    for name, (make, dz) in NULLS.items():
+        if make not in (pnl, strobl) or (
+            families and not any(f in name for f in families)
+        ):
+            continue
+        p = np.empty((reps, 2))
+        for rep in range(reps):
+            x, y, z, latent = make(
+                np.random.default_rng([rep, n, dz]), n, dz, latent=True
+            )
+            test = ConditionalHSICTest(random_state=rep).fit(x, y, Z=z)
+            p[rep] = test.p_value_, _exact_p(test, x, y, z, latent, rep)
+        rejected = p <= ALPHA
+        rates, means = rejected.mean(axis=0), p.mean(axis=0)
+        both = np.sum(rejected.all(axis=1))
+        print(
+            f"{name:<24} {rates[0]:7.3f} {rates[1]:7.3f} {both:5d}  "
+            f"{means[0]:.3f}, {means[1]:.3f}",
             flush=True,
         )
 
@@ -372,6 +444,8 @@ def main(argv=None):
         speed(args.sizes, 2000, args.n_large)
     if "d" in args.parts:
         pc_search(args.dag_nodes, args.dag_sizes, lambda n: n <= 1000, args.dag_methods)
+    if "e" in args.parts:
+        exact_means(args.n, args.reps, args.families)
     return 0
 
 

@@ -47,6 +47,10 @@ n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
 0.031 s, CTT g = 2 0.33 / 0.014 s, g = 3 0.33 / 0.025 s: at 1024 points CTT
 is faster, at lower power.
 
+``--n 1048576 --reps 5`` (2^20 points per sample; the machine shared with
+two of my other jobs, so the times are indicative): skmmd 999 0.80 / 4.26 s,
+"auto" 0.80 / 4.06 s, CTT g = 2 0.60 / 48.9 s, g = 3 0.80 / 197.7 s.
+
 From 4096 points skmmd is ahead of both CTT variants on time and power (at 4096,
 two more runs of ``--n 4096``: 0.034 / 0.035 s and 0.033 s against CTT g = 2's
 0.043 / 0.044 s). With 512 units the calibration is so cheap that
