@@ -430,3 +430,15 @@ def test_grid_search_candidates_never_resample(rng, monkeypatch):
     assert test.p_value_ == eager and calls == [1]
     test.statistic_, test.reject_  # noqa: B018 - read, not recomputed
     assert calls == [1]
+
+
+def test_partial_fit_after_an_unread_fit_counts_the_new_rows(rng):
+    # fit keeps its unit sums for the deferred resampling; partial_fit must
+    # drop them, so the results read afterwards are those of all rows.
+    X, Y = rng.normal(size=(300, 2)), rng.normal(size=(300, 2))
+    fixed = RandomFourierSampler(bandwidth=1.0, random_state=0).fit(X)
+    grown = MMDTest(fixed, random_state=0).fit(X[:200], Y[:200])
+    grown.partial_fit(X[200:], Y[200:])
+    whole = MMDTest(fixed, random_state=0).fit(X, Y)
+    assert grown.n_samples_x_ == 300
+    assert grown.statistic_ == whole.statistic_ and grown.p_value_ == whole.p_value_

@@ -94,4 +94,5 @@ class StreamedResults:
     def _mark_stale(self):
         for name in self._RESULTS:
             self.__dict__.pop(name, None)
+        self.__dict__.pop("_pending_sums", None)  # of the rows before
         self._stale = True

@@ -306,6 +306,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         m, n, sums = self._checked_sums()
         self._mark_stale()
         self._sum_results(sums, m, n)
+        self._pending_sums = sums  # the deferred calibration's input, kept
         return self
 
     @available_if(lambda self: self._streams())
@@ -401,7 +402,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def _calibrate(self):
         """Results from the unit sums (subclasses set their attributes)."""
         self._stale = False
-        m, n, sums = self._checked_sums()
+        sums = self.__dict__.pop("_pending_sums", None)
+        m, n = self._stream.n_rows
+        if sums is None:  # after partial_fit
+            m, n, sums = self._checked_sums()
         self._sum_results(sums, m, n)
         self._set_results(sums, m, n, self._stream.seed)
 
