@@ -100,10 +100,10 @@ class FoldDesign:
                 stat[k] += term
 
     def basis(self, k, train):
-        """``(n, mc, s, V, H)`` of fold ``k``'s training folds ``train``
+        """``(n, mc, s, V, D)`` of fold ``k``'s training folds ``train``
         (boolean): rows, mean, eigendecomposition ``V diag(s) V'`` of the
-        centered ``C'C`` and ``H = V' D V`` for fold ``k``'s ``D = sum d_i
-        d_i'`` (its rows centered at the training mean)."""
+        centered ``C'C``, and fold ``k``'s ``D = sum d_i d_i'`` (its rows
+        centered at the training mean)."""
         key = (k, train.tobytes())
         if key not in self._bases:
             n, sc, cc = (a[train].sum(axis=0) for a in self._stats)
@@ -114,7 +114,7 @@ class FoldDesign:
             s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
             nk, sck, cck = (a[k] for a in self._stats)
             dd = cck - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
-            self._bases[key] = (n, mc, s, V, V.T @ dd @ V)
+            self._bases[key] = (n, mc, s, V, dd)
         return self._bases[key]
 
 
@@ -275,20 +275,22 @@ class RidgeFolds:
         for cols, train in self._plans(df):
             sf_all, cf_all, ff_all = (a[..., cols] for a in self._stats)
             for k in range(K):
-                n, mc, s, V, H = self.design.basis(k, train[k])
+                n, mc, s, V, D = self.design.basis(k, train[k])
                 mf = sf_all[train[k]].sum(axis=0) / n
                 P = V.T @ (cf_all[train[k]].sum(axis=0) - n * np.outer(mc, mf))
                 fits.append((k, cols, n, mc, mf, s, V, P))
                 self._bases.append((k, cols, train[k], n, mc, s, V))
-                # Fold k's sums of d e and e^2 centered at training means (d d'
-                # is H, in the eigenbasis).
+                # Fold k's sums of d e and e^2 centered at training means;
+                # w' D w for the coefficients W = V Q of every penalty (D, not
+                # V' D V: two products per target set instead of Dz^3).
                 nk, sck, sfk = counts[k], sums[k], sf_all[k]
                 de = cf_all[k] - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
                 ee = ff_all[k] - 2.0 * mf * sfk + nk * mf**2
                 Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
-                HQ = (H @ Q.reshape(dz, L * len(cols))).reshape(Q.shape)
+                W = V @ Q.reshape(dz, L * len(cols))
+                DW = (D @ W).reshape(Q.shape)
                 err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
-                error[:, cols] += err + np.einsum("jlt,jlt->lt", Q, HQ)
+                error[:, cols] += err + np.einsum("jlt,jlt->lt", W.reshape(Q.shape), DW)
         self.design.sealed = True
         self.cv_error_ = error
         if not self.shrink > 0:
