@@ -22,7 +22,10 @@ against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
 (e) (not run by default) the post-nonlinear and Strobl nulls of (a), each
     draw tested by the test and by the same statistic with the exact
     conditional means of the features in place of the regressions: how many
-    rejections are the draws' and how many the regressions'.
+    rejections are the draws' and how many the regressions';
+(f) (not run by default) calibration given Z: for ``--draws`` of those
+    nulls, Z kept and the noise of X and Y drawn ``--fresh`` times again; the
+    statistic with exact conditional means rejects at alpha given Z?
 
 causal-learn is a benchmark and extra dependency (``pip install
 'skmmd[causal]'``).
@@ -31,6 +34,8 @@ causal-learn is a benchmark and extra dependency (``pip install
     python benchmarks/bench_conditional.py --parts a --n 100000 --reps 200 --no-rcit
     python benchmarks/bench_conditional.py --parts bcd
     python benchmarks/bench_conditional.py --parts e --n 100000 --reps 400
+    python benchmarks/bench_conditional.py --parts f --n 100000 --families dz=5 \
+        --draws 160 331 --fresh 200
 """
 
 import argparse
@@ -158,33 +163,47 @@ def level(n, reps, with_rcit, families):
         )
 
 
-def _exact_p(test, x, y, z, latent, seed, nodes=150, unit=8):
-    """The p-value of the test's statistic with the regressions replaced by
-    the exact conditional means of its x- and y-features given Z (Gauss-
-    Hermite quadrature over the noise of each model; inexact where a cube
-    makes them oscillate), with the test's maps and weights and a multiplier
-    bootstrap of units of ``unit`` rows."""
+def _latent_means(test, latent, x, y, nodes=150):
+    """The exact conditional means of the test's x- and y-features given Z
+    (Gauss-Hermite quadrature over each model's noise; inexact where a cube
+    makes them oscillate), for ``latent`` as the models return it: ``(pairs,
+    residuals)``, ``(features, mean)`` pairs (``features(noise)``: of a draw
+    of the noise, the draw's standardization kept) and the exact residuals
+    of ``x`` and ``y``."""
     t, w = np.polynomial.hermite_e.hermegauss(nodes)
     w = w / w.sum()
-    residuals = []
-    for v, (h, g, raw), transformer in zip(
-        (x, y), latent, (test.x_transformer_, test.y_transformer_)
+    out = []
+    for (h, g, raw), transformer in zip(
+        latent, (test.x_transformer_, test.y_transformer_)
     ):
-        mean = sum(
-            wk
-            * transformer.transform(
-                ((g(h + 0.5 * tk) - raw.mean()) / raw.std())[:, None]
-            )
-            for tk, wk in zip(t, w)
-        )
-        residuals.append(transformer.transform(v[:, None]) - mean)
-    U = residual_products(*residuals, test.z_weights_.transform(z))
+
+        def features(noise, h=h, g=g, mu=raw.mean(), sd=raw.std(), map=transformer):
+            return map.transform(((g(h + noise) - mu) / sd)[:, None])
+
+        mean = sum(wk * features(0.5 * tk) for tk, wk in zip(t, w))
+        out.append((features, mean))
+    maps = (test.x_transformer_, test.y_transformer_)
+    return out, [m.transform(v[:, None]) - o[1] for m, v, o in zip(maps, (x, y), out)]
+
+
+def _latent_nulls(families):
+    """The nulls of (a) with known conditional means (``latent=True``)."""
+    for name, (make, dz) in NULLS.items():
+        if make in (pnl, strobl) and (not families or any(f in name for f in families)):
+            yield name, make, dz
+
+
+def _exact_p(residuals, weights, seed, unit=8, n_resamples=999):
+    """The p-value of the test's statistic on ``residuals`` (exact ones), its
+    multiplier bootstrap on units of ``unit`` rows."""
+    U = residual_products(*residuals, weights)
     G = len(U) // unit
     parts = ConditionalParts(
         U[: G * unit].reshape(G, unit, -1).sum(axis=1), np.full(G, unit)
     )
-    null = parts.statistics(multiplier_weights(np.random.default_rng(seed), 999, G))[0]
-    return (1 + np.sum(null >= parts.observed()[0])) / 1000
+    draws = multiplier_weights(np.random.default_rng(seed), n_resamples, G)
+    null = parts.statistics(draws)[0]
+    return (1 + np.sum(null >= parts.observed()[0])) / (n_resamples + 1)
 
 
 def exact_means(n, reps, families):
@@ -192,18 +211,15 @@ def exact_means(n, reps, families):
     same draws and seeds as (a): does the regression add rejections?"""
     print(f"\n(e) the test and exact conditional means, n = {n}, {reps} repetitions")
     print(f"{'null':<24} {'skmmd':>7} {'exact':>7} {'both':>5}  mean p (skmmd, exact)")
-    for name, (make, dz) in NULLS.items():
-        if make not in (pnl, strobl) or (
-            families and not any(f in name for f in families)
-        ):
-            continue
+    for name, make, dz in _latent_nulls(families):
         p = np.empty((reps, 2))
         for rep in range(reps):
             x, y, z, latent = make(
                 np.random.default_rng([rep, n, dz]), n, dz, latent=True
             )
             test = ConditionalHSICTest(random_state=rep).fit(x, y, Z=z)
-            p[rep] = test.p_value_, _exact_p(test, x, y, z, latent, rep)
+            exact = _latent_means(test, latent, x, y)[1]
+            p[rep] = test.p_value_, _exact_p(exact, test.z_weights_.transform(z), rep)
         rejected = p <= ALPHA
         rates, means = rejected.mean(axis=0), p.mean(axis=0)
         both = np.sum(rejected.all(axis=1))
@@ -212,6 +228,34 @@ def exact_means(n, reps, families):
             f"{means[0]:.3f}, {means[1]:.3f}",
             flush=True,
         )
+
+
+def given_z(n, draws, fresh, families):
+    """(f) Calibration given Z: each draw's Z (and the test's maps) kept, the
+    noise of X and Y drawn ``fresh`` times again; the statistic with exact
+    conditional means (as in (e)) and its multiplier bootstrap. Its rejection
+    rate given Z should be alpha, also for Z of draws the test rejected."""
+    print(f"\n(f) calibration given Z, n = {n}, {fresh} fresh noises per draw")
+    print(f"{'null':<24} {'draw':>5} {'test p':>7} {'exact p':>7}  rejected given Z")
+    for name, make, dz in _latent_nulls(families):
+        for rep in draws:
+            x, y, z, latent = make(
+                np.random.default_rng([rep, n, dz]), n, dz, latent=True
+            )
+            test = ConditionalHSICTest(random_state=rep).fit(x, y, Z=z)
+            weights = test.z_weights_.transform(z)
+            means, exact = _latent_means(test, latent, x, y)
+            p0 = _exact_p(exact, weights, rep)
+            rng = np.random.default_rng([rep, n, dz, 6])
+            rejected = 0
+            for i in range(fresh):
+                residuals = [f(0.5 * rng.normal(size=n)) - mean for f, mean in means]
+                rejected += _exact_p(residuals, weights, [rep, i]) <= ALPHA
+            print(
+                f"{name:<24} {rep:>5} {test.p_value_:7.3f} {p0:7.3f} "
+                f"{rejected:>6} / {fresh} ({rejected / fresh:.3f})",
+                flush=True,
+            )
 
 
 def power(n, reps, effect, kci_reps):
@@ -431,6 +475,10 @@ def main(argv=None):
         default=["skmmd", "rcit", "fisherz"],
         help="tests of (d) besides kci (which runs up to n = 1000)",
     )
+    parser.add_argument(
+        "--draws", type=int, nargs="*", default=[0, 1], help="draws (reps) of (f)"
+    )
+    parser.add_argument("--fresh", type=int, default=100, help="noises per draw (f)")
     parser.add_argument("--one-large", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", category=RuntimeWarning)
@@ -446,6 +494,8 @@ def main(argv=None):
         pc_search(args.dag_nodes, args.dag_sizes, lambda n: n <= 1000, args.dag_methods)
     if "e" in args.parts:
         exact_means(args.n, args.reps, args.families)
+    if "f" in args.parts:
+        given_z(args.n, args.draws, args.fresh, args.families)
     return 0
 
 
