@@ -204,7 +204,7 @@ class SkmmdCIT(CIT_Base):
         features = None
         if 4 * 8 * n * width <= _SHARED_BYTES:
             features = tuple(m.transform(Z) for m in maps)
-        # Features, the design's K C'C and up to 2K bases (V and V' D V).
+        # Features, the design's K C'C and up to 2K bases (V and D).
         size = 8 * (n * width * (features is not None) + 5 * K * width**2)
         self._shared[key] = ((features, FoldDesign(K)), size)
         while sum(entry[1] for entry in self._shared.values()) > _SHARED_BYTES:

@@ -177,7 +177,7 @@ class ConditionalHSICTest(BaseEstimator):
     HSIC of the residuals of the features of ``(x, z)`` and of y, as KCI's),
     calibrated by a multiplier (wild) bootstrap of the per-unit sums of
     ``vec(r_i g_i' s_i')``, its statistics rescaled by the ratio of the
-    statistic's null mean to the bootstrap's, estimated by 16 wild re-fits of
+    statistic's null mean to the bootstrap's, estimated by 8 wild re-fits of
     the ridge (the noise of the fits otherwise widens the bootstrap, by about
     ``0.1 Dz / n``: a conservative test; below 100 rows per Z feature). The
     cost is ``O(n Dz^2)`` for ``Dz`` features of Z, never ``n x n``. Without
