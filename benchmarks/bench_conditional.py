@@ -7,8 +7,9 @@ against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
     E2), f, g drawn from {linear, cube, tanh, exp(-|t|)}, Z of dimension 1 or
     5 with Z2.. as distractors), Strobl et al. 2019's setting (X and Y
     post-nonlinear in the sum of all coordinates of Z, dimension 3), a
-    heteroscedastic fork (noise scale depending on Z) and a non-linear chain
-    X -> Z -> Y; ``--n`` rows, ``--reps`` repetitions; rcit on the same draws;
+    heteroscedastic fork (noise scale depending on Z), the same with three
+    irrelevant Z columns besides, and a non-linear chain X -> Z -> Y; ``--n``
+    rows, ``--reps`` repetitions; rcit on the same draws;
 (b) power at n = 1000 on the post-nonlinear alternative (the same noise added
     to X and Y), ours against kci, rcit and fisherz on the same draws;
 (c) time per test against n: ours (alone, and in a search: causal-learn's
@@ -19,8 +20,7 @@ against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
 (d) PC (causal-learn) on random non-linear DAGs of 10 and 20 variables:
     skeleton F1, structural Hamming distance of the skeleton, wall time and
     number of tests, with "skmmd", "rcit", "fisherz" and (at n = 1000) "kci";
-(e) (not run by default) the post-nonlinear and Strobl nulls of (a), each
-    draw tested by the test and by the same statistic with the exact
+(e) (not run by default) the nulls of (a) but the chain, each draw tested by the test and by the same statistic with the exact
     conditional means of the features in place of the regressions: how many
     rejections are the draws' and how many the regressions' (rejected by
     both, by one only; alpha plus the paired difference estimates the level
@@ -72,8 +72,9 @@ def _standard(v):
 
 def pnl(rng, n, dz=1, effect=0.0, latent=False):
     """Zhang et al.'s post-nonlinear Case I; ``effect`` adds the same noise to
-    X and Y (the alternative). ``latent``: also ``[(h, g, raw)]`` of X and Y,
-    ``raw = g(h + 0.5 E)`` before standardizing (for :func:`exact_means`)."""
+    X and Y (the alternative). ``latent``: also ``[(h, g, scale, mu, sd)]``
+    of X and Y under H0, ``(g(h + scale E) - mu) / sd`` with E standard
+    normal (for :func:`exact_means`)."""
     names = list(_FUNCTIONS)
     f1, g1, f2, g2 = (_FUNCTIONS[names[i]] for i in rng.integers(0, 4, size=4))
     z = rng.normal(size=(n, dz))
@@ -83,7 +84,8 @@ def pnl(rng, n, dz=1, effect=0.0, latent=False):
     hy = _standard(f2(z[:, 0]))
     y = g2(hy + 0.5 * rng.normal(size=n) + shared)
     out = _standard(x), _standard(y), z
-    return out + ([(hx, g1, x), (hy, g2, y)],) if latent else out
+    parts = [(h, g, 0.5, v.mean(), v.std()) for h, g, v in ((hx, g1, x), (hy, g2, y))]
+    return out + (parts,) if latent else out
 
 
 def strobl(rng, n, dz=3, effect=0.0, latent=False):
@@ -98,16 +100,25 @@ def strobl(rng, n, dz=3, effect=0.0, latent=False):
     x = f1(s + 0.5 * rng.normal(size=n) + shared)
     y = f2(s + 0.5 * rng.normal(size=n) + shared)
     out = _standard(x), _standard(y), z
-    return out + ([(s, f1, x), (s, f2, y)],) if latent else out
+    parts = [(s, f, 0.5, v.mean(), v.std()) for f, v in ((f1, x), (f2, y))]
+    return out + (parts,) if latent else out
 
 
-def fork(rng, n, dz=2, effect=0.0):
-    """Z -> X and Z -> Y, strongly non-linear, noise scale depending on Z."""
+def fork(rng, n, dz=2, effect=0.0, latent=False):
+    """Z -> X and Z -> Y, strongly non-linear, noise scale depending on Z
+    (two columns of Z; ``dz > 2``: irrelevant ones besides); ``latent`` as
+    for :func:`pnl`."""
     z = rng.normal(size=(n, dz))
     scale = 0.2 + 0.3 * np.abs(z[:, 0])
-    x = np.sin(2 * z[:, 0]) * z[:, 1] + scale * rng.normal(size=n)
-    y = np.cos(2 * z[:, 0]) + z[:, 1] ** 2 / 2 + scale * rng.normal(size=n)
-    return x, y + effect * x, z
+    hx, hy = np.sin(2 * z[:, 0]) * z[:, 1], np.cos(2 * z[:, 0]) + z[:, 1] ** 2 / 2
+    x = hx + scale * rng.normal(size=n)
+    y = hy + scale * rng.normal(size=n)
+    out = x, y + effect * x, z
+    return (
+        out + ([(h, _FUNCTIONS["linear"], scale, 0.0, 1.0) for h in (hx, hy)],)
+        if latent
+        else out
+    )
 
 
 def chain(rng, n, dz=1, effect=0.0):
@@ -123,6 +134,7 @@ NULLS = {
     "pnl, dz=5": (pnl, 5),
     "strobl, dz=3": (strobl, 3),
     "fork (heterosc.), dz=2": (fork, 2),
+    "fork+3 irrelevant, dz=5": (fork, 5),
     "chain, dz=1": (chain, 1),
 }
 
@@ -175,14 +187,14 @@ def _latent_means(test, latent, x, y, nodes=150):
     t, w = np.polynomial.hermite_e.hermegauss(nodes)
     w = w / w.sum()
     out = []
-    for (h, g, raw), transformer in zip(
+    for (h, g, scale, mu, sd), transformer in zip(
         latent, (test.x_transformer_, test.y_transformer_)
     ):
 
-        def features(noise, h=h, g=g, mu=raw.mean(), sd=raw.std(), map=transformer):
-            return map.transform(((g(h + noise) - mu) / sd)[:, None])
+        def features(e, h=h, g=g, scale=scale, mu=mu, sd=sd, map=transformer):
+            return map.transform(((g(h + scale * e) - mu) / sd)[:, None])
 
-        mean = sum(wk * features(0.5 * tk) for tk, wk in zip(t, w))
+        mean = sum(wk * features(tk) for tk, wk in zip(t, w))
         out.append((features, mean))
     maps = (test.x_transformer_, test.y_transformer_)
     return out, [m.transform(v[:, None]) - o[1] for m, v, o in zip(maps, (x, y), out)]
@@ -191,7 +203,9 @@ def _latent_means(test, latent, x, y, nodes=150):
 def _latent_nulls(families):
     """The nulls of (a) with known conditional means (``latent=True``)."""
     for name, (make, dz) in NULLS.items():
-        if make in (pnl, strobl) and (not families or any(f in name for f in families)):
+        if make in (pnl, strobl, fork) and (
+            not families or any(f in name for f in families)
+        ):
             yield name, make, dz
 
 
@@ -260,7 +274,7 @@ def given_z(n, draws, fresh, families):
             rng = np.random.default_rng([rep, n, dz, 6])
             rejected = 0
             for i in range(fresh):
-                residuals = [f(0.5 * rng.normal(size=n)) - mean for f, mean in means]
+                residuals = [f(rng.normal(size=n)) - mean for f, mean in means]
                 rejected += _exact_p(residuals, weights, [rep, i]) <= ALPHA
             print(
                 f"{name:<24} {rep:>5} {test.p_value_:7.3f} {p0:7.3f} "
