@@ -150,7 +150,6 @@ class SkmmdCIT(CIT_Base):
         self._constant = set(constant.tolist())
         self._features = {}  # column -> its x/y features (n x 10)
         self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
-        self._fit_features = {}  # set -> Z features its map's fit computed
         self._shared = OrderedDict()  # recent sets -> their features, design
 
     def _seed(self, *key):
@@ -184,11 +183,8 @@ class SkmmdCIT(CIT_Base):
             if width == "auto":
                 width = n_z_features(self.sample_size)
             Z = self.data[:, S]
-            z_map, features = _default_z_map(Z, width, self._seed(1, *S))
-            if features is not None:  # its fit computed them: for _z_work
-                self._fit_features[key] = features
             self._z_maps[key] = (
-                z_map,
+                _default_z_map(Z, width, self._seed(1, *S)),
                 _default_weight_map(Z, _Z_WEIGHTS, self._seed(3, *S)),
             )
         return self._z_maps[key]
@@ -206,12 +202,8 @@ class SkmmdCIT(CIT_Base):
         width = sum(m.transform(Z[:1]).shape[1] for m in maps)
         n, K = self.sample_size, self.params["n_folds"]
         features = None
-        fitted = self._fit_features.pop(key, None)
         if 4 * 8 * n * width <= _SHARED_BYTES:
-            features = tuple(
-                fitted if i == 0 and fitted is not None else m.transform(Z)
-                for i, m in enumerate(maps)
-            )
+            features = tuple(m.transform(Z) for m in maps)
         # Features, the design's K C'C and up to 2K bases (V and D).
         size = 8 * (n * width * (features is not None) + 5 * K * width**2)
         self._shared[key] = ((features, FoldDesign(K)), size)

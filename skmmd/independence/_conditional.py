@@ -110,18 +110,14 @@ class _Features:
     """The fitted maps of x, y, z and the weights over the rows of the
     validated data: the features ``(A, B, C, G)`` of any range of row
     positions (without a map: ``C`` empty, the regression on a constant, and
-    ``G`` the constant weight). ``known``: features of every row already
-    computed, by the index of their map."""
+    ``G`` the constant weight)."""
 
-    def __init__(self, maps, data, known=None):
-        self.maps, self.data, self.known = maps, data, known or {}
+    def __init__(self, maps, data):
+        self.maps, self.data = maps, data
 
     def __call__(self, lo, hi):
         out = []
         for i, (transformer, V) in enumerate(zip(self.maps, self.data)):
-            if i in self.known:
-                out.append(self.known[i][lo:hi])
-                continue
             if transformer is None:
                 out.append(np.ones((hi - lo, 1)) if i == 3 else np.empty((hi - lo, 0)))
                 continue
@@ -439,9 +435,8 @@ class ConditionalHSICTest(BaseEstimator):
         return data
 
     def _maps(self, data, rng):
-        """Fitted maps of x, y, z and the weights (None for no z), and the
-        features the default z map computed on every row while fitting."""
-        maps, known = [], {}
+        """Fitted maps of x, y, z and the weights (None for no z)."""
+        maps = []
         for V, name in zip(data, ("x", "y", "z")):
             transformer = getattr(self, f"{name}_transformer")
             state = rng.randint(np.iinfo(np.int32).max)
@@ -453,16 +448,13 @@ class ConditionalHSICTest(BaseEstimator):
                 width = self.n_z_features
                 if width == "auto":
                     width = n_z_features(len(V))
-                z_map, features = _default_z_map(V, width, state)
-                maps.append(z_map)
-                if features is not None:
-                    known[2] = np.asarray(features, dtype=np.float64)
+                maps.append(_default_z_map(V, width, state))
         if len(data) < 3 or self.z_weights is None:
-            return maps + [None] * (4 - len(maps)), known
+            return maps + [None] * (4 - len(maps))
         state = rng.randint(np.iinfo(np.int32).max)
         if self.z_weights == "auto":
-            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)], known
-        return maps + [clone(self.z_weights).fit(data[2])], known
+            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)]
+        return maps + [clone(self.z_weights).fit(data[2])]
 
     def _test_params(self):
         """The parameters of :func:`calibrated`."""
@@ -496,11 +488,11 @@ class ConditionalHSICTest(BaseEstimator):
         data = self._check(X, y, Z)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
-        maps, known = self._maps(data, rng)
+        maps = self._maps(data, rng)
         self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps[:3]
         self.z_weights_ = maps[3]
         Z = data[2] if len(data) == 3 else None
-        features = _Features(maps, data[:2] + [Z, Z], known)
+        features = _Features(maps, data[:2] + [Z, Z])
         parts, null, self.p_value_ = calibrated(
             features, len(data[0]), seed, **self._test_params()
         )

@@ -52,9 +52,7 @@ def _default_weight_map(V, n_features, random_state):
 
 
 def _default_z_map(V, n_features, random_state):
-    """The default map of Z (a table with text columns: one TabularSampler)
-    and, where it was fit on every row, their features (fitting a
-    ColumnTransformer transforms its rows anyway), else None.
+    """The default map of Z (a table with text columns: one TabularSampler).
 
     Z standardized, then ``n_features`` Nystroem features of Gaussian kernels
     (landmarks drawn from the rows of Z: they cover where Z lies, which random
@@ -67,8 +65,7 @@ def _default_z_map(V, n_features, random_state):
     matter). The ridge weighs every block by cross-validation.
     """
     if is_dataframe(V):
-        sampler = TabularSampler(n_components=n_features, random_state=random_state)
-        return sampler.fit(V), None
+        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
     rng = check_random_state(random_state)
     n_rows = V.shape[0]
     if n_rows > _Z_FIT_ROWS:  # what the map learns needs no more rows
@@ -100,6 +97,4 @@ def _default_z_map(V, n_features, random_state):
         blocks = scaled("all", n_features // 2, list(range(d)), joint)
         for j in range(d):
             blocks += scaled(f"z{j}", n_features // 2 // d, [j], columns)
-    pipeline = make_pipeline(scaler, ColumnTransformer(blocks))
-    features = pipeline.fit_transform(V)
-    return pipeline, (features if n_rows <= _Z_FIT_ROWS else None)
+    return make_pipeline(scaler, ColumnTransformer(blocks)).fit(V)
