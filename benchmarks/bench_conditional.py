@@ -20,11 +20,12 @@ against causal-learn's kci, rcit, fastkci and fisherz on the same draws.
 (d) PC (causal-learn) on random non-linear DAGs of 10 and 20 variables:
     skeleton F1, structural Hamming distance of the skeleton, wall time and
     number of tests, with "skmmd", "rcit", "fisherz" and (at n = 1000) "kci";
-(e) (not run by default) the nulls of (a) but the chain, each draw tested by the test and by the same statistic with the exact
-    conditional means of the features in place of the regressions: how many
-    rejections are the draws' and how many the regressions' (rejected by
-    both, by one only; alpha plus the paired difference estimates the level
-    where the exact-means test holds it);
+(e) (not run by default) the nulls of (a) but the chain, each draw tested
+    by the test and by the same statistic with the exact conditional means
+    of the features in place of the regressions: how many rejections are
+    the draws' and how many the regressions' (rejected by both, by one
+    only; alpha plus the paired difference estimates the level where the
+    exact-means test holds it);
 (f) (not run by default) calibration given Z: for ``--draws`` of those
     nulls, Z kept and the noise of X and Y drawn ``--fresh`` times again; the
     statistic with exact conditional means rejects at alpha given Z?

@@ -11,8 +11,11 @@ for the graph's edges through conditional independence tests:
   links that are non-linear but uncorrelated, and so gets the skeleton and
   its orientations wrong;
 * with skmmd's :class:`~skmmd.ConditionalHSICTest`, registered with
-  causal-learn as ``"skmmd"`` by ``import skmmd.causal``, it recovers the
-  skeleton, at a cost linear in the number of rows.
+  causal-learn as ``"skmmd"`` by ``import skmmd.causal``, it finds every
+  edge, at a cost linear in the number of rows, and adds one: on these 1000
+  rows the test rejects the true ``a`` independent of ``d`` given ``b``
+  (p about 0.01 whatever its ``random_state``), a type-I error of this draw
+  (over 200 fresh draws of the same model it rejects that null at 0.04).
 
 Level, power and time of the test against causal-learn's ``kci``, ``rcit``
 and ``fisherz`` are in ``benchmarks/bench_conditional.py`` and
