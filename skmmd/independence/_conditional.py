@@ -36,6 +36,8 @@ from ._conditional_maps import (
     _default_map,
     _default_weight_map,
     _default_z_map,
+    fit_rows,
+    relevant_columns,
 )
 from ._observations import check_variable, numeric_table
 from ._resampled import resampled_conditional
@@ -344,6 +346,7 @@ class ConditionalHSICTest(BaseEstimator):
             StrOptions({"auto"}),
             Interval(Integral, 1, None, closed="left"),
         ],
+        "z_screen": ["boolean"],
         "n_folds": [Interval(Integral, 2, None, closed="left")],
         "penalties": [None, "array-like"],
         **{k: v for k, v in SHARED_CONSTRAINTS.items() if k != "statistic"},
@@ -357,6 +360,7 @@ class ConditionalHSICTest(BaseEstimator):
         *,
         z_weights="auto",
         n_z_features="auto",
+        z_screen=True,
         n_folds=5,
         penalties=None,
         n_resamples=999,
@@ -372,6 +376,7 @@ class ConditionalHSICTest(BaseEstimator):
         self.z_transformer = z_transformer
         self.z_weights = z_weights
         self.n_z_features = n_z_features
+        self.z_screen = z_screen
         self.n_folds = n_folds
         self.penalties = penalties
         self.n_resamples = n_resamples
@@ -436,8 +441,22 @@ class ConditionalHSICTest(BaseEstimator):
             )
         return data
 
+    def _screen(self, data, maps, state):
+        """The columns of Z the default z map and weights take (all unless
+        ``z_screen``: see :func:`relevant_columns`), on the rows the z map is
+        fit on."""
+        Z = data[2]
+        if not self.z_screen or is_dataframe(Z) or Z.shape[1] < 2:
+            return np.arange(Z.shape[1])
+        rng = check_random_state(state)  # the z map's: the same rows
+        rows = fit_rows(len(Z), rng)
+        A, B = (np.asarray(m.transform(V[rows]), float) for m, V in zip(maps, data))
+        x, y = (None if is_dataframe(V) else V[rows] for V in data[:2])
+        return relevant_columns(Z[rows], x, y, (A, B), rng)
+
     def _maps(self, data, rng):
-        """Fitted maps of x, y, z and the weights (None for no z)."""
+        """Fitted maps of x, y, z and the weights (None for no z), and the
+        data with Z's screened columns only."""
         maps = []
         for V, name in zip(data, ("x", "y", "z")):
             transformer = getattr(self, f"{name}_transformer")
@@ -447,16 +466,20 @@ class ConditionalHSICTest(BaseEstimator):
             elif name != "z":
                 maps.append(_default_map(V, _XY_FEATURES, state))
             else:
+                kept = self._screen(data, maps, state)
+                if kept.size < V.shape[1]:
+                    data = data[:2] + [V[:, kept]]
+                self.z_columns_ = kept
                 width = self.n_z_features
                 if width == "auto":
                     width = n_z_features(len(V))
-                maps.append(_default_z_map(V, width, state))
+                maps.append(_default_z_map(data[2], width, state))
         if len(data) < 3 or self.z_weights is None:
-            return maps + [None] * (4 - len(maps))
+            return maps + [None] * (4 - len(maps)), data
         state = rng.randint(np.iinfo(np.int32).max)
         if self.z_weights == "auto":
-            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)]
-        return maps + [clone(self.z_weights).fit(data[2])]
+            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)], data
+        return maps + [clone(self.z_weights).fit(data[2])], data
 
     def _test_params(self):
         """The parameters of :func:`calibrated`."""
@@ -490,7 +513,9 @@ class ConditionalHSICTest(BaseEstimator):
         data = self._check(X, y, Z)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
-        maps = self._maps(data, rng)
+        if len(data) == 3:
+            self.z_columns_ = np.arange(data[2].shape[1])
+        maps, data = self._maps(data, rng)
         self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps[:3]
         self.z_weights_ = maps[3]
         Z = data[2] if len(data) == 3 else None
