@@ -30,6 +30,8 @@ from .independence._conditional_maps import (
     _default_map,
     _default_weight_map,
     _default_z_map,
+    fit_rows,
+    relevant_columns,
 )
 from .mmd._conditional import FoldDesign, n_z_features
 
@@ -75,6 +77,10 @@ class SkmmdCIT(CIT_Base):
     n_z_features : "auto" or int, default="auto"
         Features of each conditioning set (see
         :class:`~skmmd.ConditionalHSICTest`).
+    z_screen : bool, default=True
+        Leave out of each test's conditioning set the columns independent of
+        the pair tested and the rest of the set (see
+        :class:`~skmmd.ConditionalHSICTest`).
     cache_path : str or None, default=None
         causal-learn's JSON cache of p-values.
     **kwargs : dict
@@ -108,6 +114,7 @@ class SkmmdCIT(CIT_Base):
         level=0.05,
         n_folds=5,
         n_z_features="auto",
+        z_screen=True,
         cache_path=None,
         **kwargs,
     ):
@@ -138,6 +145,7 @@ class SkmmdCIT(CIT_Base):
             "n_resamples": n_resamples if n_resamples == "auto" else int(n_resamples),
             "n_folds": int(n_folds),
             "n_z_features": n_z_features,
+            "z_screen": bool(z_screen),
         }
         self.level = float(level)
         if n_resamples == "auto":  # the stopped p-values depend on the level
@@ -173,6 +181,22 @@ class SkmmdCIT(CIT_Base):
                 V, _XY_FEATURES, self._seed(0, j)
             ).transform(V)
         return self._features[j]
+
+    def _screened(self, i, k, S):
+        """The columns of ``S`` the test of ``i`` and ``k`` conditions on
+        (:func:`relevant_columns`, on the rows the z maps are fit on)."""
+        if len(S) < 2 or not self.params["z_screen"]:
+            return S
+        rows = fit_rows(self.sample_size, self._seed(5))
+        D = self.data[rows]
+        kept = relevant_columns(
+            D[:, S],
+            D[:, [i]],
+            D[:, [k]],
+            (self._column(i)[rows], self._column(k)[rows]),
+            self._seed(6, i, k, len(S), *S),
+        )
+        return [S[j] for j in kept]
 
     def _z_map(self, S):
         key = tuple(S)
@@ -232,6 +256,7 @@ class SkmmdCIT(CIT_Base):
         if key in self.pvalue_cache:
             return self.pvalue_cache[key]
         A, B = self._column(Xs[0]), self._column(Ys[0])
+        S = self._screened(Xs[0], Ys[0], list(S))
         maps = self._z_map(S) if S else None
         kept, design = self._z_work(S, maps) if S else (None, None)
 
