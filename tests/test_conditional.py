@@ -262,6 +262,24 @@ def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
     assert test(1, 3, [0]) == test(3, 1, (0,)) == test.pvalue_cache["1;3|0"]
 
 
+def test_the_registered_test_leaves_out_columns_independent_of_everything():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401
+
+    rng = np.random.default_rng(15)
+    data = np.column_stack([_causal_data(600, rng), rng.normal(size=600)])
+    options = {"n_resamples": 99, "n_z_features": 60}
+    test = CIT(data, "skmmd", **options)
+    # x4 is independent of everything: the test is the one given x0 alone.
+    assert test(1, 3, [0, 4]) == test(1, 3, [0])
+    assert list(test._z_maps) == [(0,)]
+    unscreened = CIT(data, "skmmd", z_screen=False, **options)
+    unscreened(1, 3, [0, 4])
+    assert list(unscreened._z_maps) == [(0, 4)]
+
+
 def test_tests_given_one_set_share_its_design_whatever_the_order():
     pytest.importorskip("causallearn", reason="causal-learn is not installed")
     from causallearn.utils.cit import CIT
