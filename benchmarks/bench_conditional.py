@@ -153,8 +153,11 @@ def _causallearn(method, x, y, z, seed, **kwargs):
     return CIT(data, method, **kwargs)(0, 1, list(range(2, data.shape[1])))
 
 
-def level(n, reps, with_rcit, families):
-    print(f"\n(a) type-I error at alpha = {ALPHA}, n = {n}, {reps} repetitions")
+def level(n, reps, with_rcit, families, start=0):
+    print(
+        f"\n(a) type-I error at alpha = {ALPHA}, n = {n}, {reps} repetitions"
+        + (f" (draws {start} to {start + reps - 1})" if start else "")
+    )
     print(f"{'null':<24} {'skmmd':>7} {'rcit':>7}   (binomial 95 % half-width)")
     half = 1.96 * np.sqrt(ALPHA * (1 - ALPHA) / reps)
     for name, (make, dz) in NULLS.items():
@@ -162,14 +165,15 @@ def level(n, reps, with_rcit, families):
             continue
         rejected = {"skmmd": 0, "rcit": 0}
         start = perf_counter()
-        for rep in range(reps):
+        for rep in range(start, start + reps):
             x, y, z = make(np.random.default_rng([rep, n, dz]), n, dz)
             rejected["skmmd"] += ours(x, y, z, rep) <= ALPHA
             if with_rcit:
                 rejected["rcit"] += _causallearn("rcit", x, y, z, rep) <= ALPHA
-            if (rep + 1) % 100 == 0 and rep + 1 < reps:  # progress of long runs
-                so_far = {k: f"{v / (rep + 1):.3f}" for k, v in rejected.items()}
-                print(f"  {name}: {rep + 1} repetitions, {so_far}", flush=True)
+            done = rep + 1 - start
+            if done % 100 == 0 and done < reps:  # progress of long runs
+                so_far = {k: f"{v / done:.3f}" for k, v in rejected.items()}
+                print(f"  {name}: {done} repetitions, {so_far}", flush=True)
         rcit = f"{rejected['rcit'] / reps:7.3f}" if with_rcit else "      -"
         print(
             f"{name:<24} {rejected['skmmd'] / reps:7.3f} {rcit}   (+/- {half:.3f}; "
@@ -483,6 +487,9 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=1000, help="rows of (a)")
     parser.add_argument("--reps", type=int, default=1000, help="repetitions of (a)")
     parser.add_argument("--families", nargs="*", help="nulls of (a) (substrings)")
+    parser.add_argument(
+        "--start", type=int, default=0, help="first draw of (a): to extend a run"
+    )
     parser.add_argument("--no-rcit", action="store_true", help="(a) without rcit")
     parser.add_argument("--power-reps", type=int, default=200)
     parser.add_argument("--kci-reps", type=int, default=200)
@@ -511,7 +518,7 @@ def main(argv=None):
     if args.one_large:
         return _one_large(args.one_large)
     if "a" in args.parts:
-        level(args.n, args.reps, not args.no_rcit, args.families)
+        level(args.n, args.reps, not args.no_rcit, args.families, args.start)
     if "b" in args.parts:
         power(1000, args.power_reps, args.effect, args.kci_reps)
     if "c" in args.parts:
