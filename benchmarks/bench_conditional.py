@@ -164,7 +164,7 @@ def level(n, reps, with_rcit, families, start=0):
         if families and not any(f in name for f in families):
             continue
         rejected = {"skmmd": 0, "rcit": 0}
-        start = perf_counter()
+        began = perf_counter()
         for rep in range(start, start + reps):
             x, y, z = make(np.random.default_rng([rep, n, dz]), n, dz)
             rejected["skmmd"] += ours(x, y, z, rep) <= ALPHA
@@ -177,7 +177,7 @@ def level(n, reps, with_rcit, families, start=0):
         rcit = f"{rejected['rcit'] / reps:7.3f}" if with_rcit else "      -"
         print(
             f"{name:<24} {rejected['skmmd'] / reps:7.3f} {rcit}   (+/- {half:.3f}; "
-            f"{perf_counter() - start:.0f} s)",
+            f"{perf_counter() - began:.0f} s)",
             flush=True,
         )
 
