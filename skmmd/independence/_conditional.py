@@ -226,8 +226,8 @@ class ConditionalHSICTest(BaseEstimator):
         With the default z map and two columns of Z or more: leave out the
         columns independent of x, y and the other columns jointly (each
         tested by HSIC against features of x, of y and of the rest, on the
-        rows the z map is fit on, at level ``50 / m`` on ``m`` rows, at most
-        0.1); the hypothesis is the same without them, and
+        rows the z map is fit on, at level 0.1 up to 300 rows and ``0.1 (300
+        / m)^2`` on ``m`` beyond); the hypothesis is the same without them, and
         the z map resolves the others better (see Notes). At least one
         column stays. The columns kept are ``z_columns_``.
     n_folds : int, default=5
@@ -329,7 +329,7 @@ class ConditionalHSICTest(BaseEstimator):
     interaction with others, but one whose dependence on the rest is too
     weak to detect on the screen's rows is left out: a column that matters
     was left out in none of 500 draws of each of the benchmark's nulls at
-    ``n = 1000``, in up to 1.4 % at ``n = 300``.
+    ``n = 300`` and at 1000.
 
     References
     ----------
