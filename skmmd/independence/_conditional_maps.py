@@ -152,8 +152,8 @@ def relevant_columns(Z, x, y, targets, random_state):
     independent of all of it can be left out without changing the hypothesis
     (``p(x, y | z) = p(x, y | z without it)``), and leaving it out spares the
     joint block of the z map a dimension: with three independent columns
-    beside an interaction of two, the level at n = 1000 was 0.177 with them
-    (benchmarks/bench_conditional.py).
+    beside an interaction of two, the level at n = 1000 was 0.177 with them,
+    0.058 with the screen (benchmarks/bench_conditional.py).
 
     Each column's 20 Gaussian random Fourier features (at its median
     bandwidth) are tested (:func:`dependence_p`) against ``targets`` (the
