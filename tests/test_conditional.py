@@ -162,6 +162,15 @@ def test_screen_leaves_out_the_columns_independent_of_everything():
     assert _test().fit(x, y, Z=z).z_columns_.tolist() == [0, 1]
 
 
+def test_screen_takes_a_table_with_text_for_x():
+    pd = pytest.importorskip("pandas", reason="pandas is not installed")
+    x, y, z = _interaction_and_noise_columns(600, np.random.default_rng(16))
+    # x as a table with a text column: its TabularSampler features are screened.
+    X = pd.DataFrame({"x": x, "sign": np.where(x > 0, "up", "down")})
+    kept = _test().fit(X, y, Z=z).z_columns_.tolist()
+    assert kept[:2] == [0, 1] and len(kept) < 5
+
+
 def test_screen_keeping_every_column_changes_nothing():
     rng = np.random.default_rng(14)
     z = rng.normal(size=(400, 2))

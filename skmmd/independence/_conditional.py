@@ -471,8 +471,9 @@ class ConditionalHSICTest(BaseEstimator):
             return np.arange(Z.shape[1])
         rng = check_random_state(state)  # the z map's: the same rows
         rows = fit_rows(len(Z), rng)
-        A, B = (np.asarray(m.transform(V[rows]), float) for m, V in zip(maps, data))
-        x, y = (None if is_dataframe(V) else V[rows] for V in data[:2])
+        x, y = (V.iloc[rows] if is_dataframe(V) else V[rows] for V in data[:2])
+        A, B = (np.asarray(m.transform(V), float) for m, V in zip(maps, (x, y)))
+        x, y = (None if is_dataframe(V) else V for V in (x, y))
         return relevant_columns(Z[rows], x, y, (A, B), rng)
 
     def _maps(self, data, rng):
