@@ -159,6 +159,7 @@ class SkmmdCIT(CIT_Base):
         self._features = {}  # column -> its x/y features (n x 10)
         self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
         self._shared = OrderedDict()  # recent sets -> their features, design
+        self._screen_rows = None  # the rows the screens run on
 
     def _seed(self, *key):
         """A seed from ``random_state`` and the variables (order-free)."""
@@ -187,12 +188,13 @@ class SkmmdCIT(CIT_Base):
         (:func:`relevant_columns`, on the rows the z maps are fit on)."""
         if len(S) < 2 or not self.params["z_screen"]:
             return S
-        rows = fit_rows(self.sample_size, self._seed(5))
-        D = self.data[rows]
+        if self._screen_rows is None:  # one draw of rows per search
+            self._screen_rows = fit_rows(self.sample_size, self._seed(5))
+        rows = self._screen_rows
         kept = relevant_columns(
-            D[:, S],
-            D[:, [i]],
-            D[:, [k]],
+            self.data[np.ix_(rows, S)],
+            self.data[rows, i][:, None],
+            self.data[rows, k][:, None],
             (self._column(i)[rows], self._column(k)[rows]),
             self._seed(6, i, k, len(S), *S),
         )
