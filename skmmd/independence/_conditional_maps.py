@@ -30,6 +30,10 @@ _Z_SCREEN = 0.1
 _SCREEN_ROWS = 300
 _JOINT_FEATURES = 60
 _SCREEN_FEATURES = 20
+# Rows of the screen's median bandwidths: a rough scale is all its features
+# need, and the medians of 1000 rows were a quarter of a test's time in a
+# search at n = 2000.
+_MEDIAN_ROWS = 300
 _SEEDS = np.iinfo(np.int32).max
 
 
@@ -135,10 +139,11 @@ def dependence_p(P, Q):
     return float(gamma.sf(observed, mean**2 / var, scale=var / mean))
 
 
-def _gaussian(V, n_features, scale, rng):
-    """Random Fourier features of ``V`` at ``scale`` times its median
-    bandwidth."""
-    bandwidth = scale * median_bandwidth(V, random_state=rng)
+def _gaussian(V, n_features, bandwidth, rng):
+    """Random Fourier features of ``V`` at ``bandwidth`` (None: the median
+    bandwidth of ``_MEDIAN_ROWS`` of its rows)."""
+    if bandwidth is None:
+        bandwidth = median_bandwidth(V, max_samples=_MEDIAN_ROWS, random_state=rng)
     sampler = RandomFourierSampler(
         n_components=n_features, bandwidth=bandwidth, random_state=rng.randint(_SEEDS)
     )
@@ -156,7 +161,7 @@ def relevant_columns(Z, x, y, targets, random_state):
     0.058 with the screen (benchmarks/bench_conditional.py).
 
     Each column's 20 Gaussian random Fourier features (at its median
-    bandwidth) are tested (:func:`dependence_p`) against ``targets`` (the
+    bandwidth; every median of the screen on 300 rows) are tested (:func:`dependence_p`) against ``targets`` (the
     test's features of x and of y), 20 such features of ``x`` and of ``y``
     (numeric arrays; None for tables: the test's 6 may all have low
     frequencies) and 60 of ``x``, ``y`` and the other columns jointly,
@@ -173,12 +178,15 @@ def relevant_columns(Z, x, y, targets, random_state):
     level = _Z_SCREEN * min(1.0, _SCREEN_ROWS / len(Z)) ** 2
     margins = [V for V in (x, y) if V is not None]
     rest = StandardScaler().fit_transform(np.hstack([*margins, Z]))
-    margins = [_gaussian(V, _SCREEN_FEATURES, 1.0, rng) for V in margins]
+    margins = [_gaussian(V, _SCREEN_FEATURES, None, rng) for V in margins]
     p = np.empty(Z.shape[1])
     for j in range(Z.shape[1]):
-        P = _gaussian(Z[:, [j]], _SCREEN_FEATURES, 1.0, rng)
+        P = _gaussian(Z[:, [j]], _SCREEN_FEATURES, None, rng)
         W = np.delete(rest, rest.shape[1] - Z.shape[1] + j, axis=1)
-        joint = [_gaussian(W, _JOINT_FEATURES, scale, rng) for scale in (0.5, 1.0)]
+        bandwidth = median_bandwidth(W, max_samples=_MEDIAN_ROWS, random_state=rng)
+        joint = [
+            _gaussian(W, _JOINT_FEATURES, scale * bandwidth, rng) for scale in (0.5, 1.0)
+        ]
         p[j] = dependence_p(P, np.hstack([*targets, *margins, *joint]))
     kept = np.flatnonzero(p < level)
     return kept if kept.size else np.array([int(np.argmin(p))])
