@@ -158,7 +158,7 @@ def relevant_columns(Z, x, y, targets, random_state):
     (``p(x, y | z) = p(x, y | z without it)``), and leaving it out spares the
     joint block of the z map a dimension: with three independent columns
     beside an interaction of two, the level at n = 1000 was 0.177 with them,
-    0.058 with the screen (benchmarks/bench_conditional.py).
+    0.056 with the screen (benchmarks/bench_conditional.py).
 
     Each column's 20 Gaussian random Fourier features (at its median
     bandwidth; every median of the screen on 300 rows) are tested (:func:`dependence_p`) against ``targets`` (the
