@@ -161,8 +161,9 @@ def relevant_columns(Z, x, y, targets, random_state):
     0.056 with the screen (benchmarks/bench_conditional.py).
 
     Each column's 20 Gaussian random Fourier features (at its median
-    bandwidth; every median of the screen on 300 rows) are tested (:func:`dependence_p`) against ``targets`` (the
-    test's features of x and of y), 20 such features of ``x`` and of ``y``
+    bandwidth; every median of the screen on 300 rows) are tested
+    (:func:`dependence_p`) against ``targets`` (the test's features of x and
+    of y), 20 such features of ``x`` and of ``y``
     (numeric arrays; None for tables: the test's 6 may all have low
     frequencies) and 60 of ``x``, ``y`` and the other columns jointly,
     standardized, at each of 0.5 and 1 times their median bandwidth
@@ -185,7 +186,8 @@ def relevant_columns(Z, x, y, targets, random_state):
         W = np.delete(rest, rest.shape[1] - Z.shape[1] + j, axis=1)
         bandwidth = median_bandwidth(W, max_samples=_MEDIAN_ROWS, random_state=rng)
         joint = [
-            _gaussian(W, _JOINT_FEATURES, scale * bandwidth, rng) for scale in (0.5, 1.0)
+            _gaussian(W, _JOINT_FEATURES, scale * bandwidth, rng)
+            for scale in (0.5, 1.0)
         ]
         p[j] = dependence_p(P, np.hstack([*targets, *margins, *joint]))
     kept = np.flatnonzero(p < level)
