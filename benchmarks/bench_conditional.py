@@ -253,7 +253,10 @@ def exact_means(n, reps, families):
             )
             test = ConditionalHSICTest(random_state=rep).fit(x, y, Z=z)
             exact = _latent_means(test, latent, x, y)[1]
-            p[rep] = test.p_value_, _exact_p(exact, test.z_weights_.transform(z), rep)
+            p[rep] = (
+                test.p_value_,
+                _exact_p(exact, test.z_weights_.transform(z[:, test.z_columns_]), rep),
+            )
         rejected = p <= ALPHA
         rates, means = rejected.mean(axis=0), p.mean(axis=0)
         both = np.sum(rejected.all(axis=1))
@@ -283,7 +286,7 @@ def given_z(n, draws, fresh, families):
                 np.random.default_rng([rep, n, dz]), n, dz, latent=True
             )
             test = ConditionalHSICTest(random_state=rep).fit(x, y, Z=z)
-            weights = test.z_weights_.transform(z)
+            weights = test.z_weights_.transform(z[:, test.z_columns_])
             means, exact = _latent_means(test, latent, x, y)
             p0 = _exact_p(exact, weights, rep)
             rng = np.random.default_rng([rep, n, dz, 6])
