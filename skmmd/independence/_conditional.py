@@ -326,10 +326,10 @@ class ConditionalHSICTest(BaseEstimator):
     interaction of the others worse (a fork through ``sin(2 z0) z1`` beside
     three such columns: type-I error 0.177 at ``n = 1000`` without
     ``z_screen``, 0.056 with it). The screen sees a column that acts only
-    through an interaction with others, but one whose dependence on the rest is too
-    weak to detect on the screen's rows is left out: a column that matters
-    was left out in none of 500 draws of each of the benchmark's nulls at
-    ``n = 300`` and at 1000.
+    through an interaction with others, but one whose dependence on the
+    rest is too weak to detect on the screen's rows is left out: a column
+    that matters was left out in none of 500 draws of each of the
+    benchmark's nulls at ``n = 300`` and at 1000.
 
     References
     ----------

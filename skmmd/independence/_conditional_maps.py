@@ -163,18 +163,18 @@ def relevant_columns(Z, x, y, targets, random_state):
     Each column's 20 Gaussian random Fourier features (at its median
     bandwidth; every median of the screen on 300 rows) are tested
     (:func:`dependence_p`) against ``targets`` (the test's features of x and
-    of y), 20 such features of ``x`` and of ``y``
-    (numeric arrays; None for tables: the test's 6 may all have low
-    frequencies) and 60 of ``x``, ``y`` and the other columns jointly,
-    standardized, at each of 0.5 and 1 times their median bandwidth
-    (dependence through an interaction, which leaves no trace in any column
-    alone). The level is 0.1 up to 300 rows and ``0.1 (300 / m)^2`` on
-    ``m`` beyond (0.009 at 1000): an irrelevant column stays less often as
-    the bias it brings grows with ``n``, while a column that matters gives
-    p-values falling much faster than ``1 / m^2``. In 500 draws of each null
-    of the benchmark at ``n = 300`` and at 1000, no column that matters was
-    left out (with 6 features per column: 7 of 500 at 300); irrelevant
-    columns stayed in 9-10 % at 300, 1.5 % at 1000."""
+    of y), 20 such features of ``x`` and of ``y`` (numeric arrays; None for
+    tables: the test's 6 may all have low frequencies) and 60 of ``x``,
+    ``y`` and the other columns jointly, standardized, at each of 0.5 and 1
+    times their median bandwidth (dependence through an interaction, which
+    leaves no trace in any column alone). The level is 0.1 up to 300 rows
+    and ``0.1 (300 / m)^2`` on ``m`` beyond (0.009 at 1000): an irrelevant
+    column stays less often as the bias it brings grows with ``n``, while a
+    column that matters gives p-values falling much faster than ``1 / m^2``.
+    In 500 draws of each null of the benchmark at ``n = 300`` and at 1000,
+    no column that matters was left out (with 6 features per column: 7 of
+    500 at 300); irrelevant columns stayed in 9-10 % at 300, 1.5 % at
+    1000."""
     rng = check_random_state(random_state)
     level = _Z_SCREEN * min(1.0, _SCREEN_ROWS / len(Z)) ** 2
     margins = [V for V in (x, y) if V is not None]
