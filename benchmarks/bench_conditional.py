@@ -34,7 +34,7 @@ causal-learn is a benchmark and extra dependency (``pip install
 'skmmd[causal]'``).
 
     python benchmarks/bench_conditional.py --parts a --n 1000 --reps 1000
-    python benchmarks/bench_conditional.py --parts a --n 100000 --reps 200 --no-rcit
+    python benchmarks/bench_conditional.py --parts a --n 100000 --reps 200
     python benchmarks/bench_conditional.py --parts bcd
     python benchmarks/bench_conditional.py --parts e --n 100000 --reps 400
     python benchmarks/bench_conditional.py --parts f --n 100000 --families dz=5 \
