@@ -1,0 +1,164 @@
+"""Each numeric column of a table with a kernel of its own, all columns mapped
+in one pass: the feature map behind the per-column reports of ``explain``."""
+
+import numpy as np
+from scipy.stats import norm
+from sklearn.utils import check_random_state
+
+from .._utils._tables import canonical, is_dataframe
+from ._columnwise_numba import cell_sums, grid_cells
+
+# Rows of the fit sample that set each column's grid and bandwidth: enough
+# for 256 cells of about 16 rows each.
+_GRID_ROWS = 4096
+# Random pairs of rows behind each column's median distance.
+_MEDIAN_PAIRS = 4096
+
+
+def _values(X, columns):
+    """The float64 values of ``columns`` (labels of a DataFrame, positions of
+    an array), NaN where missing; no copy of a float64 array's columns taken
+    whole and in order."""
+    columns = list(columns)
+    if is_dataframe(X):
+        if columns != list(X.columns):
+            X = X[columns]
+        return canonical(X).to_numpy(dtype=np.float64, na_value=np.nan)
+    X = np.asarray(X)
+    if columns != list(range(X.shape[1])):
+        X = X[:, columns]
+    return X.astype(np.float64, copy=False)
+
+
+def _median_distances(values, rng):
+    """Each column's median distance between random pairs of its finite
+    values; where that is 0 (mostly ties), the mean nonzero distance; 1 for
+    a column of one value."""
+    n = values.shape[0]
+    a, b = rng.integers(0, n, size=(2, _MEDIAN_PAIRS))
+    with np.errstate(invalid="ignore"):
+        gaps = np.abs(values[a] - values[b])
+    gaps[~np.isfinite(gaps)] = np.nan
+    with np.errstate(all="ignore"):
+        median = np.nanmedian(np.where(np.isnan(gaps).all(axis=0), 0.0, gaps), axis=0)
+        nonzero = np.where(gaps > 0, gaps, np.nan)
+        fallback = np.nanmean(
+            np.where(np.isnan(nonzero).all(axis=0), 1.0, nonzero), axis=0
+        )
+    return np.where(median > 0, median, fallback)
+
+
+def _grids(values, n_cells):
+    """Each column's cells: ``(edges, centres)`` of shapes (m, n_cells - 1)
+    and (m, n_cells). A column of at most ``n_cells`` distinct values has a
+    cell per value (the value its centre, edges halfway between values);
+    others have cells between their quantiles ``k / n_cells`` with centres
+    at the quantiles ``(k + 1/2) / n_cells``. Unused cells repeat the last."""
+    m = values.shape[1]
+    finite = np.where(np.isfinite(values), values, np.nan)
+    ordered = np.sort(finite, axis=0)  # NaN last
+    count = np.count_nonzero(~np.isnan(ordered), axis=0)
+    edges = np.full((m, n_cells - 1), np.inf)
+    centres = np.zeros((m, n_cells))
+    k = np.arange(n_cells)
+    for j in range(m):
+        v = ordered[: count[j], j]
+        if v.size == 0:
+            continue
+        distinct = v[np.r_[True, v[1:] != v[:-1]]]
+        if distinct.size <= n_cells:
+            centres[j, : distinct.size] = distinct
+            centres[j, distinct.size :] = distinct[-1]
+            edges[j, : distinct.size - 1] = (distinct[1:] + distinct[:-1]) / 2
+            continue
+        at = lambda p: v[np.minimum((p * v.size).astype(np.int64), v.size - 1)]  # noqa: E731
+        centres[j] = at((k + 0.5) / n_cells)
+        edges[j] = at(k[1:] / n_cells)
+    return edges, centres
+
+
+class ColumnwiseFourier:
+    """Random Fourier features of each numeric column on its own, for all
+    columns at once.
+
+    Column ``j`` has the Gaussian kernel at its own median distance
+    ``sigma_j`` on its values rounded to a grid of ``n_cells`` cells (a cell
+    per distinct value, or between its quantiles ``k / n_cells`` of the fit
+    rows), a missing value its own cell:
+    ``k_j(x, y) = exp(-(c(x) - c(y))^2 / (2 sigma_j^2))`` for present values
+    and ``1[both missing]`` otherwise. The features of each cell are
+    computed once at fit, so mapping a value is a lookup: the cost of a row
+    is ``O(m (log n_cells + 2 D))`` with no trigonometric call, and a value
+    and its cell centre are never further apart than the column's cell.
+    Frequencies are stratified Gaussian quantiles ``Phi^-1((k + u) / D)``,
+    one uniform ``u`` drawn per map, so a column's map is the same in a table
+    of any width. Every row of a column's features has unit norm.
+
+    Parameters
+    ----------
+    columns : list
+        The numeric columns (labels of a DataFrame, positions of an array).
+    n_frequencies : int, default=16
+        Frequencies ``D`` per column (``2 D + 1`` features: cosines, sines
+        and the missing indicator).
+    n_cells : int, default=256
+        Cells of each column's grid (a power of two).
+    random_state : int, RandomState instance or None, default=None
+        The frequencies' offset and the fit subsample.
+
+    Attributes
+    ----------
+    bandwidths_ : ndarray of shape (m,)
+        Each column's ``sigma_j``.
+    block_width_ : int
+        Features per column, ``2 D + 1``.
+    """
+
+    def __init__(self, columns, *, n_frequencies=16, n_cells=256, random_state=None):
+        self.columns = list(columns)
+        self.n_frequencies = n_frequencies
+        self.n_cells = n_cells
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        rng = check_random_state(self.random_state)
+        u = rng.uniform()
+        gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+        n = X.shape[0]
+        rows = np.sort(gen.choice(n, _GRID_ROWS, replace=False)) if n > _GRID_ROWS else slice(None)
+        values = _values(X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows], self.columns)
+        self.edges_, centres = _grids(values, self.n_cells)
+        self.bandwidths_ = _median_distances(values, gen)
+        D = self.n_frequencies
+        frequencies = norm.ppf((np.arange(D) + u) / D)
+        # Centred on each column's middle cell: the same kernel, smaller phases.
+        middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
+        phases = ((centres - middle) / self.bandwidths_[:, None])[:, :, None] * frequencies
+        m = len(self.columns)
+        table = np.zeros((m, self.n_cells + 1, 2 * D + 1))
+        table[:, :-1, :D] = np.cos(phases) / np.sqrt(D)
+        table[:, :-1, D : 2 * D] = np.sin(phases) / np.sqrt(D)
+        table[:, -1, -1] = 1.0  # the missing values' cell
+        self.table_ = table
+        self.block_width_ = 2 * D + 1
+        self.n_blocks_ = m
+        self._n_features_out = m * self.block_width_
+        return self
+
+    def transform(self, X):
+        cells = grid_cells(_values(X, self.columns), self.edges_)
+        m = len(self.columns)
+        Z = self.table_[np.arange(m)[None, :], cells.T]  # (n, m, w)
+        return Z.reshape(cells.shape[1], -1)
+
+    def _grouped_sums(self, X, groups, n_groups, out=None):
+        """Features summed per group without storing them; each row's
+        squared norm is the number of columns."""
+        if out is None:
+            out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
+        S, q = out
+        cells = grid_cells(_values(X, self.columns), self.edges_)
+        groups = np.ascontiguousarray(groups, dtype=np.int64)
+        cell_sums(cells, self.table_, groups, n_groups, S)
+        q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
+        return S, q
