@@ -1,16 +1,18 @@
 """Which columns matter: every column (group) tested with its own kernel on
-the resamples shared by all of them, with family-wise adjusted p-values. The
-column groups, a map per group and the ranked report are the same for every
-family; each family computes its statistics (``two_sample._explain``,
-``HSICTest.explain``)."""
+the resamples shared by all of them, with adjusted p-values
+(:mod:`._multiple`). The column groups, their maps (the numeric columns
+alone in one :class:`ColumnwiseFourier`, the other groups a map each) and the
+ranked report are the same for every family; each family computes its
+statistics (``two_sample._explain``, ``independence._explain``)."""
 
 import numpy as np
 from sklearn.base import clone
 
-from .._utils._tables import is_dataframe
+from .._utils._tables import is_dataframe, numeric_series
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from . import _aggregation, _calibration
+from ..kernel_approximation._columnwise import ColumnwiseFourier
+from . import _aggregation, _calibration, _multiple
 
 
 def _select(X, columns):
@@ -72,73 +74,142 @@ def base_map(transformer, random_state):
     return TabularSampler(random_state=random_state)
 
 
-def column_maps(base, fit_rows, groups):
-    """A copy of ``base`` fit on each column group of ``fit_rows``."""
-    return [
-        _ColumnMap(clone(base).fit(_select(fit_rows, cols)), cols)
-        for cols in groups.values()
-    ]
+def _numeric(X, column):
+    """Whether one column of ``X`` holds numbers (booleans are categories)."""
+    if is_dataframe(X):
+        return numeric_series(X[column])
+    values = np.asarray(X[:, column])
+    if values.dtype.kind in "iuf":
+        return True
+    try:
+        values.astype(np.float64)
+    except (TypeError, ValueError):
+        return False
+    return not any(isinstance(v, (bool, np.bool_)) for v in values)
+
+
+class ColumnMaps:
+    """The maps of a report's column groups, fit on ``fit_rows``.
+
+    Every group of one numeric column is mapped by one
+    :class:`ColumnwiseFourier` (its own Gaussian kernel, all columns in one
+    pass; its statistics come as one per column); each other group (several
+    columns, or a categorical one) by a copy of ``base`` fit on it.
+    ``labels`` are the groups' labels in the order of the statistics: the
+    numeric columns' first, then the other groups'. ``maps``: the block
+    (when there are numeric columns) first, then the group maps.
+    """
+
+    def __init__(self, base, fit_rows, groups, random_state):
+        single = [
+            label
+            for label, cols in groups.items()
+            if len(cols) == 1 and _numeric(fit_rows, cols[0])
+        ]
+        others = [label for label in groups if label not in set(single)]
+        self.block = None
+        if single:
+            self.block = ColumnwiseFourier(
+                [groups[label][0] for label in single], random_state=random_state
+            ).fit(fit_rows)
+        self.group_maps = [
+            _ColumnMap(clone(base).fit(_select(fit_rows, groups[label])), groups[label])
+            for label in others
+        ]
+        self.labels = single + others
+        self.maps = ([self.block] if self.block else []) + self.group_maps
+
+    def chunks(self, n_units):
+        """The maps in parts whose unit sums (``n_units`` rows) stay within
+        the unit-sum budget: the block cut into blocks of fewer columns, the
+        group maps together with the last (a report's memory is bounded
+        whatever the table's width)."""
+        if self.block is None:
+            return [self.group_maps]
+        per_chunk = max(
+            1, _calibration._UNIT_ENTRIES // (max(n_units, 1) * self.block.block_width_)
+        )
+        n = self.block.n_blocks_
+        parts = [
+            [self.block.subset(lo, min(lo + per_chunk, n))]
+            for lo in range(0, n, per_chunk)
+        ]
+        parts[-1] += self.group_maps
+        return parts
+
+
+def unit_width(maps, widths):
+    """The widest single kernel of ``maps`` (fitted, with their ``widths``):
+    a :class:`ColumnwiseFourier` counts as one of its columns."""
+    return max(
+        getattr(t, "block_width_", w) for t, w in zip(maps, widths)
+    )
 
 
 def stopping(test):
-    """``(rule, p_of)`` of ``explain`` with ``n_resamples="auto"`` (else
-    ``(None, None)``): the resamples stop only when no column can be flagged.
+    """``(rule, p_of)`` of ``explain`` with ``n_resamples="auto"`` and the
+    family-wise correction (else ``(None, None)``: all resamples are drawn).
 
-    The smallest adjusted p-value is the p-value of the min-p statistic over
-    the columns, so the loop stops when that test's decision is to accept,
-    with the rule that only stops to accept (its statistic depends on every
-    resample); a stopped report flags no column, and a full one is the fixed
-    test's, so the family-wise error rate is the fixed report's. Columns
-    cannot stop one by one: each is ranked against the smallest p-value of
-    all columns on every resample.
+    The smallest step-down maxT adjusted p-value is the resampling p-value of
+    the largest fitted ``-log p`` over the columns, so the loop stops when
+    that test's decision is to accept, with the rule that only stops to
+    accept (its statistic depends on every resample); a stopped report flags
+    no column, and a full one is the fixed test's, so the family-wise error
+    rate is the fixed report's. The false discovery rate's and the
+    uncorrected decisions are not one test's: they draw all resamples.
     """
-    if test.n_resamples != "auto":
+    if test.n_resamples != "auto" or test.correction != "fwer":
         return None, None
 
     def p_of(observed, null, tolerance):
-        T = np.vstack([observed, null])
-        return _aggregation.minp_adjusted_p_values(T).min()
+        return _multiple.smallest_fwer_p_value(np.vstack([observed, null]))
 
     return _calibration.sequential_rule(test.alpha, reject_early=False), p_of
 
 
-def ranked(groups, observed, null, intervals, effect, rule=None):
-    """The report of ``explain``: each column group's statistic (``observed``)
-    against its column of ``null`` (the same resamples for all), with
-    family-wise adjusted p-values and the confidence interval of its
-    ``effect`` (e.g. "mmd2"), most evidence first. ``rule``: the sequential
-    rule that drew ``null`` (:func:`stopping`); the adjusted p-values are
-    then at least its p-value of the smallest one."""
+def ranked(labels, observed, null, intervals, effect, correction, rule=None):
+    """The report of ``explain``: each column group's statistic (``observed``,
+    in the order of ``labels``) against its column of ``null`` (the same
+    resamples for all), with adjusted p-values under ``correction`` and the
+    confidence interval of its ``effect`` (e.g. "mmd2"), most evidence
+    first. ``rule``: the sequential rule that drew ``null``
+    (:func:`stopping`); the adjusted p-values are then at least its p-value
+    of the smallest one."""
     import pandas as pd
 
     T = np.vstack([observed, null])
-    adjusted = _aggregation.minp_adjusted_p_values(T)
+    p_values = _aggregation.per_kernel_p_values(T)[0]
+    adjusted, fitted = _multiple.adjusted_p_values(T, correction, p_values)
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())
         adjusted = np.maximum(adjusted, smallest)
     report = pd.DataFrame(
         {
-            "column": list(groups),
+            "column": list(labels),
             "statistic": observed,
-            "p_value": _aggregation.per_kernel_p_values(T)[0],
+            "p_value": p_values,
+            "fitted_p_value": fitted,
             "adjusted_p_value": adjusted,
             "z": _aggregation.standardize(T)[0],
             f"{effect}_low": [ci.low for ci in intervals],
             f"{effect}_high": [ci.high for ci in intervals],
         }
     )
-    # Ties in the (discrete) p-values are broken by the standardized statistic.
+    # Ties in the adjusted p-values are broken by the fitted p-value, then z.
     report = report.sort_values(
-        ["adjusted_p_value", "p_value", "z"], ascending=[True, True, False]
+        ["adjusted_p_value", "fitted_p_value", "z"],
+        ascending=[True, True, False],
+        kind="stable",
     ).reset_index(drop=True)
     report.attrs["n_resamples_used"] = null.shape[0]
+    report.attrs["correction"] = correction
     return report
 
 
 def column_setup(test, X, fit_rows, columns, random_state):
-    """``(groups, maps)``: the column groups of ``columns`` and a map of each,
-    fit on that group of ``fit_rows`` (the rows the test fits its maps on)."""
+    """The :class:`ColumnMaps` of ``columns`` of ``X``, fit on ``fit_rows``
+    (the rows the test fits its maps on)."""
     groups = column_groups(X, columns)
     # The fitted map's class and parameters ("auto" resolved).
     base = base_map(getattr(test, "transformer_", None), random_state)
-    return groups, column_maps(base, fit_rows, groups)
+    return ColumnMaps(base, fit_rows, groups, random_state)

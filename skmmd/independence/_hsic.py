@@ -18,6 +18,7 @@ from .._testing._base import (
     unfitted_on_error,
 )
 from .._testing._calibration import n_max
+from .._testing._multiple import CORRECTIONS
 from .._testing._results import interval
 from .._utils._compat import HasMethods, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
@@ -298,6 +299,14 @@ class HSICTest(_BaseHSICTest):
         Threads computing batches of pairings.
     verbose : int, default=0
         Progress messages.
+    correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
+        How :meth:`explain` adjusts the columns' p-values for testing them
+        all: ``"fwer"`` bounds the family-wise error rate (the chance of
+        flagging any unchanged column) by step-down maxT; ``"fdr"`` bounds
+        the expected share of false discoveries among the flagged columns
+        (Benjamini-Hochberg), ``"fdr_by"`` under any dependence between
+        columns (Benjamini-Yekutieli); ``"none"``: each column's own
+        p-value. See :ref:`explain`.
 
     Attributes
     ----------
@@ -370,6 +379,7 @@ class HSICTest(_BaseHSICTest):
             None,
             HasMethods(["fit", "transform"]),
         ],
+        "correction": [StrOptions(set(CORRECTIONS))],
         **SHARED_CONSTRAINTS,
     }
 
@@ -386,6 +396,7 @@ class HSICTest(_BaseHSICTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        correction="fwer",
     ):
         self.x_transformer = x_transformer
         self.y_transformer = y_transformer
@@ -397,6 +408,7 @@ class HSICTest(_BaseHSICTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.correction = correction
 
     def _start(self, engine, pairs, seed, rng, fit_rows=None):
         """Fit the maps on ``fit_rows`` (a pair; None: copies of the given,

@@ -162,3 +162,19 @@ class ColumnwiseFourier:
         cell_sums(cells, self.table_, groups, n_groups, S)
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
         return S, q
+
+    def subset(self, start, stop):
+        """The fitted map of columns ``start:stop`` alone (the same kernels)."""
+        part = ColumnwiseFourier(
+            self.columns[start:stop],
+            n_frequencies=self.n_frequencies,
+            n_cells=self.n_cells,
+            random_state=self.random_state,
+        )
+        part.edges_ = self.edges_[start:stop]
+        part.table_ = self.table_[start:stop]
+        part.bandwidths_ = self.bandwidths_[start:stop]
+        part.block_width_ = self.block_width_
+        part.n_blocks_ = stop - start
+        part._n_features_out = part.n_blocks_ * part.block_width_
+        return part

@@ -10,6 +10,7 @@ from sklearn.utils import (
 
 from .._testing import _aggregation, _calibration, _engines
 from .._testing._base import stopping_rule
+from .._testing._multiple import CORRECTIONS
 from .._utils._compat import (
     Interval,
     StrOptions,
@@ -86,6 +87,14 @@ class AggregatedMMDTest(_BaseMMDTest):
         on it.
     verbose : int, default=0
         Progress messages when positive.
+    correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
+        How :meth:`explain` adjusts the columns' p-values for testing them
+        all: ``"fwer"`` bounds the family-wise error rate (the chance of
+        flagging any unchanged column) by step-down maxT; ``"fdr"`` bounds
+        the expected share of false discoveries among the flagged columns
+        (Benjamini-Hochberg), ``"fdr_by"`` under any dependence between
+        columns (Benjamini-Yekutieli); ``"none"``: each column's own
+        p-value. See :ref:`explain`.
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
@@ -182,6 +191,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
+        "correction": [StrOptions(set(CORRECTIONS))],
         **_BaseMMDTest._shared_constraints,
         **_BaseMMDTest._train_constraints,
     }
@@ -203,6 +213,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        correction="fwer",
         train_size=None,
     ):
         self.transformers = transformers
@@ -211,6 +222,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.n_bandwidths = n_bandwidths
         self.n_components = n_components
         self.weights = weights
+        self.correction = correction
         self.statistic = statistic
         self.n_resamples = n_resamples
         self.alpha = alpha

@@ -23,6 +23,7 @@ from .._testing._base import (
     unfitted_on_error,
 )
 from .._testing._calibration import n_max
+from .._testing._explain import unit_width
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
@@ -296,7 +297,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         results."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
         widths = self._start_stream(engine, transformers, X, seed)
-        unit = self._resolve_unit(m, n, sum(widths))
+        unit = self._resolve_unit(m, n, unit_width(transformers, widths))
         engine.add(self._stream, X, Y, unit)
         if self.train_size is None:
             self.n_held_out_ = 0
@@ -394,7 +395,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         m, n = stream.n_rows[0] + X.shape[0], stream.n_rows[1] + Y.shape[0]
         unit = stream.state.unit
         if self.resample_unit == "auto":
-            unit = max(unit, self._resolve_unit(m, n, sum(stream.widths)))
+            width = unit_width(stream.transformers, stream.widths)
+            unit = max(unit, self._resolve_unit(m, n, width))
         stream.add((X, Y), unit)
         self._mark_stale()
         return self

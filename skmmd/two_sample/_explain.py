@@ -6,17 +6,27 @@ import numpy as np
 
 from .._testing import _streaming
 from .._testing._calibration import n_max
-from .._testing._explain import column_setup, ranked, stopping
+from .._testing._explain import column_setup, ranked, stopping, unit_width
 from .._testing._results import interval
 from .._utils._tables import is_dataframe
 from . import _resampled
 from ._results import effect_size
 
 
-def report_from_sums(test, groups, sums, m, n, seed):
-    """The report of the column maps' unit ``sums``: their statistics on the
-    same permutations, in the one calibration loop."""
-    rule, p_of = stopping(test)
+def _kernel_sums(maps, sums):
+    """The unit sums of ``maps`` as the loop reads them: a
+    :class:`~._resampled.ColumnSums` for a block of columns (a statistic per
+    column), the sums themselves for a group's map."""
+    return [
+        _resampled.ColumnSums(s, t.n_blocks_) if hasattr(t, "n_blocks_") else s
+        for t, s in zip(maps, sums)
+    ]
+
+
+def _statistics(test, maps, sums, m, n, seed, rule, p_of):
+    """Observed statistics, null (a column per statistic) and effect-size
+    intervals of the column maps' unit ``sums``, in the one calibration loop."""
+    sums = _kernel_sums(maps, sums)
     observed, null, _ = _resampled.resampled_statistics(
         sums,
         m,
@@ -30,28 +40,55 @@ def report_from_sums(test, groups, sums, m, n, seed):
         stopping=rule,
         p_of=p_of,
     )
-    intervals = [interval(*effect_size(s, m, n)) for s in sums]
-    return ranked(groups, observed, null, intervals, "mmd2", rule)
+    per_column = [c for s in sums for c in (s.columns() if hasattr(s, "columns") else [s])]
+    intervals = [interval(*effect_size(s, m, n)) for s in per_column]
+    return observed, null, intervals
+
+
+def report_from_sums(test, columns, sums, m, n, seed):
+    """The report of the column maps (:class:`ColumnMaps` ``columns``) from
+    their unit ``sums`` (computed in the test's own stream)."""
+    rule, p_of = stopping(test)
+    observed, null, intervals = _statistics(
+        test, columns.maps, sums, m, n, seed, rule, p_of
+    )
+    return ranked(
+        columns.labels, observed, null, intervals, "mmd2", test.correction, rule
+    )
 
 
 def column_report(test, engine, X, Y, columns, rng, seed):
     """The per-column table of :meth:`MMDTest.explain` (sorted by evidence).
 
-    One feature map per column group, fit on the pooled rows of that group
-    (the rows the test fits its maps on); the unit sums of all of them in one
-    pass over the rows (by the inputs' ``engine``), and their statistics on
-    the same permutations in the one calibration loop.
+    The numeric columns' kernels in one map, each other group's in its own,
+    fit on the pooled rows the test fits its maps on; the resampling unit
+    chosen for one column's kernel (as a test of that column alone would);
+    the unit sums of the maps in one pass over the rows for each part of
+    the columns that fits the unit-sum budget, and their statistics on the
+    same permutations (one seed) in the one calibration loop.
     """
     fit_rows = test._fit_rows(engine, X, Y, seed)
-    groups, maps = column_setup(
+    column_maps = column_setup(
         test, X, fit_rows, columns, rng.randint(np.iinfo(np.int32).max)
     )
-    widths = [engine.width(t, X) for t in maps]
+    widths = [engine.width(t, X) for t in column_maps.maps]
     m, n = engine.n_rows(X), engine.n_rows(Y)
-    unit = test._resolve_unit(m, n, sum(widths))
-    stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
-    sums = engine.add(stream, X, Y, unit).sums()
-    return report_from_sums(test, groups, sums, m, n, seed)
+    unit = test._resolve_unit(m, n, unit_width(column_maps.maps, widths))
+    parts = column_maps.chunks(-(-m // unit) - (-n // unit))
+    # Several parts cannot stop together: they draw all resamples.
+    rule, p_of = stopping(test) if len(parts) == 1 else (None, None)
+    results = []
+    for maps in parts:
+        widths = [engine.width(t, X) for t in maps]
+        stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+        sums = engine.add(stream, X, Y, unit).sums()
+        results.append(_statistics(test, maps, sums, m, n, seed, rule, p_of))
+    observed = np.concatenate([r[0] for r in results])
+    null = np.hstack([r[1] for r in results])
+    intervals = [ci for r in results for ci in r[2]]
+    return ranked(
+        column_maps.labels, observed, null, intervals, "mmd2", test.correction, rule
+    )
 
 
 def witness_points(test, X, Y, n_points):

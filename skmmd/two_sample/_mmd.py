@@ -24,6 +24,7 @@ from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
 from ..mmd._exact import _kernel_params, _power_criterion_exact
 from ..mmd._features import _BLOCK_ENTRIES, power_criterion
+from .._testing._multiple import CORRECTIONS
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
@@ -114,8 +115,18 @@ class MMDTest(_BaseMMDTest):
         Also test every column (``True``), or the column groups given (see
         :meth:`explain`), in the same pass over the data as the test: the
         report is ``column_report_``, also with ``partial_fit`` and dask
-        input, in memory bounded like the test's. The column maps' features
-        count in the automatic ``resample_unit``.
+        input. The automatic ``resample_unit`` is chosen for the widest
+        single kernel (the test's, or one column's), not for the columns'
+        total width, so a column's evidence does not fall with the width of
+        the table; the unit sums of all columns are held at once.
+    correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
+        How :meth:`explain` adjusts the columns' p-values for testing them
+        all: ``"fwer"`` bounds the family-wise error rate (the chance of
+        flagging any unchanged column) by step-down maxT; ``"fdr"`` bounds
+        the expected share of false discoveries among the flagged columns
+        (Benjamini-Hochberg), ``"fdr_by"`` under any dependence between
+        columns (Benjamini-Yekutieli); ``"none"``: each column's own
+        p-value. See :ref:`explain`.
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
@@ -229,6 +240,7 @@ class MMDTest(_BaseMMDTest):
         "nu": [Options(Real, {0.5, 1.5, 2.5})],
         "calibration": [StrOptions({"permutation", "bootstrap"})],
         "explain_columns": ["boolean", list, dict],
+        "correction": [StrOptions(set(CORRECTIONS))],
         **_BaseMMDTest._shared_constraints,
         **_BaseMMDTest._train_constraints,
     }
@@ -250,6 +262,7 @@ class MMDTest(_BaseMMDTest):
         n_jobs=None,
         verbose=0,
         explain_columns=False,
+        correction="fwer",
         train_size=None,
     ):
         self.transformer = transformer
@@ -266,6 +279,7 @@ class MMDTest(_BaseMMDTest):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.explain_columns = explain_columns
+        self.correction = correction
         self.train_size = train_size
 
     def _kernel_function(self):
@@ -348,7 +362,7 @@ class MMDTest(_BaseMMDTest):
         self.resample_unit_ = 1
         self._samples = (X, Y)
         self.n_samples_x_, self.n_samples_y_ = m, n
-        self._column_groups = None
+        self._column_maps = None
         self._set_results(
             [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
         )
@@ -364,13 +378,13 @@ class MMDTest(_BaseMMDTest):
     def _column_maps(self, X, fit_rows, rng):
         """The maps of ``explain_columns``, fit on the test's ``fit_rows``,
         that share the test's stream (none without it)."""
-        self._column_groups = None
+        self._column_maps = None
         if self.explain_columns is False:
             return []
-        self._column_groups, maps = _explain.column_setup(
+        self._column_maps = _explain.column_setup(
             self, X, fit_rows, self._columns(), rng.randint(np.iinfo(np.int32).max)
         )
-        return maps
+        return self._column_maps.maps
 
     def _map(self, X=None):
         """The unfitted feature map: ``transformer``, or the ``"auto"`` map of
@@ -441,9 +455,9 @@ class MMDTest(_BaseMMDTest):
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.result_ = _results.result(self, [sums[0]], m, n)
         self.__dict__.pop("column_report_", None)  # of an earlier fit
-        if getattr(self, "_column_groups", None):
+        if getattr(self, "_column_maps", None):
             self.column_report_ = _explain.report_from_sums(
-                self, self._column_groups, sums[1:], m, n, seed
+                self, self._column_maps, sums[1:], m, n, seed
             )
             self.result_.column_report = self.column_report_
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._testing import _calibration
 from .._testing._calibration import (
+    _FeatureSums,
     draw_counts,
     observed_counts,
     resample_batches,
@@ -18,6 +19,56 @@ from .._testing._calibration import (
     stop_when_settled,
 )
 from ..mmd._features import _mmd2_from_parts
+
+
+class ColumnSums(_FeatureSums):
+    """The unit sums of a map of many columns side by side (a
+    :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`: each
+    column's block of equal width, every row of unit norm in each block),
+    whose products are one per column: the MMD^2 of every column from one
+    matrix product of a batch's counts with all the unit sums."""
+
+    def __init__(self, sums, n_blocks):
+        self.blocks, self.n_units, self.sizes = sums.blocks, sums.n_units, sums.sizes
+        self.total, self.n_blocks = sums.total, n_blocks
+        # Each row's squared norm is n_blocks, 1 per column.
+        self.q = sums.q / n_blocks
+        self.fixed = dict(
+            sums.fixed,
+            q_x=sums.fixed["q_x"] / n_blocks,
+            q_y=sums.fixed["q_y"] / n_blocks,
+        )
+
+    def products(self, A, C, permutation):
+        S_x = self._times(A) + self.fixed["s_x"]
+        S_y = self.total - S_x if permutation else self._times(C) + self.fixed["s_y"]
+        S_x = S_x.reshape(S_x.shape[0], self.n_blocks, -1)
+        S_y = S_y.reshape(S_y.shape[0], self.n_blocks, -1)
+        return (
+            np.einsum("ijk,ijk->ij", S_x, S_x),
+            np.einsum("ijk,ijk->ij", S_y, S_y),
+            np.einsum("ijk,ijk->ij", S_x, S_y),
+        )
+
+    def columns(self):
+        """Each column's own ``_FeatureSums`` (views of the blocks)."""
+        width = self.blocks[0].shape[1] // self.n_blocks
+        out = []
+        for j in range(self.n_blocks):
+            cols = slice(j * width, (j + 1) * width)
+            fixed = dict(
+                self.fixed, s_x=self.fixed["s_x"][cols], s_y=self.fixed["s_y"][cols]
+            )
+            out.append(
+                _FeatureSums(
+                    [b[:, cols] for b in self.blocks],
+                    self.q,
+                    self.n_units,
+                    self.sizes[0] if self.sizes.size else 1,
+                    fixed,
+                )
+            )
+        return out
 
 
 def _statistics(sums, A, C, m, n, unbiased, permutation):
@@ -35,15 +86,16 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     P_xx, P_yy, P_xy = sums.products(A, C, permutation)
     f = sums.fixed
     if permutation and not unbiased:
-        zeros = np.zeros(A.shape[0])
         return _mmd2_from_parts(
-            P_xx, P_yy, P_xy, zeros, zeros, zeros, m * m, n * n, m * n, False
+            P_xx, P_yy, P_xy, 0.0, 0.0, 0.0, m * m, n * n, m * n, False
         )
     if permutation:  # X* and Y* partition the pooled sample
         D_x = A @ sums.q + f["q_x"]
         D_y = sums.q.sum() + f["q_x"] + f["q_y"] - D_x
+        if P_xx.ndim == 2:  # one statistic per column (ColumnSums)
+            D_x, D_y = D_x[:, None], D_y[:, None]
         n_xx, n_yy = m * (m - 1), n * (n - 1)
-        D_xy, n_xy = np.zeros(A.shape[0]), m * n
+        D_xy, n_xy = 0.0, m * n
     else:  # exclude every pair of two draws of the same point
         A2, C2, AC = A * A, C * C, A * C
         D_x = A2 @ sums.q + f["q_x"]

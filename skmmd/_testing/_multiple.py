@@ -1,0 +1,147 @@
+"""Adjusted p-values of many statistics computed on the same resamples: one
+per column of a table in ``explain``.
+
+Input: a matrix ``T`` of shape (B + 1, K), row 0 the observed statistics of
+the K hypotheses and rows 1..B the same statistics on B resamples shared by
+all of them (as in :mod:`._aggregation`).
+
+Permutation p-values take the values ``1/(B+1), 2/(B+1), ...``, so single-step
+min-p over them cannot go below about ``K/(B+1)``: with more columns than
+about ``alpha (B+1)`` nothing could be flagged. Here each statistic is first
+mapped through a continuous fit of its own null (:func:`fitted_p_values`),
+which makes the columns' nulls alike and their p-values fine-grained; then
+
+- ``"fwer"``: Westfall & Young's step-down maxT on ``-log`` of those p-values,
+  calibrated by the shared resamples (the fit only standardizes: the
+  adjusted p-values are resampling p-values), so a column far outside every
+  resample's maximum gets ``1/(B+1)`` whatever ``K``;
+- ``"fdr"`` / ``"fdr_by"``: Benjamini-Hochberg / Benjamini-Yekutieli through
+  :func:`scipy.stats.false_discovery_control` on the observed row's fitted
+  p-values;
+- ``"none"``: each column's own permutation p-value.
+"""
+
+import numpy as np
+from scipy.stats import false_discovery_control, norm
+
+from ._aggregation import _TIE_RTOL
+
+CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
+
+# Skewness below which a column's null is taken as normal (the gamma's shape
+# 4 / skew^2 would exceed 4e6).
+_NORMAL_SKEW = 1e-3
+# The fitted p-value of a row beyond every other row of a constant column.
+_TINY = 1e-300
+
+
+def _log_upper_tail(z, skew):
+    """``log`` of the upper tail at the standardized value ``z`` of the
+    Pearson type III law of skewness ``skew >= 0`` (a gamma of shape
+    ``a = 4 / skew^2``; the normal at 0), by Wilson & Hilferty's cube-root
+    normal approximation of the gamma: computed in logs, so an extreme value
+    keeps its rank instead of underflowing to 0."""
+    out = norm.logsf(z)
+    skewed = skew > _NORMAL_SKEW
+    if np.any(skewed):
+        a = 4.0 / np.broadcast_to(skew, z.shape)[skewed] ** 2
+        ratio = np.maximum(1.0 + z[skewed] / np.sqrt(a), 0.0)  # gamma / a
+        out[skewed] = norm.logsf(
+            (np.cbrt(ratio) - 1.0 + 1.0 / (9.0 * a)) * np.sqrt(9.0 * a)
+        )
+    return out
+
+
+def fitted_log_p_values(T):
+    """``log`` of the continuous upper-tail p-value of every entry of ``T``, each from a fit
+    of its column's null to the column's *other* rows.
+
+    Entry ``(b, k)`` is the upper tail at ``T[b, k]`` of the Pearson type III
+    law (a shifted gamma) with the mean, variance and skewness of
+    ``T[b', k]`` over ``b' != b`` (skewness clipped at 0: the nulls of MMD^2
+    and HSIC are skewed to the right). Leaving the row out keeps an extreme
+    observed statistic from widening its own fit; the map is the same
+    function of the rows for every row, so the rows stay exchangeable under
+    the null, and a step-down procedure on these values stays exact.
+    Constant columns get 1 (log 0).
+    """
+    T = np.asarray(T, dtype=np.float64)
+    n = T.shape[0] - 1  # rows left in each fit
+    center = T.mean(axis=0)
+    spread = T.std(axis=0)
+    constant = spread <= _TIE_RTOL * np.maximum(np.abs(T).max(axis=0), 1e-300)
+    x = (T - center) / np.where(constant, 1.0, spread)
+    s1, s2, s3 = x.sum(axis=0), (x**2).sum(axis=0), (x**3).sum(axis=0)
+    mean = (s1 - x) / n
+    second = (s2 - x**2) / n
+    third = (s3 - x**3) / n
+    var = np.maximum(second - mean**2, 0.0)
+    central3 = third - 3.0 * mean * second + 2.0 * mean**3
+    sd = np.sqrt(var * n / max(n - 1, 1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        skew = np.where(var > 0, central3 / np.maximum(var, 1e-300) ** 1.5, 0.0)
+    skew = np.clip(np.nan_to_num(skew), 0.0, None)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (x - mean) / np.where(sd > 0, sd, np.inf)
+    log_p = _log_upper_tail(z, skew)
+    # A row alone beyond all others (sd 0 of the rest) is as extreme as any.
+    log_p = np.where(sd > 0, log_p, np.where(x > mean, np.log(_TINY), 0.0))
+    log_p[:, constant] = 0.0
+    return log_p
+
+
+def maxt_adjusted_p_values(log_p):
+    """Westfall & Young's step-down maxT adjusted p-values of row 0, on the
+    statistics ``t = -log_p`` (fitted log p-values) of every row.
+
+    Columns are ranked by their observed ``t``; a column's adjusted p-value
+    is the share of the B + 1 rows (row 0 included) whose largest ``t`` over
+    the columns ranked with it or below reaches its own, made nondecreasing
+    down the ranking (Westfall & Young 1993, Algorithm 4.1). Rejecting the
+    columns with ``p <= alpha`` controls the family-wise error rate at
+    ``alpha`` strongly under subset pivotality.
+    """
+    t = -log_p
+    order = np.argsort(-t[0], kind="stable")
+    ranked = t[:, order]
+    # Largest t over the columns ranked r, r + 1, ..., of every row.
+    tails = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]
+    tolerance = _TIE_RTOL * np.maximum(np.abs(ranked[0]), 1.0)
+    counts = np.count_nonzero(tails >= ranked[0] - tolerance, axis=0)
+    adjusted = np.maximum.accumulate(counts / t.shape[0])
+    out = np.empty_like(adjusted)
+    out[order] = adjusted
+    return out
+
+
+def adjusted_p_values(T, correction, permutation_p):
+    """``(adjusted, fitted)``: the adjusted p-values of row 0 of ``T`` under
+    ``correction`` (one of :data:`CORRECTIONS`), and row 0's fitted
+    p-values. ``permutation_p``: row 0's permutation p-values (the
+    adjusted ones of ``"none"``)."""
+    if correction not in CORRECTIONS:
+        raise ValueError(
+            f"correction must be one of {list(CORRECTIONS)}; got {correction!r}."
+        )
+    log_p = fitted_log_p_values(T)
+    fitted = np.exp(log_p[0])
+    if correction == "fwer":
+        adjusted = maxt_adjusted_p_values(log_p)
+    elif correction == "none":
+        adjusted = np.asarray(permutation_p, dtype=np.float64)
+    else:
+        adjusted = false_discovery_control(
+            np.maximum(fitted, _TINY), method="bh" if correction == "fdr" else "by"
+        )
+    return adjusted, fitted
+
+
+def smallest_fwer_p_value(T):
+    """The smallest step-down maxT adjusted p-value: the resampling p-value
+    of the largest ``-log`` fitted p-value over the columns (what
+    ``n_resamples="auto"`` watches: no column can be flagged when it is
+    settled above alpha)."""
+    t = -fitted_log_p_values(T)
+    largest = t.max(axis=1)
+    tolerance = _TIE_RTOL * max(abs(largest[0]), 1.0)
+    return float(np.count_nonzero(largest >= largest[0] - tolerance) / t.shape[0])
