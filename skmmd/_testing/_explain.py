@@ -141,9 +141,7 @@ class ColumnMaps:
 def unit_width(maps, widths):
     """The widest single kernel of ``maps`` (fitted, with their ``widths``):
     a :class:`ColumnwiseFourier` counts as one of its columns."""
-    return max(
-        getattr(t, "block_width_", w) for t, w in zip(maps, widths)
-    )
+    return max(getattr(t, "block_width_", w) for t, w in zip(maps, widths))
 
 
 def stopping(test):

@@ -8,7 +8,7 @@ all of them (as in :mod:`._aggregation`).
 Permutation p-values take the values ``1/(B+1), 2/(B+1), ...``, so single-step
 min-p over them cannot go below about ``K/(B+1)``: with more columns than
 about ``alpha (B+1)`` nothing could be flagged. Here each statistic is first
-mapped through a continuous fit of its own null (:func:`fitted_p_values`),
+mapped through a continuous fit of its own null (:func:`fitted_log_p_values`),
 which makes the columns' nulls alike and their p-values fine-grained; then
 
 - ``"fwer"``: Westfall & Young's step-down maxT on ``-log`` of those p-values,
@@ -53,8 +53,8 @@ def _log_upper_tail(z, skew):
 
 
 def fitted_log_p_values(T):
-    """``log`` of the continuous upper-tail p-value of every entry of ``T``, each from a fit
-    of its column's null to the column's *other* rows.
+    """``log`` of the continuous upper-tail p-value of every entry of ``T``,
+    each from a fit of its column's null to the column's *other* rows.
 
     Entry ``(b, k)`` is the upper tail at ``T[b, k]`` of the Pearson type III
     law (a shifted gamma) with the mean, variance and skewness of

@@ -56,6 +56,43 @@ def _number(value):
     return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
+# What each ``correction`` of ``explain`` controls, as the texts above a
+# per-column report say it (the CLI's, the HTML report's, the display's).
+CORRECTION_TEXTS = {
+    "fwer": "family-wise error controlled by step-down maxT",
+    "fdr": "false discovery rate controlled by Benjamini-Hochberg",
+    "fdr_by": "false discovery rate controlled by Benjamini-Yekutieli",
+    "none": "no correction: each column's own permutation p-value",
+}
+# Rows of a long column table shown besides the moved columns, and moved
+# columns named in the verdict.
+_MORE_ROWS = 20
+_NAMED = 20
+
+
+def correction_of(report):
+    """The correction behind a per-column report's adjusted p-values (its
+    ``attrs["correction"]``; a report without one is family-wise)."""
+    return report.attrs.get("correction", "fwer")
+
+
+def correction_text(correction):
+    """What ``correction`` controls, in words (an unknown one as it is)."""
+    return CORRECTION_TEXTS.get(correction, f"correction {correction!r}")
+
+
+def column_count(report, alpha, verb="moved"):
+    """``"3 of 500 columns moved at alpha = 0.05 (family-wise error
+    controlled by step-down maxT)"``: how many columns of ``report`` have an
+    adjusted p-value at most ``alpha``, out of how many, under which
+    correction; ``verb`` says what such a column did (e.g. "depend on y")."""
+    moved = int((report["adjusted_p_value"] <= alpha).sum())
+    return (
+        f"{moved} of {len(report)} columns {verb} at alpha = {alpha:g} "
+        f"({correction_text(correction_of(report))})"
+    )
+
+
 def moved_columns(result):
     """The labels of the result's columns whose adjusted p-value is at most
     alpha, most evidence first (None without a column report)."""
@@ -67,7 +104,8 @@ def moved_columns(result):
 
 
 def verdict(result, moved):
-    """The result in one sentence."""
+    """The result in one sentence (and, with a column report, how many
+    columns moved under which correction; the first ``_NAMED`` named)."""
     p, alpha = float(result.pvalue), result.alpha
     if result.reject:
         text = (
@@ -75,18 +113,24 @@ def verdict(result, moved):
             f"alpha = {alpha:g}, with p-value {p:.3g}."
         )
         if moved is not None:
+            named = ", ".join(moved[:_NAMED])
+            if len(moved) > _NAMED:
+                named += f" and {len(moved) - _NAMED} more (see the table)"
             text += (
-                f" Columns that moved: {', '.join(moved)}."
+                f" Columns that moved: {named}."
                 if moved
                 else " No column moved at that level on its own: the "
                 "difference lies in how columns vary together, or is spread "
                 "thinly over several."
             )
-        return text
-    return (
-        f"No evidence that the samples differ: the p-value {p:.3g} is above "
-        f"alpha = {alpha:g}, so the test does not reject H0 (one distribution)."
-    )
+    else:
+        text = (
+            f"No evidence that the samples differ: the p-value {p:.3g} is above "
+            f"alpha = {alpha:g}, so the test does not reject H0 (one distribution)."
+        )
+    if moved is not None:
+        text += f" In all, {column_count(result.column_report, alpha)}."
+    return text
 
 
 def _numbers(result, confidence_level):

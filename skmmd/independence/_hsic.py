@@ -9,7 +9,7 @@ from sklearn.utils import check_array, check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration, _engines, _explain, _inputs
+from .._testing import _calibration, _engines, _inputs
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -19,11 +19,9 @@ from .._testing._base import (
 )
 from .._testing._calibration import n_max
 from .._testing._multiple import CORRECTIONS
-from .._testing._results import interval
 from .._utils._compat import HasMethods, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
-from ..kernel_approximation import RandomFourierSampler, TabularSampler
-from ..kernel_approximation._base import BaseSampler
+from ..kernel_approximation import RandomFourierSampler
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import (
     MAX_OBSERVATIONS,
@@ -31,6 +29,7 @@ from ..mmd._hsic import (
     centered_gram,
     feature_gram,
 )
+from . import _explain
 from ._observations import (
     _auto_unit,
     _pair_stream,
@@ -606,41 +605,4 @@ class HSICTest(_BaseHSICTest):
         """
         check_is_fitted(self)
         X, Y = self._pairs(X, y, reset=False, fit_maps=False)
-        engine = _engines.engine_for(X).paired()
-        rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
-        groups = _explain.column_groups(X, columns)
-        n = len(X)
-        fit_x, _ = engine.rows_of((X, Y), fit_indices(n, seed))
-        base = self.x_transformer
-        if not isinstance(base, (BaseSampler, TabularSampler)):
-            base = self._map("auto", X, rng.randint(2**31))
-        y_map = self.y_transformer_
-        if y_map is None:
-            y_map = RandomFourierSampler(
-                bandwidth=self.y_bandwidth_, random_state=rng.randint(2**31)
-            ).fit(Y)
-        x_maps = _explain.column_maps(base, fit_x, groups)
-        # The pairing budget is shared by the columns.
-        unit = self.resample_unit
-        if unit == "auto":
-            unit = _auto_unit(n, n_max(self.n_resamples) * len(groups))
-        stream = _pair_stream(engine, (X, Y), x_maps, [y_map], unit, seed)
-        sums = engine.add(stream, (X, Y), None, unit).sums()
-        *xs, y_obs = observations(sums, unit)
-        grams = [feature_gram(a) for a in xs]
-        parts = HSICParts(grams, [feature_gram(y_obs)], self.statistic == "unbiased")
-        rule, p_of = _explain.stopping(self)
-        observed, null, _ = resampled_hsic(
-            parts,
-            n_resamples=n_max(self.n_resamples),
-            batch=self.batch,
-            seed=seed,
-            n_jobs=self.n_jobs,
-            stopping=rule,
-            p_of=p_of,
-        )
-        maps = [m.transformer for m in x_maps], [y_map]
-        effects = effect_sizes(parts, xs, [y_obs], *maps)
-        intervals = [interval(*values) for values in zip(*effects)]
-        return _explain.ranked(groups, observed, null, intervals, "hsic", rule)
+        return _explain.column_report(self, X, Y, columns)

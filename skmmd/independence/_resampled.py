@@ -13,7 +13,9 @@ def _resampled(parts, draw, n_resamples, batch, n_jobs, verbose, stopping, p_of)
     ``draw`` makes, through the one loop (stopped by ``stopping``, reading
     ``p_of(observed, null, tolerance)``, when given)."""
     if batch is None:
-        batch = max(1, _calibration._BATCH_ENTRIES // parts.G)
+        batch = getattr(parts, "batch", None) or max(
+            1, _calibration._BATCH_ENTRIES // parts.G
+        )
     if stopping is not None:
         n_resamples = stopping.n_max
     observed, scale = parts.observed()

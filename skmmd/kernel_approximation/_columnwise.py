@@ -125,15 +125,23 @@ class ColumnwiseFourier:
         u = rng.uniform()
         gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         n = X.shape[0]
-        rows = np.sort(gen.choice(n, _GRID_ROWS, replace=False)) if n > _GRID_ROWS else slice(None)
-        values = _values(X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows], self.columns)
+        rows = (
+            np.sort(gen.choice(n, _GRID_ROWS, replace=False))
+            if n > _GRID_ROWS
+            else slice(None)
+        )
+        values = _values(
+            X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows], self.columns
+        )
         self.edges_, centres = _grids(values, self.n_cells)
         self.bandwidths_ = _median_distances(values, gen)
         D = self.n_frequencies
         frequencies = norm.ppf((np.arange(D) + u) / D)
         # Centred on each column's middle cell: the same kernel, smaller phases.
         middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
-        phases = ((centres - middle) / self.bandwidths_[:, None])[:, :, None] * frequencies
+        phases = ((centres - middle) / self.bandwidths_[:, None])[
+            :, :, None
+        ] * frequencies
         m = len(self.columns)
         table = np.zeros((m, self.n_cells + 1, 2 * D + 1))
         table[:, :-1, :D] = np.cos(phases) / np.sqrt(D)

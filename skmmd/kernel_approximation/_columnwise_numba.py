@@ -5,7 +5,6 @@ group by cell."""
 import numpy as np
 from numba import njit, prange
 
-
 # Rows per block of grid_cells: each column's edges are read once per block.
 _ROW_BLOCK = 64
 

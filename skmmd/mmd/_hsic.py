@@ -201,6 +201,80 @@ class HSICParts:
         return stat[0], scale[0]
 
 
+class ColumnHSICParts:
+    """HSIC of every column of a block of x features against one y map, from
+    the features themselves (no ``G x G`` Gram per column): the
+    :class:`HSICParts` statistics of ``K_j = a_j a_j^T`` and ``L = b b^T`` for
+    each column ``j``, on the same pairings.
+
+    For centered features, ``sum_ij K_ij L_p(i)p(j) = ||a_j^T b_p||_F^2``
+    (``b_p`` the y rows paired by ``p``), the zero-diagonal Grams' row sums
+    are minus their diagonals, and a batch of pairings is one matrix product
+    of all columns' features with the paired y features side by side. y's
+    features are first rotated onto the eigenvectors of ``b^T b`` with a
+    nonzero eigenvalue (``L`` unchanged, fewer columns).
+
+    Parameters
+    ----------
+    a : ndarray of shape (G, n_blocks * w)
+        Observations of the columns' features, block ``j`` column ``j``'s.
+    n_blocks : int
+        Columns (blocks of equal width ``w``).
+    b : ndarray of shape (G, D_y)
+        Observations of y's features, rows paired with ``a``'s.
+    unbiased : bool
+        Which estimator.
+    """
+
+    single = False
+
+    def __init__(self, a, n_blocks, b, unbiased):
+        a = np.asarray(a, dtype=np.float64)
+        self.a = a - a.mean(axis=0)
+        b = np.asarray(b, dtype=np.float64)
+        b = b - b.mean(axis=0)
+        values, vectors = np.linalg.eigh(b.T @ b)
+        kept = values > values.max(initial=0.0) * 1e3 * np.finfo(np.float64).eps
+        self.b = np.ascontiguousarray(b @ vectors[:, kept])
+        self.G = G = a.shape[0]
+        self.n_blocks, self.unbiased = n_blocks, unbiased
+        blocks = self.a.reshape(G, n_blocks, -1)
+        self.dk = np.einsum("gjw,gjw->gj", blocks, blocks)  # (G, n_blocks)
+        self.dl = np.einsum("gr,gr->g", self.b, self.b)
+        self.scale = np.sqrt(self.dk).sum(axis=0) ** 2 * self.dl.max(initial=0.0)
+        self.const = self.dk.sum(axis=0) * self.dl.sum() / ((G - 1) * (G - 2))
+        # Pairings per matrix product: its output within about 2**23 entries.
+        self.batch = max(1, 2**23 // max(self.a.shape[1] * self.b.shape[1], 1))
+
+    @property
+    def n_kernels(self):
+        return self.n_blocks
+
+    def statistics(self, pairings):
+        """HSIC of every column for each pairing, and their rounding scales:
+        arrays of shape (B, n_blocks)."""
+        G, B, r = self.G, pairings.shape[0], self.b.shape[1]
+        paired = self.b[pairings].transpose(1, 0, 2).reshape(G, B * r)
+        cross = (self.a.T @ paired).reshape(self.n_blocks, -1, B, r)
+        quadratic = np.einsum("jwbr,jwbr->bj", cross, cross)
+        scale = np.broadcast_to(self.scale, quadratic.shape)
+        if not self.unbiased:
+            return quadratic / G**2, scale / G**2
+        diagonal = self.dl[pairings] @ self.dk
+        stat = quadratic - diagonal + self.const - 2.0 * diagonal / (G - 2)
+        return stat / (G * (G - 3)), scale / (G * (G - 3))
+
+    def observed(self):
+        """The statistics of the observed pairing and their scales."""
+        stat, scale = self.statistics(np.arange(self.G)[None, :])
+        return stat[0], scale[0]
+
+    def column(self, j):
+        """Column ``j``'s observations (G, w)."""
+        w = self.a.shape[1] // self.n_blocks
+        return self.a[:, j * w : (j + 1) * w]
+
+
 def draw_variances(xs, ys, x_draws, y_draws):
     """Variance of the unbiased HSIC of every pair of feature maps over the
     random draw of the maps' features, given the observations.

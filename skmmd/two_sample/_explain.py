@@ -40,7 +40,9 @@ def _statistics(test, maps, sums, m, n, seed, rule, p_of):
         stopping=rule,
         p_of=p_of,
     )
-    per_column = [c for s in sums for c in (s.columns() if hasattr(s, "columns") else [s])]
+    per_column = [
+        c for s in sums for c in (s.columns() if hasattr(s, "columns") else [s])
+    ]
     intervals = [interval(*effect_size(s, m, n)) for s in per_column]
     return observed, null, intervals
 

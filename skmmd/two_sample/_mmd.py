@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
 from .._testing._base import stopping_rule
+from .._testing._multiple import CORRECTIONS
 from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
@@ -24,7 +25,6 @@ from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
 from ..mmd._exact import _kernel_params, _power_criterion_exact
 from ..mmd._features import _BLOCK_ENTRIES, power_criterion
-from .._testing._multiple import CORRECTIONS
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 

@@ -1,0 +1,113 @@
+"""Which columns of X depend on y: each column group's HSIC with y on the
+same pairings (the groups, maps and ranking of :mod:`skmmd._testing._explain`)."""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._testing import _engines, _explain
+from .._testing._base import fit_indices
+from .._testing._calibration import n_max
+from .._testing._results import interval
+from ..kernel_approximation import RandomFourierSampler, TabularSampler
+from ..kernel_approximation._base import BaseSampler
+from ..mmd._hsic import ColumnHSICParts, HSICParts, feature_gram
+from ._observations import _auto_unit, _pair_stream, effect_sizes, observations
+from ._resampled import resampled_hsic
+
+
+def _parts(maps, xs, y_obs, unbiased):
+    """The HSIC parts of the observations ``xs`` of ``maps``: a
+    :class:`ColumnHSICParts` for a block of columns (a statistic per
+    column, from its features), one :class:`HSICParts` for the group maps
+    together (their Grams)."""
+    out, grams = [], []
+    for t, a in zip(maps, xs):
+        if hasattr(t, "n_blocks_"):
+            out.append((ColumnHSICParts(a, t.n_blocks_, y_obs, unbiased), None))
+        else:
+            grams.append((t, a))
+    if grams:
+        L = feature_gram(y_obs)
+        K = [feature_gram(a) for _, a in grams]
+        out.append((HSICParts(K, [L], unbiased), grams))
+    return out
+
+
+def _effects(parts, grams, y_obs, y_map, unbiased):
+    """Each column's (or group's) unbiased HSIC and standard error."""
+    if grams is not None:
+        maps = [t.transformer for t, _ in grams], [y_map]
+        return list(zip(*effect_sizes(parts, [a for _, a in grams], [y_obs], *maps)))
+    L = feature_gram(y_obs)
+    effects = []
+    for j in range(parts.n_blocks):
+        a = parts.column(j)
+        one = HSICParts(feature_gram(a), L, unbiased)
+        effects.append(effect_sizes(one, [a], [y_obs], [None], [y_map]))
+    return effects
+
+
+def column_report(test, X, Y, columns):
+    """The per-column table of :meth:`HSICTest.explain` (sorted by evidence).
+
+    The numeric columns' kernels in one map, each other group's in its own,
+    fit on the rows the test fits its maps on; the resampling unit chosen as
+    for a test of one column against y (not for the table's width); the unit
+    sums in one pass over the pairs for each part of the columns that fits
+    the unit-sum budget, and the HSIC of every column on the same pairings
+    (one seed) in the one calibration loop.
+    """
+    engine = _engines.engine_for(X).paired()
+    rng = check_random_state(test.random_state)
+    seed = rng.randint(np.iinfo(np.int32).max)
+    n = engine.n_rows((X, Y))
+    fit_x, _ = engine.rows_of((X, Y), fit_indices(n, seed))
+    base = test.x_transformer
+    if not isinstance(base, (BaseSampler, TabularSampler)):
+        base = test._map("auto", X, rng.randint(2**31))
+    y_map = test.y_transformer_
+    if y_map is None:
+        y_map = RandomFourierSampler(
+            bandwidth=test.y_bandwidth_, random_state=rng.randint(2**31)
+        ).fit(Y)
+    column_maps = _explain.ColumnMaps(
+        base, fit_x, _explain.column_groups(X, columns), rng.randint(2**31)
+    )
+    unit = test.resample_unit
+    if unit == "auto":
+        unit = _auto_unit(n, n_max(test.n_resamples))
+    unbiased = test.statistic == "unbiased"
+    results = []
+    for maps in column_maps.chunks(n // unit):
+        stream = _pair_stream(engine, (X, Y), maps, [y_map], unit, seed)
+        *xs, y_obs = observations(engine.add(stream, (X, Y), None, unit).sums(), unit)
+        results += [
+            (parts, grams, y_obs) for parts, grams in _parts(maps, xs, y_obs, unbiased)
+        ]
+    # One set of statistics can stop early; several draw all resamples.
+    rule, p_of = _explain.stopping(test) if len(results) == 1 else (None, None)
+    observed, null, intervals = [], [], []
+    for parts, grams, y_obs in results:
+        stat, resampled, _ = resampled_hsic(
+            parts,
+            n_resamples=n_max(test.n_resamples),
+            batch=test.batch,
+            seed=seed,
+            n_jobs=test.n_jobs,
+            stopping=rule,
+            p_of=p_of,
+        )
+        observed.append(np.atleast_1d(stat))
+        null.append(resampled.reshape(resampled.shape[0], -1))
+        intervals += [
+            interval(*e) for e in _effects(parts, grams, y_obs, y_map, unbiased)
+        ]
+    return _explain.ranked(
+        column_maps.labels,
+        np.concatenate(observed),
+        np.hstack(null),
+        intervals,
+        "hsic",
+        test.correction,
+        rule,
+    )
