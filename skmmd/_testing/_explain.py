@@ -91,20 +91,22 @@ def _numeric(X, column):
 class ColumnMaps:
     """The maps of a report's column groups, fit on ``fit_rows``.
 
-    Every group of one numeric column is mapped by one
-    :class:`ColumnwiseFourier` (its own Gaussian kernel, all columns in one
-    pass; its statistics come as one per column); each other group (several
-    columns, or a categorical one) by a copy of ``base`` fit on it.
+    With ``columnwise`` (the test's map is its default, "auto"), every group
+    of one numeric column is mapped by one :class:`ColumnwiseFourier` (its
+    own Gaussian kernel, all columns in one pass; its statistics come as one
+    per column); each other group (several columns, or a categorical one),
+    and every group when the test was given its own map, by a copy of
+    ``base`` fit on it.
     ``labels`` are the groups' labels in the order of the statistics: the
     numeric columns' first, then the other groups'. ``maps``: the block
     (when there are numeric columns) first, then the group maps.
     """
 
-    def __init__(self, base, fit_rows, groups, random_state):
+    def __init__(self, base, fit_rows, groups, random_state, columnwise=True):
         single = [
             label
             for label, cols in groups.items()
-            if len(cols) == 1 and _numeric(fit_rows, cols[0])
+            if columnwise and len(cols) == 1 and _numeric(fit_rows, cols[0])
         ]
         others = [label for label in groups if label not in set(single)]
         self.block = None
@@ -210,4 +212,7 @@ def column_setup(test, X, fit_rows, columns, random_state):
     groups = column_groups(X, columns)
     # The fitted map's class and parameters ("auto" resolved).
     base = base_map(getattr(test, "transformer_", None), random_state)
-    return ColumnMaps(base, fit_rows, groups, random_state)
+    given = getattr(test, "transformer", getattr(test, "transformers", "auto"))
+    return ColumnMaps(
+        base, fit_rows, groups, random_state, columnwise=isinstance(given, str)
+    )

@@ -104,8 +104,8 @@ def moved_columns(result):
 
 
 def verdict(result, moved):
-    """The result in one sentence (and, with a column report, how many
-    columns moved under which correction; the first ``_NAMED`` named)."""
+    """The result in a sentence; with a column report, the columns that moved
+    (the first ``_NAMED`` named) and how many of all, under which correction."""
     p, alpha = float(result.pvalue), result.alpha
     if result.reject:
         text = (
@@ -185,20 +185,52 @@ def _null_figure(result):
     )
 
 
+# What the adjusted p-value of each correction is, for the column table.
+_ADJUSTED_NOTES = {
+    "fwer": "its p-value adjusted for testing every column by step-down maxT "
+    "on the fitted p-values, calibrated by the shared resamples (family-wise: "
+    "the chance of flagging any unchanged column is at most alpha)",
+    "fdr": "its fitted p-value adjusted for testing every column by "
+    "Benjamini-Hochberg (false discovery rate: the expected share of "
+    "unchanged columns among those flagged is at most alpha)",
+    "fdr_by": "its fitted p-value adjusted for testing every column by "
+    "Benjamini-Yekutieli (false discovery rate under any dependence between "
+    "the columns)",
+    "none": "not adjusted: its own permutation p-value (each column at level "
+    "alpha on its own, no control over testing them all)",
+}
+
+
 def _header_notes(report, effect):
     """What each header of the column table means, ``{key: text}``."""
+    correction = correction_of(report)
+    adjusted = _ADJUSTED_NOTES.get(
+        correction, f"its p-value adjusted for testing every column ({correction})"
+    )
     notes = {
         "column": "the column (or group of columns) tested on its own",
         "statistic": "its statistic, on this column alone",
         "p_value": "its own permutation p-value, not adjusted",
-        "adjusted_p_value": "its p-value adjusted for testing every column "
-        "(min-p, family-wise); the column moved when this is at most alpha",
+        "fitted_p_value": "its continuous p-value from a fit (Pearson type III) "
+        "of its own permutation null, not adjusted: finer than the "
+        "permutation p-value, whose smallest value is 1/(resamples + 1)",
+        "adjusted_p_value": f"{adjusted}; the column moved when this is at "
+        "most alpha",
         "z": "its statistic standardized by its null distribution (mean and "
-        "standard deviation of the resamples); ranks columns whose p-values tie",
+        "standard deviation of the resamples); ranks columns whose adjusted "
+        "and fitted p-values tie",
         f"{effect}_low": f"low end of the 95% confidence interval of its {effect}",
         f"{effect}_high": "high end of that interval",
     }
     return {k: notes.get(k, "") for k in report.columns}
+
+
+def _shown_rows(report, alpha):
+    """The rows of the column table: every moved column and the first
+    ``_MORE_ROWS`` others, in the report's order."""
+    moved = np.asarray(report["adjusted_p_value"] <= alpha)
+    others = np.cumsum(~moved)
+    return report[moved | (others <= _MORE_ROWS)]
 
 
 def _column_table(report, alpha, effect):
@@ -209,7 +241,8 @@ def _column_table(report, alpha, effect):
     )
     low = f"{effect}_low"
     rows, flagged = [], False
-    for row in report.to_dict(orient="records"):
+    shown = _shown_rows(report, alpha)
+    for row in shown.to_dict(orient="records"):
         moved = row["adjusted_p_value"] <= alpha
         cells = []
         for k in ["column", *keys]:
@@ -220,6 +253,13 @@ def _column_table(report, alpha, effect):
             cells.append(f"<td>{text}</td>")
         rows.append(f'<tr class="{"moved" if moved else ""}">{"".join(cells)}</tr>')
     table = f'<table class="columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    if len(shown) < len(report):
+        left = len(report) - len(shown)
+        table += (
+            f'<p class="left-out">{left} more columns, none moved, are left '
+            f"out of the table (the {_MORE_ROWS} with the most evidence of "
+            "those that did not move are shown).</p>"
+        )
     legend = "".join(
         f"<dt>{escape(k)}</dt><dd>{escape(notes[k])}</dd>"
         for k in ["column", *keys]
@@ -284,9 +324,11 @@ def _columns_section(result, summaries):
     if report is not None:
         parts.append(
             "<h2>Columns</h2><p>Each column tested with its own kernel on the "
-            "same resamples; p-values adjusted for testing them all (min-p), "
-            "most evidence first. A column moved when its adjusted p-value is "
-            f"at most alpha = {result.alpha:g}.</p>"
+            "same resamples, most evidence first; adjusted p-values: "
+            f"{escape(correction_text(correction_of(report)))}. A column moved "
+            "when its adjusted p-value is at most alpha "
+            f'= {result.alpha:g}.</p><p class="count" id="column-count">'
+            f"{escape(column_count(report, result.alpha))}.</p>"
         )
         parts.append(_column_table(report, result.alpha, result._EFFECT))
         shown = moved_columns(result)

@@ -15,8 +15,11 @@ from ._options import (
     EXIT_OK,
     EXIT_REJECT,
     add_common,
+    add_correction,
     check_common,
+    check_correction,
     json_result,
+    print_report,
     run,
 )
 
@@ -77,7 +80,9 @@ def run_independence(args, out=None):
         test = ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
     else:
         exact = None if args.exact else "auto"
-        test = HSICTest(exact, exact, statistic=args.statistic, **common).fit(X, y)
+        test = HSICTest(
+            exact, exact, statistic=args.statistic, correction=args.correction, **common
+        ).fit(X, y)
     report = test.explain(X, y) if args.explain else None
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
@@ -155,12 +160,13 @@ def run_independence(args, out=None):
         ]
     print("\n".join(lines), file=out)
     if report is not None:
-        print(
-            f"\nper-column dependence on {args.target!r} (family-wise adjusted "
-            "p-values):",
-            file=out,
+        print_report(
+            report,
+            args.alpha,
+            f"per-column dependence on {args.target!r}",
+            out,
+            verb=f"depend on {args.target!r}",
         )
-        print(report.to_string(index=False), file=out)
     return status
 
 
@@ -178,9 +184,10 @@ def _independence_parser():
     parser.add_argument(
         "--explain",
         action="store_true",
-        help="test every column against the target, with family-wise adjusted "
-        "p-values (feature screening)",
+        help="test every column against the target, its p-value adjusted for "
+        "testing them all (--correction): feature screening",
     )
+    add_correction(parser)
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -208,4 +215,5 @@ def command(argv):
     parser = _independence_parser()
     args = parser.parse_args(argv)
     check_common(parser, args)
+    check_correction(parser, args)
     return run(run_independence, args, "independence")

@@ -5,6 +5,11 @@ error and an exit status."""
 import argparse
 import sys
 
+import numpy as np
+
+from .._testing._multiple import CORRECTIONS
+from .._testing._report import column_count
+
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
 EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -41,6 +46,32 @@ def add_common(parser):
     )
 
 
+def add_correction(parser):
+    """``--correction``, how ``--explain`` adjusts the columns' p-values."""
+    parser.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default=None,
+        help="with --explain, how the columns' p-values are adjusted for "
+        "testing them all: fwer (default), the family-wise error rate by "
+        "step-down maxT; fdr, the false discovery rate by Benjamini-Hochberg; "
+        "fdr_by, by Benjamini-Yekutieli (any dependence); none, each column's "
+        "own p-value",
+    )
+
+
+def check_correction(parser, args):
+    """``--correction`` only with ``--explain`` (an error before any file is
+    read); its default, "fwer", set here."""
+    if args.correction is not None and not args.explain:
+        parser.error(
+            "--correction adjusts the per-column p-values of --explain: add "
+            "--explain, or leave out --correction"
+        )
+    if args.correction is None:
+        args.correction = "fwer"
+
+
 def _resamples(value):
     """``--n-resamples``: an integer, or "auto" (the sequential option)."""
     if value == "auto":
@@ -67,7 +98,8 @@ def check_common(parser, args):
 def json_result(effect, args, report, delta=None, **settings):
     """The ``--json`` output of a command: the result's own keys
     (:meth:`MMDTestResult.to_dict`, with ``n_resamples_used``), the run's
-    ``settings``, and the per-column ``report`` (if any) as ``columns``."""
+    ``settings``, and the per-column ``report`` (if any) as ``columns``,
+    with the ``correction`` of its adjusted p-values."""
     result = {
         **effect.to_dict(
             args.confidence_level, delta, null_distribution=args.null_distribution
@@ -75,8 +107,30 @@ def json_result(effect, args, report, delta=None, **settings):
         **settings,
     }
     if report is not None:
+        result["correction"] = report.attrs.get("correction", args.correction)
         result["columns"] = report.to_dict(orient="records")
     return result
+
+
+# Rows of the printed per-column report (more when more columns moved).
+REPORT_ROWS = 20
+
+
+def print_report(report, alpha, heading, out, verb="moved"):
+    """Print a per-column report under ``heading``, with how many columns
+    ``verb`` (moved, depend on the target) out of all, under which correction:
+    the first ``REPORT_ROWS`` rows, and every column that moved, then a line
+    counting the others (``--json`` has every row)."""
+    print(f"\n{heading}: {column_count(report, alpha, verb)}", file=out)
+    moved = (report["adjusted_p_value"] <= alpha).to_numpy()
+    shown = report[moved | (np.arange(len(report)) < REPORT_ROWS)]
+    print(shown.to_string(index=False), file=out)
+    if len(shown) < len(report):
+        print(
+            f"... and {len(report) - len(shown)} more columns (none {verb}; "
+            "--json lists them all)",
+            file=out,
+        )
 
 
 def run(command, args, name):

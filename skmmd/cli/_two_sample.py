@@ -24,8 +24,11 @@ from ._options import (
     EXIT_OK,
     EXIT_REJECT,
     add_common,
+    add_correction,
     check_common,
+    check_correction,
     json_result,
+    print_report,
     run,
 )
 
@@ -67,6 +70,7 @@ def _make_test(args):
         "random_state": args.seed,
         # The per-column report in the test's own pass over the rows.
         "explain_columns": args.explain,
+        "correction": args.correction,
     }
     if args.transformer == "exact":
         return MMDTest(None, bandwidth=args.bandwidth, **common)
@@ -295,8 +299,7 @@ def run_test(args, out=None):
         lines.append(f"report   = {args.report}")
     print("\n".join(lines), file=out)
     if report is not None:
-        print("\nper-column report (family-wise adjusted p-values):", file=out)
-        print(report.to_string(index=False), file=out)
+        print_report(report, args.alpha, "per-column report", out)
     if points is not None:
         print("\nrows where the witness is most extreme:", file=out)
         print(points.to_string(index=False), file=out)
@@ -344,8 +347,10 @@ def _test_parser():
     parser.add_argument(
         "--explain",
         action="store_true",
-        help="per-column report with family-wise adjusted p-values (in memory)",
+        help="per-column report: each column tested on its own, its p-value "
+        "adjusted for testing them all (--correction)",
     )
+    add_correction(parser)
     parser.add_argument(
         "--delta",
         type=float,
@@ -402,6 +407,7 @@ def command(argv):
     args = parser.parse_args(argv)
     args.argv = argv
     check_common(parser, args)
+    check_correction(parser, args)
     if args.n_components is not None and args.n_components < 1:
         parser.error(f"--n-components must be >= 1; got {args.n_components}")
     if args.batch_rows < 0:

@@ -71,7 +71,11 @@ def column_report(test, X, Y, columns):
             bandwidth=test.y_bandwidth_, random_state=rng.randint(2**31)
         ).fit(Y)
     column_maps = _explain.ColumnMaps(
-        base, fit_x, _explain.column_groups(X, columns), rng.randint(2**31)
+        base,
+        fit_x,
+        _explain.column_groups(X, columns),
+        rng.randint(2**31),
+        columnwise=isinstance(test.x_transformer, str),
     )
     unit = test.resample_unit
     if unit == "auto":

@@ -1,16 +1,20 @@
 """The per-column report of a test: which columns moved, by how much evidence."""
 
+from numbers import Integral
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._testing._report import correction_of, correction_text
 from ._plotting import axes, shorten
 
 
 def _ranked(report):
-    """The report by decreasing evidence: adjusted p-value, then p-value,
-    then the standardized statistic ``z`` where they tie (the p-values of
-    the columns at the resampling's floor all tie)."""
-    keys = [k for k in ("adjusted_p_value", "p_value", "z") if k in report]
+    """The report by decreasing evidence, as ``explain`` ranks it: adjusted
+    p-value, then the fitted p-value (a report without one: the permutation
+    p-value), then the standardized statistic ``z`` where they tie."""
+    tiebreak = "fitted_p_value" if "fitted_p_value" in report else "p_value"
+    keys = [k for k in ("adjusted_p_value", tiebreak, "z") if k in report]
     ascending = [k != "z" for k in keys]
     return report.sort_values(keys, ascending=ascending, kind="stable")
 
@@ -28,26 +32,33 @@ def _missing_report(owner):
 class ColumnReportDisplay:
     """One bar per column (group): its evidence, adjusted p-values against alpha.
 
-    A bar is ``-log10`` of the column's family-wise adjusted p-value, most
-    evidence first, at the top; columns of one adjusted p-value (e.g. all at
-    the floor of the resampling's p-values) are ranked by their standardized
+    A bar is ``-log10`` of the column's adjusted p-value (under the report's
+    ``correction``, named on the x axis), most evidence first, at the top:
+    ranked by adjusted p-value, then by fitted p-value (the continuous
+    p-value of the column's own fitted null), then by the standardized
     statistic ``z``, written beside each bar. The dashed line is
     ``-log10(alpha)``, and the bars of the columns that moved (of an
-    independence screening: that depend on y) are coloured. Long column names
-    are shortened in the middle.
+    independence screening: that depend on y) are coloured. Only the first
+    ``max_columns`` are drawn; the title counts the columns that moved out
+    of all of them, e.g. "3 of 1000 columns moved (top 20 shown)". Long
+    column names are shortened in the middle.
 
     Parameters
     ----------
     report : pandas.DataFrame
         The table of :meth:`MMDTest.explain <skmmd.MMDTest.explain>` (or
-        ``column_report_``): ``column`` and ``adjusted_p_value``, sorted.
+        ``column_report_``): ``column`` and ``adjusted_p_value``, in any
+        order; ``fitted_p_value`` and ``z`` break ties when present.
     alpha : float, default=0.05
         The level the adjusted p-values are compared with.
+    max_columns : int or None, default=20
+        How many bars, most evidence first; ``None`` draws every column.
 
     Attributes
     ----------
     bars_ : matplotlib BarContainer
-        One bar per row of ``report``, most evidence first.
+        One bar per row drawn (the first ``max_columns`` of ``report``), most
+        evidence first.
     z_labels_ : list of matplotlib Text
         The ``z`` of each bar (none when the report has no ``z``).
     alpha_line_ : matplotlib Line2D
@@ -77,9 +88,10 @@ class ColumnReportDisplay:
     (3, '1')
     """
 
-    def __init__(self, *, report, alpha=0.05):
+    def __init__(self, *, report, alpha=0.05, max_columns=20):
         self.report = report
         self.alpha = alpha
+        self.max_columns = max_columns
 
     def plot(self, ax=None, **kwargs):
         """Draw the bars.
@@ -96,7 +108,19 @@ class ColumnReportDisplay:
         display : ColumnReportDisplay
             The display, with its artists.
         """
-        report = _ranked(self.report)
+        max_columns = self.max_columns
+        if max_columns is not None and (
+            not isinstance(max_columns, Integral)
+            or isinstance(max_columns, bool)
+            or max_columns < 1
+        ):
+            raise ValueError(
+                f"max_columns must be a positive integer or None; got {max_columns!r}."
+            )
+        ranked = _ranked(self.report)
+        n_moved = int((ranked["adjusted_p_value"] <= self.alpha).sum())
+        n_total = len(ranked)
+        report = ranked if max_columns is None else ranked.iloc[:max_columns]
         n_rows = len(report)
         (self.ax_,), self.figure_ = axes(
             ax,
@@ -118,8 +142,8 @@ class ColumnReportDisplay:
             lw=1,
             label=f"adjusted p-value = alpha ({self.alpha:g})",
         )
-        # Bars of one length (the p-value's floor) are ranked by z, the
-        # standardized statistic: each bar says it.
+        # Bars of one length are ranked by the fitted p-value, then by z,
+        # the standardized statistic: each bar says it.
         self.z_labels_ = []
         if "z" in report:
             right = max(lengths.max(initial=0.0), -np.log10(self.alpha))
@@ -135,15 +159,17 @@ class ColumnReportDisplay:
         self.ax_.set_ylim(n_rows - 0.5, -0.5)  # most evidence on top
         dependence = any(str(c).startswith("hsic") for c in report.columns)
         verb = "depend on y" if dependence else "moved"
+        shown = f" (top {n_rows} shown)" if n_rows < n_total else ""
         self.ax_.set(
-            xlabel="-log10 adjusted p-value (ties ranked by z)",
-            title=f"{moved.sum()} of {n_rows} columns {verb}",
+            xlabel=f"-log10 adjusted p-value\n"
+            f"({correction_text(correction_of(self.report))})",
+            title=f"{n_moved} of {n_total} columns {verb}{shown}",
         )
         self.ax_.legend(loc="lower right", fontsize="small")
         return self
 
     @classmethod
-    def from_estimator(cls, estimator, *, ax=None, **kwargs):
+    def from_estimator(cls, estimator, *, ax=None, max_columns=20, **kwargs):
         """Draw the per-column report of a test fit with ``explain_columns``.
 
         Parameters
@@ -152,6 +178,8 @@ class ColumnReportDisplay:
             Fitted with ``explain_columns`` (its ``column_report_``).
         ax : matplotlib Axes, default=None
             Where to draw.
+        max_columns : int or None, default=20
+            How many bars, most evidence first; ``None`` draws every column.
         **kwargs : dict
             Passed to :meth:`plot`.
 
@@ -164,10 +192,12 @@ class ColumnReportDisplay:
         report = getattr(estimator, "column_report_", None)
         if report is None:
             raise _missing_report(f"This {type(estimator).__name__}")
-        return cls(report=report, alpha=estimator.alpha).plot(ax=ax, **kwargs)
+        return cls(
+            report=report, alpha=estimator.alpha, max_columns=max_columns
+        ).plot(ax=ax, **kwargs)
 
     @classmethod
-    def from_result(cls, result, *, ax=None, **kwargs):
+    def from_result(cls, result, *, ax=None, max_columns=20, **kwargs):
         """Draw the per-column report of an :class:`~skmmd.MMDTestResult`.
 
         Parameters
@@ -176,6 +206,8 @@ class ColumnReportDisplay:
             With a ``column_report`` (e.g. ``mmd_test(X, Y, explain=True)``).
         ax : matplotlib Axes, default=None
             Where to draw.
+        max_columns : int or None, default=20
+            How many bars, most evidence first; ``None`` draws every column.
         **kwargs : dict
             Passed to :meth:`plot`.
 
@@ -186,6 +218,6 @@ class ColumnReportDisplay:
         """
         if result.column_report is None:
             raise _missing_report("This result")
-        return cls(report=result.column_report, alpha=result.alpha).plot(
-            ax=ax, **kwargs
-        )
+        return cls(
+            report=result.column_report, alpha=result.alpha, max_columns=max_columns
+        ).plot(ax=ax, **kwargs)

@@ -362,7 +362,7 @@ class MMDTest(_BaseMMDTest):
         self.resample_unit_ = 1
         self._samples = (X, Y)
         self.n_samples_x_, self.n_samples_y_ = m, n
-        self._column_maps = None
+        self._report_maps = None
         self._set_results(
             [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
         )
@@ -378,13 +378,13 @@ class MMDTest(_BaseMMDTest):
     def _column_maps(self, X, fit_rows, rng):
         """The maps of ``explain_columns``, fit on the test's ``fit_rows``,
         that share the test's stream (none without it)."""
-        self._column_maps = None
+        self._report_maps = None
         if self.explain_columns is False:
             return []
-        self._column_maps = _explain.column_setup(
+        self._report_maps = _explain.column_setup(
             self, X, fit_rows, self._columns(), rng.randint(np.iinfo(np.int32).max)
         )
-        return self._column_maps.maps
+        return self._report_maps.maps
 
     def _map(self, X=None):
         """The unfitted feature map: ``transformer``, or the ``"auto"`` map of
@@ -455,9 +455,9 @@ class MMDTest(_BaseMMDTest):
         self.threshold_ = _calibration.threshold(null, self.alpha)
         self.result_ = _results.result(self, [sums[0]], m, n)
         self.__dict__.pop("column_report_", None)  # of an earlier fit
-        if getattr(self, "_column_maps", None):
+        if getattr(self, "_report_maps", None):
             self.column_report_ = _explain.report_from_sums(
-                self, self._column_maps, sums[1:], m, n, seed
+                self, self._report_maps, sums[1:], m, n, seed
             )
             self.result_.column_report = self.column_report_
 
