@@ -120,7 +120,8 @@ def print_report(report, alpha, heading, out, verb="moved"):
     """Print a per-column report under ``heading``, with how many columns
     ``verb`` (moved, depend on the target) out of all, under which correction:
     the first ``REPORT_ROWS`` rows, and every column that moved, then a line
-    counting the others (``--json`` has every row)."""
+    counting the others (``--json`` has every row). Returns the rows
+    printed."""
     print(f"\n{heading}: {column_count(report, alpha, verb)}", file=out)
     moved = (report["adjusted_p_value"] <= alpha).to_numpy()
     shown = report[moved | (np.arange(len(report)) < REPORT_ROWS)]
@@ -131,6 +132,7 @@ def print_report(report, alpha, heading, out, verb="moved"):
             "--json lists them all)",
             file=out,
         )
+    return shown
 
 
 def run(command, args, name):

@@ -299,9 +299,21 @@ def run_test(args, out=None):
         lines.append(f"report   = {args.report}")
     print("\n".join(lines), file=out)
     if report is not None:
-        print_report(report, args.alpha, "per-column report", out)
+        shown = print_report(report, args.alpha, "per-column report", out)
     if points is not None:
-        print("\nrows where the witness is most extreme:", file=out)
+        heading = "rows where the witness is most extreme"
+        features = list(points.columns[3:])  # after sample, row and witness
+        if len(features) > len(shown):
+            # A wide table: the values of the columns of the report's rows.
+            keep = {str(c) for c in shown["column"]}
+            points = points[
+                [*points.columns[:3], *(c for c in features if str(c) in keep)]
+            ]
+            heading += (
+                f" (the report's {len(shown)} columns above; --json has all "
+                f"{len(features)})"
+            )
+        print(f"\n{heading}:", file=out)
         print(points.to_string(index=False), file=out)
     return status
 

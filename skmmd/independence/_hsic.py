@@ -299,13 +299,9 @@ class HSICTest(_BaseHSICTest):
     verbose : int, default=0
         Progress messages.
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
-        How :meth:`explain` adjusts the columns' p-values for testing them
-        all: ``"fwer"`` bounds the family-wise error rate (the chance of
-        flagging any unchanged column) by step-down maxT; ``"fdr"`` bounds
-        the expected share of false discoveries among the flagged columns
-        (Benjamini-Hochberg), ``"fdr_by"`` under any dependence between
-        columns (Benjamini-Yekutieli); ``"none"``: each column's own
-        p-value. See :ref:`explain`.
+        How :meth:`explain` adjusts the columns' p-values: family-wise error
+        (step-down maxT), false discovery rate (Benjamini-Hochberg, or
+        -Yekutieli), or not at all (see :ref:`explain`).
 
     Attributes
     ----------
@@ -550,24 +546,24 @@ class HSICTest(_BaseHSICTest):
     def explain(self, X, y, *, columns=None):
         """Which columns of X depend on y: feature screening.
 
-        A test per column, adjusted for testing them all. Each column (or
-        group of columns) of X gets its own feature map (a copy of
-        ``x_transformer`` when it is a sampler of this package, else the
-        "auto" map of that column) and is tested against y with the fitted y
-        map (or, for an exact y kernel, random Fourier features of
-        that Gaussian kernel), all on the same random pairings, in one pass
-        over the rows. The p-values are adjusted by Westfall and Young's
-        single-step min-p rule, as in :meth:`MMDTest.explain`: rejecting
-        every column with ``adjusted_p_value <= alpha`` wrongly flags some
-        column independent of y with probability at most ``alpha``. Each
-        column tests its marginal dependence on y, not its dependence given
-        the other columns.
-        With ``n_resamples="auto"`` the resamples stop early only when no
-        column can be flagged (the smallest adjusted p-value is settled above
-        ``alpha``); otherwise all 999 are drawn and the report is the fixed
-        one (the number drawn is ``report.attrs["n_resamples_used"]``).
-        Columns cannot stop one by one: the min-p adjustment compares each
-        with the smallest p-value of all columns on every resample.
+        A test per column, adjusted for testing them all. With the default
+        ``x_transformer`` every numeric column alone gets a Gaussian kernel
+        at its own median distance, all of them mapped in one pass (as in
+        :meth:`MMDTest.explain`); categorical columns and groups get the
+        "auto" map of their columns, and a given sampler is used for every
+        column. Each is tested against y with the fitted y map (or, for an
+        exact y kernel, random Fourier features of that Gaussian kernel),
+        all on the same random pairings, at the resampling unit a test of
+        one column against y would use. The p-values are adjusted by
+        ``correction`` as in :meth:`MMDTest.explain` (see :ref:`explain`):
+        by default, flagging every column with ``adjusted_p_value <= alpha``
+        wrongly flags some column independent of y with probability at most
+        ``alpha``. Each column tests its marginal dependence on y, not its
+        dependence given the other columns.
+        With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
+        only when no column can be flagged; otherwise all 999 are drawn and
+        the report is the fixed one (the number drawn is
+        ``report.attrs["n_resamples_used"]``).
 
         Parameters
         ----------
@@ -583,10 +579,12 @@ class HSICTest(_BaseHSICTest):
         -------
         report : pandas.DataFrame
             One row per column (group), most evidence first: ``column``,
-            ``statistic`` (its HSIC with y), ``p_value``, ``adjusted_p_value``
-            (family-wise), ``z`` (the statistic standardized over the
-            pairings, which breaks ties) and ``hsic_low``, ``hsic_high`` (95 %
-            confidence interval of its HSIC, from the unbiased estimate).
+            ``statistic`` (its HSIC with y), ``p_value``, ``fitted_p_value``,
+            ``adjusted_p_value`` (by ``correction``, named in
+            ``report.attrs["correction"]``), ``z`` (the statistic
+            standardized over the pairings) and ``hsic_low``, ``hsic_high``
+            (95 % confidence interval of its HSIC, from the unbiased
+            estimate).
 
         Examples
         --------
@@ -599,9 +597,9 @@ class HSICTest(_BaseHSICTest):
         >>> report = test.explain(X, y)
         >>> report[["column", "adjusted_p_value"]]
           column  adjusted_p_value
-        0      1             0.015
-        1      0             0.995
-        2      2             1.000
+        0      1             0.005
+        1      2             0.940
+        2      0             0.940
         """
         check_is_fitted(self)
         X, Y = self._pairs(X, y, reset=False, fit_maps=False)

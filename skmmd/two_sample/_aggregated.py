@@ -88,13 +88,9 @@ class AggregatedMMDTest(_BaseMMDTest):
     verbose : int, default=0
         Progress messages when positive.
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
-        How :meth:`explain` adjusts the columns' p-values for testing them
-        all: ``"fwer"`` bounds the family-wise error rate (the chance of
-        flagging any unchanged column) by step-down maxT; ``"fdr"`` bounds
-        the expected share of false discoveries among the flagged columns
-        (Benjamini-Hochberg), ``"fdr_by"`` under any dependence between
-        columns (Benjamini-Yekutieli); ``"none"``: each column's own
-        p-value. See :ref:`explain`.
+        How :meth:`explain` adjusts the columns' p-values: family-wise error
+        (step-down maxT), false discovery rate (Benjamini-Hochberg, or
+        -Yekutieli), or not at all (see :ref:`explain`).
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in

@@ -132,22 +132,27 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def explain(self, X, y=None, *, columns=None):
         """Which columns moved: a test per column, adjusted for testing them all.
 
-        Each column (or group of columns) gets its own kernel: the test's
-        sampler fit on that column alone when the test has a sampler of this
-        package (e.g. :class:`TabularSampler`, :class:`RandomFourierSampler`),
-        else a :class:`TabularSampler`. All columns' statistics are computed on
-        the same permutations (as :class:`AggregatedMMDTest` does with
-        kernels), and their p-values are adjusted by Westfall and Young's
-        single-step min-p rule, so that rejecting every column with
-        ``adjusted_p_value <= alpha`` wrongly flags some unchanged column with
-        probability at most ``alpha``. Cost ``O(N D)`` for ``D`` features over
-        all columns.
-        With ``n_resamples="auto"`` the resamples stop early only when no
-        column can be flagged (the smallest adjusted p-value is settled above
-        ``alpha``); otherwise all 999 are drawn and the report is the fixed
-        one (the number drawn is ``report.attrs["n_resamples_used"]``).
-        Columns cannot stop one by one: the min-p adjustment compares each
-        with the smallest p-value of all columns on every resample.
+        With the test's default map every numeric column alone gets a
+        Gaussian kernel at its own median distance, all of them mapped in one
+        pass (on a grid of 256 cells of each column's values); categorical
+        columns and groups of columns get a copy of the test's map (a
+        :class:`TabularSampler`), and a test given its own sampler uses it
+        for every column. All columns' statistics are computed on the same
+        permutations, at the resampling unit a test of one column would use,
+        so a column's evidence does not depend on the width of the table.
+        The p-values are adjusted by ``correction``: ``"fwer"`` (step-down
+        maxT on each column's fitted null tail; flagging every column with
+        ``adjusted_p_value <= alpha`` wrongly flags some unchanged column
+        with probability at most ``alpha``), ``"fdr"`` / ``"fdr_by"``
+        (Benjamini-Hochberg / -Yekutieli on the fitted p-values: the expected
+        share of unchanged columns among those flagged is at most ``alpha``)
+        or ``"none"`` (see :ref:`explain`). Cost ``O(N m)`` for ``m``
+        columns, memory bounded by parts of the columns.
+        With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
+        only when no column can be flagged (the smallest adjusted p-value is
+        settled above ``alpha``); otherwise all 999 are drawn and the report
+        is the fixed one (the number drawn is
+        ``report.attrs["n_resamples_used"]``).
 
         Parameters
         ----------
@@ -165,9 +170,11 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         report : pandas.DataFrame
             One row per column (group), most evidence first: ``column``,
             ``statistic`` (its MMD^2), ``p_value`` (its own permutation
-            p-value), ``adjusted_p_value`` (family-wise), ``z`` (the statistic
-            standardized over the permutations, which breaks ties), and
-            ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its MMD^2).
+            p-value), ``fitted_p_value`` (the upper tail of a fit of its
+            permutation null), ``adjusted_p_value`` (by ``correction``,
+            named in ``report.attrs["correction"]``), ``z`` (the statistic
+            standardized over the permutations), and ``mmd2_low``,
+            ``mmd2_high`` (95 % confidence interval of its MMD^2).
         """
         check_is_fitted(self)
         X, Y, _ = self._two_samples(X, y, reset=False)
