@@ -10,7 +10,7 @@ import skmmd
 from skmmd import HSICTest, MMDTest
 from skmmd._testing import _calibration, _multiple
 from skmmd.kernel_approximation._columnwise import ColumnwiseFourier
-from skmmd.kernel_approximation._columnwise_numba import grid_cells
+from skmmd.kernel_approximation._columnwise_numba import bucket_starts, grid_cells
 from skmmd.mmd._hsic import ColumnHSICParts, HSICParts, feature_gram
 
 pd = pytest.importorskip("pandas")
@@ -29,8 +29,12 @@ def _shifted(n, m, moved=3, shift=0.4, seed=0):
 def test_grid_cells_match_numpy_searchsorted(rng):
     X = rng.normal(size=(500, 7))
     X[::11, 3] = np.nan
+    X[:, 4] = rng.standard_cauchy(500)  # a wide range: long buckets
+    X[:3, 5] = [np.inf, -np.inf, 1e300]
     edges = np.sort(rng.normal(size=(7, 255)), axis=1)
-    cells = grid_cells(X, edges)
+    edges[4] = np.sort(rng.standard_cauchy(255))
+    edges[6, 100:] = np.inf  # a column of fewer cells
+    cells = grid_cells(X, edges, *bucket_starts(edges, 64))
     for j in range(7):
         expected = np.searchsorted(edges[j], X[:, j], side="right")
         expected[np.isnan(X[:, j])] = 256

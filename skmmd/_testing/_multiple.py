@@ -22,7 +22,8 @@ which makes the columns' nulls alike and their p-values fine-grained; then
 """
 
 import numpy as np
-from scipy.stats import false_discovery_control, norm
+from scipy.special import log_ndtr
+from scipy.stats import false_discovery_control
 
 from ._aggregation import _TIE_RTOL
 
@@ -41,13 +42,13 @@ def _log_upper_tail(z, skew):
     ``a = 4 / skew^2``; the normal at 0), by Wilson & Hilferty's cube-root
     normal approximation of the gamma: computed in logs, so an extreme value
     keeps its rank instead of underflowing to 0."""
-    out = norm.logsf(z)
+    out = log_ndtr(-z)
     skewed = skew > _NORMAL_SKEW
     if np.any(skewed):
         a = 4.0 / np.broadcast_to(skew, z.shape)[skewed] ** 2
         ratio = np.maximum(1.0 + z[skewed] / np.sqrt(a), 0.0)  # gamma / a
-        out[skewed] = norm.logsf(
-            (np.cbrt(ratio) - 1.0 + 1.0 / (9.0 * a)) * np.sqrt(9.0 * a)
+        out[skewed] = log_ndtr(
+            (1.0 - 1.0 / (9.0 * a) - np.cbrt(ratio)) * np.sqrt(9.0 * a)
         )
     return out
 
@@ -71,18 +72,20 @@ def fitted_log_p_values(T):
     spread = T.std(axis=0)
     constant = spread <= _TIE_RTOL * np.maximum(np.abs(T).max(axis=0), 1e-300)
     x = (T - center) / np.where(constant, 1.0, spread)
-    s1, s2, s3 = x.sum(axis=0), (x**2).sum(axis=0), (x**3).sum(axis=0)
-    mean = (s1 - x) / n
-    second = (s2 - x**2) / n
-    third = (s3 - x**3) / n
-    var = np.maximum(second - mean**2, 0.0)
-    central3 = third - 3.0 * mean * second + 2.0 * mean**3
-    sd = np.sqrt(var * n / max(n - 1, 1))
+    x2 = x * x
+    x3 = x2 * x
+    mean = (x.sum(axis=0) - x) / n
+    second = (x2.sum(axis=0) - x2) / n
+    third = (x3.sum(axis=0) - x3) / n
+    mean2 = mean * mean
+    var = np.maximum(second - mean2, 0.0)
+    central3 = third - mean * (3.0 * second - 2.0 * mean2)
+    sd = np.sqrt(var * (n / max(n - 1, 1)))
     with np.errstate(invalid="ignore", divide="ignore"):
-        skew = np.where(var > 0, central3 / np.maximum(var, 1e-300) ** 1.5, 0.0)
-    skew = np.clip(np.nan_to_num(skew), 0.0, None)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (x - mean) / np.where(sd > 0, sd, np.inf)
+        skew = central3 / (var * np.sqrt(var))
+        z = (x - mean) / sd
+    skew = np.where(var > 0, np.clip(skew, 0.0, None), 0.0)
+    z = np.where(sd > 0, z, 0.0)
     log_p = _log_upper_tail(z, skew)
     # A row alone beyond all others (sd 0 of the rest) is as extreme as any.
     log_p = np.where(sd > 0, log_p, np.where(x > mean, np.log(_TINY), 0.0))

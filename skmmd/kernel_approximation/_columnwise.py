@@ -6,11 +6,13 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils._tables import canonical, is_dataframe
-from ._columnwise_numba import cell_sums, grid_cells
+from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
 
 # Rows of the fit sample that set each column's grid and bandwidth: enough
 # for 256 cells of about 16 rows each.
 _GRID_ROWS = 4096
+# Buckets of the index that narrows each value's search for its cell.
+_BUCKETS = 1024
 # Random pairs of rows behind each column's median distance.
 _MEDIAN_PAIRS = 4096
 
@@ -39,11 +41,17 @@ def _median_distances(values, rng):
     with np.errstate(invalid="ignore"):
         gaps = np.abs(values[a] - values[b])
     gaps[~np.isfinite(gaps)] = np.nan
-    with np.errstate(all="ignore"):
-        median = np.nanmedian(np.where(np.isnan(gaps).all(axis=0), 0.0, gaps), axis=0)
-        nonzero = np.where(gaps > 0, gaps, np.nan)
-        fallback = np.nanmean(
-            np.where(np.isnan(nonzero).all(axis=0), 1.0, nonzero), axis=0
+    # NaN sorts last: the median of each column's finite gaps by position.
+    gaps.sort(axis=0)
+    count = np.count_nonzero(~np.isnan(gaps), axis=0)
+    middle = np.take_along_axis(gaps, np.maximum(count - 1, 0)[None] // 2, 0)[0]
+    upper = np.take_along_axis(gaps, (count // 2)[None], 0)[0] if n else middle
+    median = np.where(count > 0, (middle + np.where(count % 2, middle, upper)) / 2, 0)
+    nonzero = np.where(gaps > 0, gaps, 0.0)
+    n_nonzero = np.count_nonzero(nonzero, axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fallback = np.where(
+            n_nonzero > 0, np.nansum(nonzero, axis=0) / n_nonzero, 1.0
         )
     return np.where(median > 0, median, fallback)
 
@@ -51,29 +59,30 @@ def _median_distances(values, rng):
 def _grids(values, n_cells):
     """Each column's cells: ``(edges, centres)`` of shapes (m, n_cells - 1)
     and (m, n_cells). A column of at most ``n_cells`` distinct values has a
-    cell per value (the value its centre, edges halfway between values);
-    others have cells between their quantiles ``k / n_cells`` with centres
-    at the quantiles ``(k + 1/2) / n_cells``. Unused cells repeat the last."""
+    cell per value (the value its centre, edges halfway between values,
+    ``inf`` past the last); others have cells between their quantiles
+    ``k / n_cells`` with centres at the quantiles ``(k + 1/2) / n_cells``.
+    Unused cells repeat the last centre."""
     m = values.shape[1]
-    finite = np.where(np.isfinite(values), values, np.nan)
-    ordered = np.sort(finite, axis=0)  # NaN last
+    ordered = np.sort(np.where(np.isfinite(values), values, np.nan), axis=0)
     count = np.count_nonzero(~np.isnan(ordered), axis=0)
-    edges = np.full((m, n_cells - 1), np.inf)
-    centres = np.zeros((m, n_cells))
-    k = np.arange(n_cells)
-    for j in range(m):
-        v = ordered[: count[j], j]
-        if v.size == 0:
-            continue
-        distinct = v[np.r_[True, v[1:] != v[:-1]]]
-        if distinct.size <= n_cells:
-            centres[j, : distinct.size] = distinct
-            centres[j, distinct.size :] = distinct[-1]
-            edges[j, : distinct.size - 1] = (distinct[1:] + distinct[:-1]) / 2
-            continue
-        at = lambda p: v[np.minimum((p * v.size).astype(np.int64), v.size - 1)]  # noqa: E731
-        centres[j] = at((k + 0.5) / n_cells)
-        edges[j] = at(k[1:] / n_cells)
+    new = np.zeros(ordered.shape, dtype=bool)
+    new[0] = count > 0
+    new[1:] = ordered[1:] != ordered[:-1]
+    new &= ~np.isnan(ordered)
+    n_distinct = new.sum(axis=0)
+    k = np.arange(n_cells)[:, None]
+    at = lambda p: np.take_along_axis(  # noqa: E731
+        ordered, np.minimum((p * count).astype(np.int64), np.maximum(count - 1, 0)), 0
+    )
+    centres = at((k + 0.5) / n_cells).T
+    edges = at(k[1:] / n_cells).T
+    for j in np.flatnonzero(n_distinct <= n_cells):
+        distinct = ordered[new[:, j], j]
+        centres[j] = distinct[-1] if distinct.size else 0.0
+        centres[j, : distinct.size] = distinct
+        edges[j] = np.inf
+        edges[j, : max(distinct.size - 1, 0)] = (distinct[1:] + distinct[:-1]) / 2
     return edges, centres
 
 
@@ -134,6 +143,7 @@ class ColumnwiseFourier:
             X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows], self.columns
         )
         self.edges_, centres = _grids(values, self.n_cells)
+        self._index = bucket_starts(self.edges_, _BUCKETS)
         self.bandwidths_ = _median_distances(values, gen)
         D = self.n_frequencies
         frequencies = norm.ppf((np.arange(D) + u) / D)
@@ -154,7 +164,7 @@ class ColumnwiseFourier:
         return self
 
     def transform(self, X):
-        cells = grid_cells(_values(X, self.columns), self.edges_)
+        cells = grid_cells(_values(X, self.columns), self.edges_, *self._index)
         m = len(self.columns)
         Z = self.table_[np.arange(m)[None, :], cells.T]  # (n, m, w)
         return Z.reshape(cells.shape[1], -1)
@@ -165,7 +175,7 @@ class ColumnwiseFourier:
         if out is None:
             out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
         S, q = out
-        cells = grid_cells(_values(X, self.columns), self.edges_)
+        cells = grid_cells(_values(X, self.columns), self.edges_, *self._index)
         groups = np.ascontiguousarray(groups, dtype=np.int64)
         cell_sums(cells, self.table_, groups, n_groups, S)
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
@@ -180,6 +190,7 @@ class ColumnwiseFourier:
             random_state=self.random_state,
         )
         part.edges_ = self.edges_[start:stop]
+        part._index = tuple(a[start:stop] for a in self._index)
         part.table_ = self.table_[start:stop]
         part.bandwidths_ = self.bandwidths_[start:stop]
         part.block_width_ = self.block_width_

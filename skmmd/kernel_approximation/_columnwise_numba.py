@@ -9,32 +9,69 @@ from numba import njit, prange
 _ROW_BLOCK = 64
 
 
-@njit(inline="always")
-def _cell(edges, v):  # pragma: no cover - compiled
-    """``#{edges <= v}`` (``searchsorted(edges, v, "right")``) by a
-    branchless binary search; ``edges.size`` is a power of two minus one."""
-    base, step = 0, (edges.size + 1) >> 1
-    while step > 0:
-        base += step * (edges[base + step - 1] <= v)
-        step >>= 1
-    return base
+@njit(parallel=True, cache=True)
+def bucket_starts(edges, n_buckets):  # pragma: no cover - compiled
+    """An index of each column's sorted ``edges`` (inf-padded): ``n_buckets``
+    equal buckets over ``[edges[0], largest finite edge]``, each with the
+    count of edges at or below its left end, ``start[j, k]``. A value in
+    bucket ``k`` then has its cell in ``[start[k], start[k + 1]]``, a short
+    range to search: ``(lo, scale, start)``, ``k = (v - lo) * scale``."""
+    m, n_edges = edges.shape
+    lo, scale = np.empty(m), np.zeros(m)
+    start = np.empty((m, n_buckets + 1), dtype=np.int32)
+    for j in prange(m):
+        e = edges[j]
+        last = n_edges - 1
+        while last > 0 and not np.isfinite(e[last]):
+            last -= 1
+        a, b = e[0], e[last]
+        lo[j] = a
+        if np.isfinite(a) and b > a:
+            scale[j] = n_buckets / (b - a)
+        c = 0
+        for k in range(n_buckets + 1):
+            left = a + k * (b - a) / n_buckets if scale[j] > 0 else a
+            while c < n_edges and e[c] <= left:
+                c += 1
+            start[j, k] = c
+    return lo, scale, start
 
 
 @njit(parallel=True, cache=True)
-def grid_cells(X, edges):  # pragma: no cover - compiled
+def grid_cells(X, edges, lo, scale, start):  # pragma: no cover - compiled
     """The grid cell of every value, column major (``out[j, i]`` for
-    ``X[i, j]``): ``#{edges[j] <= X[i, j]}``, and ``edges.shape[1] + 1`` for
-    NaN (the cell of missing values). Blocks of rows in parallel."""
+    ``X[i, j]``): ``#{edges[j] <= X[i, j]}`` (``searchsorted(edges[j], v,
+    "right")``), and ``edges.shape[1] + 1`` for NaN (the cell of missing
+    values). A binary search within the value's bucket of
+    :func:`bucket_starts`; blocks of rows in parallel."""
     n, m = X.shape
-    missing = edges.shape[1] + 1
+    n_edges, n_buckets = edges.shape[1], start.shape[1] - 1
     out = np.empty((m, n), dtype=np.int32)
     for block in prange((n + _ROW_BLOCK - 1) // _ROW_BLOCK):
         stop = min(n, (block + 1) * _ROW_BLOCK)
         for j in range(m):
-            e = edges[j]
+            e, a, s, first = edges[j], lo[j], scale[j], start[j]
             for i in range(block * _ROW_BLOCK, stop):
                 v = X[i, j]
-                out[j, i] = missing if v != v else _cell(e, v)
+                if v != v:
+                    out[j, i] = n_edges + 1
+                    continue
+                t = (v - a) * s
+                low, high = 0, n_edges
+                if t >= 0 and t < n_buckets:
+                    k = int(t)
+                    low, high = first[k], first[k + 1]
+                elif t >= n_buckets:
+                    low = first[n_buckets]
+                else:
+                    high = first[0]
+                while low < high:
+                    mid = (low + high) >> 1
+                    if e[mid] <= v:
+                        low = mid + 1
+                    else:
+                        high = mid
+                out[j, i] = low
     return out
 
 

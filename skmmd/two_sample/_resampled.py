@@ -21,6 +21,11 @@ from .._testing._calibration import (
 from ..mmd._features import _mmd2_from_parts
 
 
+# Features of the columns whose sums one slice of ColumnSums.products takes:
+# the slice's unit sums (a few hundred units) and products stay in cache.
+_CACHE_FEATURES = 2048
+
+
 class ColumnSums(_FeatureSums):
     """The unit sums of a map of many columns side by side (a
     :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`: each
@@ -40,15 +45,30 @@ class ColumnSums(_FeatureSums):
         )
 
     def products(self, A, C, permutation):
-        S_x = self._times(A) + self.fixed["s_x"]
-        S_y = self.total - S_x if permutation else self._times(C) + self.fixed["s_y"]
-        S_x = S_x.reshape(S_x.shape[0], self.n_blocks, -1)
-        S_y = S_y.reshape(S_y.shape[0], self.n_blocks, -1)
-        return (
-            np.einsum("ijk,ijk->ij", S_x, S_x),
-            np.einsum("ijk,ijk->ij", S_y, S_y),
-            np.einsum("ijk,ijk->ij", S_x, S_y),
-        )
+        """Each column's ``(a^T K a, c^T K c, a^T K c)``, (batch, n_blocks)
+        each, over slices of the columns whose feature sums stay in cache."""
+        width = self.blocks[0].shape[1] // self.n_blocks
+        step = max(1, _CACHE_FEATURES // width)
+        out = np.empty((3, A.shape[0], self.n_blocks))
+        for lo in range(0, self.n_blocks, step):
+            hi = min(lo + step, self.n_blocks)
+            cols = slice(lo * width, hi * width)
+            S_x, start = self.fixed["s_x"][cols], 0
+            S_y = self.fixed["s_y"][cols]
+            for block in self.blocks:
+                rows = slice(start, start + block.shape[0])
+                S_x = S_x + A[:, rows] @ block[:, cols]
+                if not permutation:
+                    S_y = S_y + C[:, rows] @ block[:, cols]
+                start += block.shape[0]
+            if permutation:
+                S_y = self.total[cols] - S_x
+            S_x = S_x.reshape(A.shape[0], hi - lo, width)
+            S_y = S_y.reshape(A.shape[0], hi - lo, width)
+            out[0, :, lo:hi] = np.einsum("ijk,ijk->ij", S_x, S_x)
+            out[1, :, lo:hi] = np.einsum("ijk,ijk->ij", S_y, S_y)
+            out[2, :, lo:hi] = np.einsum("ijk,ijk->ij", S_x, S_y)
+        return out[0], out[1], out[2]
 
     def columns(self):
         """Each column's own ``_FeatureSums`` (views of the blocks)."""
