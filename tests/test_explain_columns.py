@@ -51,7 +51,9 @@ def test_columnwise_kernel_is_the_gaussian_on_cell_centres(rng):
     np.testing.assert_allclose((Z**2).sum(axis=2), 1.0)
     for j in range(2):
         x = X[:, j]  # at most 256 distinct values here: the cells are exact
-        exact = np.exp(-((x[:, None] - x[None, :]) ** 2) / (2 * block.bandwidths_[j] ** 2))
+        exact = np.exp(
+            -((x[:, None] - x[None, :]) ** 2) / (2 * block.bandwidths_[j] ** 2)
+        )
         error = np.abs(Z[:, j] @ Z[:, j].T - exact)
         assert error.mean() < 0.05 and error.max() < 0.4
 
@@ -89,6 +91,37 @@ def test_column_hsic_parts_equal_the_gram_statistics(rng):
             grams = feature_gram(a[:, j * w : (j + 1) * w]), feature_gram(b)
             expected, _ = HSICParts(*grams, unbiased).statistics(pairings)
             np.testing.assert_allclose(stat[:, j], expected, rtol=1e-10)
+
+
+def test_column_sums_equal_each_columns_own_sums(rng):
+    """ColumnSums' products and effect sizes, all columns at once, against
+    each column's own _FeatureSums (a view of its block)."""
+    from skmmd._testing._calibration import _FeatureSums
+    from skmmd.two_sample._resampled import ColumnSums, _statistics
+    from skmmd.two_sample._results import effect_size
+
+    k, w, g = 6, 5, (30, 40)
+    U = rng.normal(size=(70, k * w))
+    fixed = {"s_x": rng.normal(size=k * w), "s_y": rng.normal(size=k * w)}
+    fixed.update(q_x=3.0 * k, q_y=2.0 * k, r_x=3, r_y=2)
+    whole = _FeatureSums([U[:25], U[25:]], np.full(70, 4.0 * k), g, 4, fixed)
+    columns = ColumnSums(whole, k)
+    A = np.zeros((9, 70))
+    for row in A:
+        row[rng.choice(70, 30, replace=False)] = 1.0
+    m, n = 4 * 30 + 3, 4 * 40 + 2
+    stat, _ = _statistics(columns, A, None, m, n, True, True)
+    mmd2, se = effect_size(columns, m, n)
+    for j in range(k):
+        cols = slice(j * w, (j + 1) * w)
+        own = dict(
+            fixed, s_x=fixed["s_x"][cols], s_y=fixed["s_y"][cols], q_x=3.0, q_y=2.0
+        )
+        one = _FeatureSums([U[:25, cols], U[25:, cols]], np.full(70, 4.0), g, 4, own)
+        np.testing.assert_allclose(
+            stat[:, j], _statistics(one, A, None, m, n, True, True)[0]
+        )
+        np.testing.assert_allclose((mmd2[j], se[j]), effect_size(one, m, n))
 
 
 # Adjusted p-values.
@@ -196,7 +229,7 @@ def test_partial_fit_report_equals_fit_with_a_fixed_map():
     """Chunks through partial_fit give the report fit gives (the same rows,
     maps fit on the first chunk in both)."""
     X, Y = _shifted(3000, 6, moved=1, shift=0.5)
-    options = dict(explain_columns=True, n_resamples=99, random_state=0)
+    options = {"explain_columns": True, "n_resamples": 99, "random_state": 0}
     streamed = MMDTest(**options)
     for lo in range(0, 3000, 1000):
         streamed.partial_fit(X[lo : lo + 1000], Y[lo : lo + 1000])
@@ -207,7 +240,7 @@ def test_partial_fit_report_equals_fit_with_a_fixed_map():
 
 def test_fdr_report_flags_at_least_the_fwer_report():
     X, Y = _shifted(1000, 60, moved=6, shift=0.25)
-    base = dict(explain=True, n_resamples=199, random_state=0)
+    base = {"explain": True, "n_resamples": 199, "random_state": 0}
     fwer = skmmd.mmd_test(X, Y, **base).column_report
     fdr = skmmd.mmd_test(X, Y, correction="fdr", **base).column_report
     assert fdr.attrs["correction"] == "fdr"

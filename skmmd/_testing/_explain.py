@@ -171,7 +171,8 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
     """The report of ``explain``: each column group's statistic (``observed``,
     in the order of ``labels``) against its column of ``null`` (the same
     resamples for all), with adjusted p-values under ``correction`` and the
-    confidence interval of its ``effect`` (e.g. "mmd2"), most evidence
+    confidence interval ``(low, high)`` of its ``effect`` (e.g. "mmd2"; one
+    pair per statistic in ``intervals``), most evidence
     first. ``rule``: the sequential rule that drew ``null``
     (:func:`stopping`); the adjusted p-values are then at least its p-value
     of the smallest one."""
@@ -191,8 +192,8 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
             "fitted_p_value": fitted,
             "adjusted_p_value": adjusted,
             "z": _aggregation.standardize(T)[0],
-            f"{effect}_low": [ci.low for ci in intervals],
-            f"{effect}_high": [ci.high for ci in intervals],
+            f"{effect}_low": [low for low, _ in intervals],
+            f"{effect}_high": [high for _, high in intervals],
         }
     )
     # Ties in the adjusted p-values are broken by the fitted p-value, then z.

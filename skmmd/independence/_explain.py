@@ -104,7 +104,7 @@ def column_report(test, X, Y, columns):
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))
         intervals += [
-            interval(*e) for e in _effects(parts, grams, y_obs, y_map, unbiased)
+            tuple(interval(*e)) for e in _effects(parts, grams, y_obs, y_map, unbiased)
         ]
     return _explain.ranked(
         column_maps.labels,

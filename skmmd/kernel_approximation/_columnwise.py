@@ -63,7 +63,6 @@ def _grids(values, n_cells):
     ``inf`` past the last); others have cells between their quantiles
     ``k / n_cells`` with centres at the quantiles ``(k + 1/2) / n_cells``.
     Unused cells repeat the last centre."""
-    m = values.shape[1]
     ordered = np.sort(np.where(np.isfinite(values), values, np.nan), axis=0)
     count = np.count_nonzero(~np.isnan(ordered), axis=0)
     new = np.zeros(ordered.shape, dtype=bool)

@@ -40,10 +40,10 @@ def _statistics(test, maps, sums, m, n, seed, rule, p_of):
         stopping=rule,
         p_of=p_of,
     )
-    per_column = [
-        c for s in sums for c in (s.columns() if hasattr(s, "columns") else [s])
-    ]
-    intervals = [interval(*effect_size(s, m, n)) for s in per_column]
+    intervals = []
+    for s in sums:
+        ci = interval(*effect_size(s, m, n))
+        intervals += list(zip(np.atleast_1d(ci.low), np.atleast_1d(ci.high)))
     return observed, null, intervals
 
 

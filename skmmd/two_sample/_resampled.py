@@ -20,7 +20,6 @@ from .._testing._calibration import (
 )
 from ..mmd._features import _mmd2_from_parts
 
-
 # Features of the columns whose sums one slice of ColumnSums.products takes:
 # the slice's unit sums (a few hundred units) and products stay in cache.
 _CACHE_FEATURES = 2048
@@ -69,26 +68,6 @@ class ColumnSums(_FeatureSums):
             out[1, :, lo:hi] = np.einsum("ijk,ijk->ij", S_y, S_y)
             out[2, :, lo:hi] = np.einsum("ijk,ijk->ij", S_x, S_y)
         return out[0], out[1], out[2]
-
-    def columns(self):
-        """Each column's own ``_FeatureSums`` (views of the blocks)."""
-        width = self.blocks[0].shape[1] // self.n_blocks
-        out = []
-        for j in range(self.n_blocks):
-            cols = slice(j * width, (j + 1) * width)
-            fixed = dict(
-                self.fixed, s_x=self.fixed["s_x"][cols], s_y=self.fixed["s_y"][cols]
-            )
-            out.append(
-                _FeatureSums(
-                    [b[:, cols] for b in self.blocks],
-                    self.q,
-                    self.n_units,
-                    self.sizes[0] if self.sizes.size else 1,
-                    fixed,
-                )
-            )
-        return out
 
 
 def _statistics(sums, A, C, m, n, unbiased, permutation):

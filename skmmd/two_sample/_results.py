@@ -19,6 +19,8 @@ def _unit_products(sums, m):
     (what a streamed or distributed fit keeps); the exact path takes the
     products with its Gram matrix (units are single points).
     """
+    if hasattr(sums, "n_blocks"):  # ColumnSums: each column's, (G, columns)
+        return _column_products(sums)
     if hasattr(sums, "blocks"):
         # Block by block: the unit sums are often views of a streamed state,
         # and stacking them would copy all G x D of them.
@@ -41,6 +43,26 @@ def _unit_products(sums, m):
         KA = sums._times(a)
         c_x, c_y, u2 = KA[:, 0], KA[:, 1], sums.q
         P = (c_x[:g_x].sum(), c_y[g_x:].sum(), c_x[g_x:].sum())
+    return P, c_x, c_y, u2, g_x
+
+
+def _column_products(sums):
+    """:func:`_unit_products` of every column of a ``ColumnSums`` at once:
+    ``P`` of shape (columns,), ``c_x, c_y, u2`` of shape (G, columns)."""
+    g_x, k = sums.n_units[0], sums.n_blocks
+    s_x, start = sums.fixed["s_x"], 0
+    for block in sums.blocks:
+        s_x = s_x + block[: max(g_x - start, 0)].sum(axis=0)
+        start += block.shape[0]
+    s_y = sums.total - s_x
+    s_x, s_y = s_x.reshape(k, -1), s_y.reshape(k, -1)
+    units = [b.reshape(b.shape[0], k, -1) for b in sums.blocks]
+    c_x = np.concatenate([np.einsum("gkw,kw->gk", u, s_x) for u in units])
+    c_y = np.concatenate([np.einsum("gkw,kw->gk", u, s_y) for u in units])
+    u2 = np.concatenate([np.einsum("gkw,gkw->gk", u, u) for u in units])
+    P = tuple(
+        np.einsum("kw,kw->k", a, b) for a, b in ((s_x, s_x), (s_y, s_y), (s_x, s_y))
+    )
     return P, c_x, c_y, u2, g_x
 
 
@@ -72,6 +94,8 @@ def effect_size(sums, m, n):
     (P_xx, P_yy, P_xy), c_x, c_y, u2, g_x = _unit_products(sums, m)
     q_x, q_y = _q_parts(sums, g_x)
     sizes, q = sums.sizes, sums.q
+    if np.ndim(P_xx):  # one value per column: units down, columns across
+        sizes, q = sizes[:, None], q[:, None]
     mmd2, _ = _mmd2_from_parts(
         P_xx, P_yy, P_xy, q_x, q_y, 0.0, m * (m - 1), n * (n - 1), m * n, True
     )
@@ -103,23 +127,27 @@ def effect_size(sums, m, n):
             m * n_del,
             True,
         )
-    if min(theta_x.size, theta_y.size) < 2 or not (
+    if min(theta_x.shape[0], theta_y.shape[0]) < 2 or not (
         np.isfinite(theta_x).all() and np.isfinite(theta_y).all()
     ):
         warnings.warn(
             "The standard error of MMD^2 is undefined for samples this small: "
             "the jackknife needs at least two resampling units per sample and "
             f"two rows left in each without one (here {g_x} units in X and "
-            f"{theta_y.size} in Y, of {m} and {n} rows); standard_error is inf "
+            f"{theta_y.shape[0]} in Y, of {m} and {n} rows); standard_error is inf "
             "and the confidence interval [0, inf). The p-value is valid.",
             UserWarning,
             stacklevel=3,
         )
+        if np.ndim(mmd2):
+            return mmd2, np.full(np.shape(mmd2), np.inf)
         return float(mmd2), float("inf")
     variance = 0.0
     for theta in (theta_x, theta_y):
-        G = theta.size
-        variance += (G - 1) / G * np.sum((theta - theta.mean()) ** 2)
+        G = theta.shape[0]
+        variance += (G - 1) / G * np.sum((theta - theta.mean(axis=0)) ** 2, axis=0)
+    if np.ndim(mmd2):
+        return mmd2, np.sqrt(variance)
     return float(mmd2), float(np.sqrt(variance))
 
 
