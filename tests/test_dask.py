@@ -14,6 +14,7 @@ distributed = pytest.importorskip("distributed", reason="distributed is optional
 from skmmd import (  # noqa: E402
     AggregatedMMDTest,
     FastfoodSampler,
+    HSICTest,
     GCWSSampler,
     MMDTest,
     NormalizedRandomFourierSampler,
@@ -277,6 +278,27 @@ def test_column_report_on_a_cluster_equals_in_memory(client):
     lazy = test.fit(da.from_array(X, chunks=700), da.from_array(Y, chunks=900))
     pd.testing.assert_frame_equal(lazy.column_report_, expected, rtol=1e-9)
     assert expected.column[0] == "1" and expected.adjusted_p_value[0] <= 0.05
+
+
+def test_columnwise_report_on_a_cluster_equals_in_memory(client):
+    """The default map's report (every numeric column in one columnwise map,
+    in the test's stream) from dask arrays equals the in-memory one; so does
+    HSICTest.explain's."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    X, Y = rng.normal(size=(5000, 12)), rng.normal(size=(5000, 12))
+    Y[:, 3] += 0.3
+    test = MMDTest(explain_columns=True, n_resamples=99, random_state=0)
+    expected = test.fit(X, Y).column_report_
+    lazy = test.fit(da.from_array(X, chunks=1500), da.from_array(Y, chunks=1100))
+    pd.testing.assert_frame_equal(lazy.column_report_, expected, rtol=1e-9)
+    assert expected.column[0] == "3" and expected.adjusted_p_value[0] <= 0.05
+    y = np.cos(2 * X[:, 5]) + 0.5 * rng.normal(size=5000)
+    hsic = HSICTest(n_resamples=99, random_state=0).fit(X, y)
+    expected = hsic.explain(X, y)
+    lazy = hsic.explain(da.from_array(X, chunks=1500), da.from_array(y, chunks=1500))
+    pd.testing.assert_frame_equal(lazy, expected, rtol=1e-9)
+    assert expected.column[0] == "5" and expected.adjusted_p_value[0] <= 0.05
 
 
 class _Killer:
