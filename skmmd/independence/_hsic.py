@@ -546,23 +546,17 @@ class HSICTest(_BaseHSICTest):
     def explain(self, X, y, *, columns=None):
         """Which columns of X depend on y: feature screening.
 
-        A test per column, adjusted for testing them all. With the default
-        ``x_transformer`` every numeric column alone gets a Gaussian kernel
-        at its own median distance, all of them mapped in one pass (as in
-        :meth:`MMDTest.explain`); categorical columns and groups get the
-        "auto" map of their columns, and a given sampler is used for every
-        column. Each is tested against y with the fitted y map (or, for an
-        exact y kernel, random Fourier features of that Gaussian kernel),
-        all on the same random pairings, at the resampling unit a test of
-        one column against y would use. The p-values are adjusted by
-        ``correction`` as in :meth:`MMDTest.explain` (see :ref:`explain`):
-        by default, flagging every column with ``adjusted_p_value <= alpha``
-        wrongly flags some column independent of y with probability at most
-        ``alpha``. Each column tests its marginal dependence on y, not its
-        dependence given the other columns.
+        A test per column, adjusted for testing them all, as
+        :meth:`MMDTest.explain` does (the same maps of the columns, the same
+        ``correction``, see :ref:`explain`): each column (group) against y
+        with the fitted y map (for an exact y kernel, random Fourier features
+        of it), all on the same random pairings, at the resampling unit a
+        test of one column against y would use. By default, flagging every
+        column with ``adjusted_p_value <= alpha`` wrongly flags some column
+        independent of y with probability at most ``alpha``. Each column
+        tests its marginal dependence on y, not given the other columns.
         With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
-        only when no column can be flagged; otherwise all 999 are drawn and
-        the report is the fixed one (the number drawn is
+        only when no column can be flagged (the number drawn is
         ``report.attrs["n_resamples_used"]``).
 
         Parameters

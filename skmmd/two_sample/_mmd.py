@@ -3,11 +3,7 @@
 from numbers import Real
 
 import numpy as np
-from sklearn.utils import (
-    check_random_state,
-    gen_batches,
-    get_tags,
-)
+from sklearn.utils import check_random_state, gen_batches, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
@@ -115,14 +111,11 @@ class MMDTest(_BaseMMDTest):
         Also test every column (``True``), or the column groups given (see
         :meth:`explain`), in the same pass over the data as the test: the
         report is ``column_report_``, also with ``partial_fit`` and dask
-        input. The automatic ``resample_unit`` is chosen for the widest
-        single kernel (the test's, or one column's), not for the columns'
-        total width, so a column's evidence does not fall with the width of
-        the table; the unit sums of all columns are held at once.
+        input (the unit sums of all columns held at once). The automatic
+        ``resample_unit`` is the widest single kernel's (see :ref:`explain`).
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
-        How :meth:`explain` adjusts the columns' p-values: family-wise error
-        (step-down maxT), false discovery rate (Benjamini-Hochberg, or
-        -Yekutieli), or not at all (see :ref:`explain`).
+        How :meth:`explain` adjusts the columns' p-values: family-wise error,
+        false discovery rate (BH, or BY), or not at all (:ref:`explain`).
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
