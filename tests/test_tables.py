@@ -13,7 +13,7 @@ from skmmd import (
     MMDTestResult,
     TabularSampler,
 )
-from skmmd._testing import _aggregation, _streaming
+from skmmd._testing import _multiple, _streaming
 from skmmd.mmd import mmd2_features
 from skmmd.two_sample import _resampled, _results
 
@@ -314,13 +314,25 @@ def test_type_one_error_on_mixed_tables_with_missing_values():
 # Per-column report -----------------------------------------------------------
 
 
-def test_minp_adjusted_p_values_by_brute_force():
+def test_maxt_adjusted_p_values_by_brute_force():
+    """Westfall & Young's step-down maxT from its definition: column r (by
+    decreasing observed t) gets the largest, over the columns ranked at or
+    above it, share of rows whose maximum over the columns ranked at or
+    below those reaches their observed t."""
     rng = np.random.default_rng(0)
-    T = rng.normal(size=(50, 4))
-    T[0] += [2.0, 0.0, 0.5, 0.0]
-    p = _aggregation.per_kernel_p_values(T)
-    expected = [(p.min(axis=1) <= p[0, k]).mean() for k in range(4)]
-    np.testing.assert_allclose(_aggregation.minp_adjusted_p_values(T), expected)
+    T = rng.normal(size=(50, 5))
+    T[0] += [2.0, 0.0, 0.5, 0.0, 1.0]
+    log_p = _multiple.fitted_log_p_values(T)
+    t = -log_p
+    order = np.argsort(-t[0])
+    expected = np.empty(5)
+    for r, k in enumerate(order):
+        shares = [
+            (t[:, order[s:]].max(axis=1) >= t[0, order[s]]).mean()
+            for s in range(r + 1)
+        ]
+        expected[k] = max(shares)
+    np.testing.assert_allclose(_multiple.maxt_adjusted_p_values(log_p), expected)
 
 
 def test_explain_ranks_the_shifted_column_first(global_random_seed):

@@ -166,18 +166,3 @@ def set_aggregated_results(estimator, observed, null):
     estimator.statistic_ = float(aggregated[0])
     estimator.null_distribution_ = aggregated[1:]
     return float(p_value)
-
-
-def minp_adjusted_p_values(T):
-    """Westfall & Young's single-step min-p adjusted p-values of the K
-    statistics of row 0, from the same B + 1 rows.
-
-    ``p_adj[k] = #{b : min_j p[b, j] <= p[0, k]} / (B + 1)``, with ``p`` the
-    per-kernel p-values of every row (:func:`per_kernel_p_values`). Rejecting
-    the hypotheses with ``p_adj <= alpha`` controls the family-wise error rate
-    at ``alpha`` (strongly, under subset pivotality), since under the complete
-    null the rows are exchangeable.
-    """
-    p = per_kernel_p_values(T)
-    smallest = np.sort(p.min(axis=1))
-    return np.searchsorted(smallest, p[0] * (1 + _TIE_RTOL), side="right") / T.shape[0]
