@@ -214,8 +214,7 @@ def _header_notes(report, effect):
         "fitted_p_value": "its continuous p-value from a fit (Pearson type III) "
         "of its own permutation null, not adjusted: finer than the "
         "permutation p-value, whose smallest value is 1/(resamples + 1)",
-        "adjusted_p_value": f"{adjusted}; the column moved when this is at "
-        "most alpha",
+        "adjusted_p_value": f"{adjusted}; the column moved when this is at most alpha",
         "z": "its statistic standardized by its null distribution (mean and "
         "standard deviation of the resamples); ranks columns whose adjusted "
         "and fitted p-values tie",

@@ -192,9 +192,9 @@ class ColumnReportDisplay:
         report = getattr(estimator, "column_report_", None)
         if report is None:
             raise _missing_report(f"This {type(estimator).__name__}")
-        return cls(
-            report=report, alpha=estimator.alpha, max_columns=max_columns
-        ).plot(ax=ax, **kwargs)
+        return cls(report=report, alpha=estimator.alpha, max_columns=max_columns).plot(
+            ax=ax, **kwargs
+        )
 
     @classmethod
     def from_result(cls, result, *, ax=None, max_columns=20, **kwargs):
