@@ -52,7 +52,9 @@ for name, batch in [("random split (no drift)", holdout), ("drifted batch", drif
 # %%
 # Which columns moved? Each column gets its own kernel, all of them are tested
 # on the same permutations, and the p-values are adjusted for testing eight
-# columns at once (min-p rule).
+# columns at once (step-down maxT: the chance of flagging any unchanged column
+# is at most alpha; ``correction="fdr"`` bounds the share of false discoveries
+# instead).
 
 report = test.explain(reference, drifted)
 print(report.to_string(index=False))

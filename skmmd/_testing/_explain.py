@@ -91,7 +91,7 @@ def _numeric(X, column):
 class ColumnMaps:
     """The maps of a report's column groups, fit on ``fit_rows``.
 
-    With ``columnwise`` (the test's map is its default, "auto"), every group
+    With ``columnwise`` (the test's map is its default or a table map), every group
     of one numeric column is mapped by one :class:`ColumnwiseFourier` (its
     own Gaussian kernel, all columns in one pass; its statistics come as one
     per column); each other group (several columns, or a categorical one),
@@ -214,6 +214,13 @@ def column_setup(test, X, fit_rows, columns, random_state):
     # The fitted map's class and parameters ("auto" resolved).
     base = base_map(getattr(test, "transformer_", None), random_state)
     given = getattr(test, "transformer", getattr(test, "transformers", "auto"))
-    return ColumnMaps(
-        base, fit_rows, groups, random_state, columnwise=isinstance(given, str)
-    )
+    return ColumnMaps(base, fit_rows, groups, random_state, columnwise(given))
+
+
+def columnwise(given):
+    """Whether a test whose map parameter is ``given`` maps its numeric
+    columns with :class:`ColumnwiseFourier`: for its default ("auto") and
+    the table map (:class:`TabularSampler`, a Gaussian kernel on each
+    column's scaled values too); a sampler the user chose is kept for every
+    column."""
+    return isinstance(given, (str, TabularSampler))

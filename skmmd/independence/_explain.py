@@ -75,7 +75,7 @@ def column_report(test, X, Y, columns):
         fit_x,
         _explain.column_groups(X, columns),
         rng.randint(2**31),
-        columnwise=isinstance(test.x_transformer, str),
+        columnwise=_explain.columnwise(test.x_transformer),
     )
     unit = test.resample_unit
     if unit == "auto":

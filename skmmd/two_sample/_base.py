@@ -136,7 +136,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         Gaussian kernel at its own median distance, all of them mapped in one
         pass (on a grid of 256 cells of each column's values); categorical
         columns and groups of columns get a copy of the test's map (a
-        :class:`TabularSampler`), and a test given its own sampler uses it
+        :class:`TabularSampler`), and a test given another sampler uses it
         for every column. All columns' statistics are computed on the same
         permutations, at the resampling unit a test of one column would use,
         so a column's evidence does not depend on the width of the table.
