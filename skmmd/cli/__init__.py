@@ -7,7 +7,8 @@ copy of it), then MMD two-sample tests on digits.
 ``python -m skmmd test A.csv B.csv``: MMD two-sample test of two data files
 (CSV with an optional header row, NPY or Parquet), printing the statistic, the
 p-value, the decision and the MMD^2 with its confidence interval; ``--delta``
-adds the relevance test, ``--explain`` the per-column report, ``--json``
+adds the relevance test, ``--explain`` the per-column report (``--correction``
+how its p-values are adjusted: fwer, fdr, fdr_by or none), ``--json``
 machine-readable output of all of it, ``--report PATH`` a self-contained HTML
 page of it (figures from summaries of the batches the test reads). Tables with
 columns of any type (Parquet, or CSV with a header and non-numeric values) are
@@ -17,7 +18,8 @@ tested in memory with the tabular feature map; numeric Parquet files (and any fi
 ``python -m skmmd independence table.parquet --target y``: HSIC test of
 independence of the target column and the other columns of one table (Parquet,
 CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
-every column by its dependence on the target (feature screening).
+every column by its dependence on the target (feature screening), adjusted as
+``--correction`` says.
 
 ``python -m skmmd warmup``: compiles and caches (on disk, numba's cache) the
 kernels that the tests and the detector run, so that the first test in a fresh
