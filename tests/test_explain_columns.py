@@ -124,6 +124,26 @@ def test_column_sums_equal_each_columns_own_sums(rng):
         np.testing.assert_allclose((mmd2[j], se[j]), effect_size(one, m, n))
 
 
+def test_column_hsic_effect_sizes_equal_each_columns_jackknife(rng):
+    """Every column's unbiased HSIC and standard error (jackknife plus the
+    spread over y's feature draw) from the features, against the Grams'."""
+    from skmmd import RandomFourierSampler
+    from skmmd.independence._observations import effect_sizes
+
+    G, w = 60, 5
+    a = rng.normal(size=(G, 3 * w))
+    y = a[:, :1] + rng.normal(size=(G, 1))
+    y_map = RandomFourierSampler(n_components=16, random_state=0).fit(y)
+    b = y_map.transform(y)
+    parts = ColumnHSICParts(a, 3, b, True)
+    hsic, se = parts.effect_sizes(b, y_map._column_draws())
+    for j in range(3):
+        aj = a[:, j * w : (j + 1) * w]
+        one = HSICParts(feature_gram(aj), feature_gram(b), True)
+        expected = effect_sizes(one, [aj], [b], [None], [y_map])
+        np.testing.assert_allclose((hsic[j], se[j]), expected, rtol=1e-9)
+
+
 # Adjusted p-values.
 
 

@@ -11,7 +11,13 @@ from .._testing._results import interval
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..mmd._hsic import ColumnHSICParts, HSICParts, feature_gram
-from ._observations import _auto_unit, _pair_stream, effect_sizes, observations
+from ._observations import (
+    _auto_unit,
+    _column_draws,
+    _pair_stream,
+    effect_sizes,
+    observations,
+)
 from ._resampled import resampled_hsic
 
 
@@ -33,18 +39,13 @@ def _parts(maps, xs, y_obs, unbiased):
     return out
 
 
-def _effects(parts, grams, y_obs, y_map, unbiased):
+def _effects(parts, grams, y_obs, y_map):
     """Each column's (or group's) unbiased HSIC and standard error."""
-    if grams is not None:
-        maps = [t.transformer for t, _ in grams], [y_map]
-        return list(zip(*effect_sizes(parts, [a for _, a in grams], [y_obs], *maps)))
-    L = feature_gram(y_obs)
-    effects = []
-    for j in range(parts.n_blocks):
-        a = parts.column(j)
-        one = HSICParts(feature_gram(a), L, unbiased)
-        effects.append(effect_sizes(one, [a], [y_obs], [None], [y_map]))
-    return effects
+    if grams is None:
+        hsic, se = parts.effect_sizes(y_obs, _column_draws(y_map))
+        return list(zip(hsic, se))
+    maps = [t.transformer for t, _ in grams], [y_map]
+    return list(zip(*effect_sizes(parts, [a for _, a in grams], [y_obs], *maps)))
 
 
 def column_report(test, X, Y, columns):
@@ -103,9 +104,7 @@ def column_report(test, X, Y, columns):
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))
-        intervals += [
-            tuple(interval(*e)) for e in _effects(parts, grams, y_obs, y_map, unbiased)
-        ]
+        intervals += [tuple(interval(*e)) for e in _effects(parts, grams, y_obs, y_map)]
     return _explain.ranked(
         column_maps.labels,
         np.concatenate(observed),

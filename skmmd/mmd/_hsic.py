@@ -269,10 +269,59 @@ class ColumnHSICParts:
         stat, scale = self.statistics(np.arange(self.G)[None, :])
         return stat[0], scale[0]
 
-    def column(self, j):
-        """Column ``j``'s observations (G, w)."""
-        w = self.a.shape[1] // self.n_blocks
-        return self.a[:, j * w : (j + 1) * w]
+    def effect_sizes(self, y_features, y_draws=None):
+        """Every column's unbiased HSIC and its standard error, as
+        :class:`HSICParts` ``.jackknife()`` plus :func:`draw_variances` give
+        them for one column, from the features in ``O(G W r)``: no Gram.
+
+        ``y_features`` are y's observations as the map gives them and
+        ``y_draws`` the draw behind each of their columns (None: no spread
+        over the draw); the columns' own features are not independent draws.
+        """
+        G, g, k = self.G, self.G - 1, self.n_blocks
+        a = self.a.reshape(G, k, -1)
+        b, dk, dl = self.b, self.dk, self.dl[:, None]
+        # sum_j K_ij L_ij = a_i^T (a^T b) b_i, and the products of the
+        # zero-diagonal Grams with the other side's row sums (rk = -dk).
+        ab = np.einsum("gjw,gr->jwr", a, b)
+        cross = np.einsum("gjw,gjw->gj", a, np.einsum("gr,jwr->gjw", b, ab)) - dk * dl
+        Krl = -np.einsum("gjw,jw->gj", a, np.einsum("gjw,g->jw", a, self.dl)) + dk * dl
+        Lrk = -(b @ (b.T @ dk)) + dk * dl
+        rk, rl = -dk, -dl
+        inner = (dk * dl).sum(axis=0)
+        trace = cross.sum(axis=0) - 2.0 * cross
+        sk = rk.sum(axis=0) - 2.0 * rk
+        sl = rl.sum(axis=0) - 2.0 * rl
+        rows = inner - rk * rl - Lrk - Krl + cross
+        loo = (trace + sk * sl / ((g - 1) * (g - 2)) - 2.0 * rows / (g - 2)) / (
+            g * (g - 3)
+        )
+        full = (
+            cross.sum(axis=0)
+            + rk.sum(axis=0) * rl.sum() / ((G - 1) * (G - 2))
+            - 2.0 * inner / (G - 2)
+        ) / (G * (G - 3))
+        variance = (G - 1) / G * ((loo - loo.mean(axis=0)) ** 2).sum(axis=0)
+        if y_draws is not None:
+            variance = variance + self._draw_variance(y_features, y_draws)
+        return full, np.sqrt(variance)
+
+    def _draw_variance(self, y_features, draws):
+        """:func:`draw_variances`' spread over the draw of y's features, for
+        every column at once."""
+        G, k = self.G, self.n_blocks
+        y = np.asarray(y_features, dtype=np.float64)
+        y = y - y.mean(axis=0)
+        squared = ((y.T @ self.a) ** 2).reshape(y.shape[1], k, -1).sum(axis=2)
+        q = (y * y).T @ self.dk
+        n = np.einsum("ij,ij->j", y, y)[:, None]
+        h = squared - q + n * self.dk.sum(axis=0) / ((G - 1) * (G - 2))
+        h = (h - 2.0 * q / (G - 2)) / (G * (G - 3))
+        per_draw = np.zeros((draws.max() + 1, k))
+        np.add.at(per_draw, draws, h)
+        if per_draw.shape[0] < 2:
+            return 0.0
+        return per_draw.shape[0] * per_draw.var(axis=0, ddof=1)
 
 
 def draw_variances(xs, ys, x_draws, y_draws):
