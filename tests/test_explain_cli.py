@@ -92,7 +92,7 @@ def test_json_carries_the_correction_and_every_column(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["correction"] == "fwer"  # the default
     assert len(result["columns"]) == 30  # every column, not the top rows
-    assert {"fitted_p_value", "adjusted_p_value"} <= set(result["columns"][0])
+    assert {"pooled_p_value", "adjusted_p_value"} <= set(result["columns"][0])
     assert main([*argv, "--correction", "none"]) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
     assert result["correction"] == "none"

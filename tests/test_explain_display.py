@@ -1,6 +1,6 @@
 """The per-column report of a wide table, drawn and written: the display
 draws the top ``max_columns`` bars in the order of ``explain`` (adjusted
-p-value, then fitted p-value, then z) and counts all the columns in its
+p-value, then pooled p-value, then z) and counts all the columns in its
 title; the HTML report names the correction, counts the moved columns out of
 all, and leaves out the rows of columns far from moving."""
 
@@ -44,7 +44,7 @@ def _report(correction="fwer", n=N_COLUMNS):
             "column": names,
             "statistic": rng.uniform(size=n),
             "p_value": np.maximum(fitted, 0.001),
-            "fitted_p_value": fitted,
+            "pooled_p_value": fitted,
             "adjusted_p_value": adjusted,
             "z": z,
             "mmd2_low": np.zeros(n),
@@ -86,9 +86,9 @@ def test_display_of_1000_columns_draws_the_top_20():
     assert len(display.bars_) == 20 and len(display.z_labels_) == 20
     assert display.ax_.get_title() == "3 of 1000 columns moved (top 20 shown)"
     labels = _labels(display)
-    # Ranked as explain ranks: adjusted, then fitted p-value (not z).
+    # Ranked as explain ranks: adjusted, then pooled p-value (not z).
     assert labels[:3] == MOVED
-    expected = report.sort_values(["adjusted_p_value", "fitted_p_value", "z"],
+    expected = report.sort_values(["adjusted_p_value", "pooled_p_value", "z"],
                                   ascending=[True, True, False])  # fmt: skip
     assert labels == list(expected["column"][:20])
     widths = [bar.get_width() for bar in display.bars_]
@@ -136,7 +136,7 @@ def _table_rows(html):
 
 def test_html_report_of_1000_columns_counts_and_leaves_rows_out():
     report = _report().sort_values(
-        ["adjusted_p_value", "fitted_p_value"], kind="stable"
+        ["adjusted_p_value", "pooled_p_value"], kind="stable"
     )
     report.attrs["correction"] = "fwer"
     html = _result(report).to_html()
@@ -148,7 +148,7 @@ def test_html_report_of_1000_columns_counts_and_leaves_rows_out():
     assert f"In all, {count}by step-down maxT)." in html  # the verdict
     assert f"Columns that moved: {', '.join(MOVED)}." in html
     assert "min-p" not in html
-    assert "<dt>fitted_p_value</dt><dd>its continuous p-value from a fit" in html
+    assert "<dt>pooled_p_value</dt><dd>its statistic, on the scale of a fit" in html
     assert re.search(r"<dt>adjusted_p_value</dt><dd>[^<]*step-down maxT", html)
 
 

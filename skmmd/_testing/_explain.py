@@ -180,7 +180,7 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
 
     T = np.vstack([observed, null])
     p_values = _aggregation.per_kernel_p_values(T)[0]
-    adjusted, fitted = _multiple.adjusted_p_values(T, correction, p_values)
+    adjusted, pooled = _multiple.adjusted_p_values(T, correction, p_values)
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())
         adjusted = np.maximum(adjusted, smallest)
@@ -189,16 +189,16 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
             "column": list(labels),
             "statistic": observed,
             "p_value": p_values,
-            "fitted_p_value": fitted,
+            "pooled_p_value": pooled,
             "adjusted_p_value": adjusted,
             "z": _aggregation.standardize(T)[0],
             f"{effect}_low": [low for low, _ in intervals],
             f"{effect}_high": [high for _, high in intervals],
         }
     )
-    # Ties in the adjusted p-values are broken by the fitted p-value, then z.
+    # Ties in the adjusted p-values are broken by the pooled p-value, then z.
     report = report.sort_values(
-        ["adjusted_p_value", "fitted_p_value", "z"],
+        ["adjusted_p_value", "pooled_p_value", "z"],
         ascending=[True, True, False],
         kind="stable",
     ).reset_index(drop=True)

@@ -9,15 +9,18 @@ Permutation p-values take the values ``1/(B+1), 2/(B+1), ...``, so single-step
 min-p over them cannot go below about ``K/(B+1)``: with more columns than
 about ``alpha (B+1)`` nothing could be flagged. Here each statistic is first
 mapped through a continuous fit of its own null (:func:`fitted_log_p_values`),
-which makes the columns' nulls alike and their p-values fine-grained; then
+which makes the columns' nulls alike; the fit's tail itself is too thin
+(about twice too many null columns fall below 0.001), so it only serves as
+a common scale, calibrated by resamples:
 
-- ``"fwer"``: Westfall & Young's step-down maxT on ``-log`` of those p-values,
-  calibrated by the shared resamples (the fit only standardizes: the
-  adjusted p-values are resampling p-values), so a column far outside every
-  resample's maximum gets ``1/(B+1)`` whatever ``K``;
+- ``"fwer"``: Westfall & Young's step-down maxT on ``-log`` of the fitted
+  p-values over the shared resamples (the adjusted p-values are resampling
+  p-values), so a column far outside every resample's maximum gets
+  ``1/(B+1)`` whatever ``K``;
 - ``"fdr"`` / ``"fdr_by"``: Benjamini-Hochberg / Benjamini-Yekutieli through
-  :func:`scipy.stats.false_discovery_control` on the observed row's fitted
-  p-values;
+  :func:`scipy.stats.false_discovery_control` on the pooled p-values
+  (:func:`pooled_p_values`: each observed statistic against the resampled
+  ones of all columns on that scale, a resolution of ``1/(B K + 1)``);
 - ``"none"``: each column's own permutation p-value.
 """
 
@@ -117,26 +120,44 @@ def maxt_adjusted_p_values(log_p):
     return out
 
 
+def pooled_p_values(log_p):
+    """Each column's observed ``t = -log_p[0]`` against the resampled ``t``
+    of every column: ``(1 + #{(b >= 1, k) : t[b, k] >= t[0, j]}) / (1 + B K)``.
+
+    On the fitted scale the columns' nulls are alike, so all ``B K``
+    resampled values estimate one null: the p-values are as fine as
+    ``1/(B K + 1)`` and calibrated by the resamples, not by the fit's tail
+    (the pooled permutation p-values of Storey & Tibshirani 2003). A changed
+    column's resampled values stay null draws (its resamples are
+    permutations); their fit, widened by its own observed value, only puts
+    them lower, which errs on the safe side.
+    """
+    t = -log_p
+    null = np.sort(t[1:].ravel())
+    tolerance = _TIE_RTOL * np.maximum(np.abs(t[0]), 1.0)
+    below = np.searchsorted(null, t[0] - tolerance, side="left")
+    return (1.0 + null.size - below) / (1.0 + null.size)
+
+
 def adjusted_p_values(T, correction, permutation_p):
-    """``(adjusted, fitted)``: the adjusted p-values of row 0 of ``T`` under
-    ``correction`` (one of :data:`CORRECTIONS`), and row 0's fitted
-    p-values. ``permutation_p``: row 0's permutation p-values (the
-    adjusted ones of ``"none"``)."""
+    """``(adjusted, pooled)``: the adjusted p-values of row 0 of ``T`` under
+    ``correction`` (one of :data:`CORRECTIONS`), and row 0's pooled
+    p-values (:func:`pooled_p_values`). ``permutation_p``: row 0's
+    permutation p-values (the adjusted ones of ``"none"``)."""
     if correction not in CORRECTIONS:
         raise ValueError(
             f"correction must be one of {list(CORRECTIONS)}; got {correction!r}."
         )
     log_p = fitted_log_p_values(T)
-    fitted = np.exp(log_p[0])
+    pooled = pooled_p_values(log_p)
     if correction == "fwer":
         adjusted = maxt_adjusted_p_values(log_p)
     elif correction == "none":
         adjusted = np.asarray(permutation_p, dtype=np.float64)
     else:
-        adjusted = false_discovery_control(
-            np.maximum(fitted, _TINY), method="bh" if correction == "fdr" else "by"
-        )
-    return adjusted, fitted
+        method = "bh" if correction == "fdr" else "by"
+        adjusted = false_discovery_control(pooled, method=method)
+    return adjusted, pooled
 
 
 def smallest_fwer_p_value(T):

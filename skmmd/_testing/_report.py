@@ -188,12 +188,12 @@ def _null_figure(result):
 # What the adjusted p-value of each correction is, for the column table.
 _ADJUSTED_NOTES = {
     "fwer": "its p-value adjusted for testing every column by step-down maxT "
-    "on the fitted p-values, calibrated by the shared resamples (family-wise: "
-    "the chance of flagging any unchanged column is at most alpha)",
-    "fdr": "its fitted p-value adjusted for testing every column by "
+    "on each column's fitted null, calibrated by the shared resamples "
+    "(family-wise: the chance of flagging any unchanged column is at most alpha)",
+    "fdr": "its pooled p-value adjusted for testing every column by "
     "Benjamini-Hochberg (false discovery rate: the expected share of "
     "unchanged columns among those flagged is at most alpha)",
-    "fdr_by": "its fitted p-value adjusted for testing every column by "
+    "fdr_by": "its pooled p-value adjusted for testing every column by "
     "Benjamini-Yekutieli (false discovery rate under any dependence between "
     "the columns)",
     "none": "not adjusted: its own permutation p-value (each column at level "
@@ -211,13 +211,14 @@ def _header_notes(report, effect):
         "column": "the column (or group of columns) tested on its own",
         "statistic": "its statistic, on this column alone",
         "p_value": "its own permutation p-value, not adjusted",
-        "fitted_p_value": "its continuous p-value from a fit (Pearson type III) "
-        "of its own permutation null, not adjusted: finer than the "
-        "permutation p-value, whose smallest value is 1/(resamples + 1)",
+        "pooled_p_value": "its statistic, on the scale of a fit of its own "
+        "permutation null, against the resampled statistics of all columns on "
+        "that scale; not adjusted, and finer than the permutation p-value, "
+        "whose smallest value is 1/(resamples + 1)",
         "adjusted_p_value": f"{adjusted}; the column moved when this is at most alpha",
         "z": "its statistic standardized by its null distribution (mean and "
         "standard deviation of the resamples); ranks columns whose adjusted "
-        "and fitted p-values tie",
+        "and pooled p-values tie",
         f"{effect}_low": f"low end of the 95% confidence interval of its {effect}",
         f"{effect}_high": "high end of that interval",
     }

@@ -573,7 +573,7 @@ class HSICTest(_BaseHSICTest):
         -------
         report : pandas.DataFrame
             One row per column (group), most evidence first: ``column``,
-            ``statistic`` (its HSIC with y), ``p_value``, ``fitted_p_value``,
+            ``statistic`` (its HSIC with y), ``p_value``, ``pooled_p_value``,
             ``adjusted_p_value`` (by ``correction``, named in
             ``report.attrs["correction"]``), ``z`` (the statistic
             standardized over the pairings) and ``hsic_low``, ``hsic_high``

@@ -11,9 +11,9 @@ from ._plotting import axes, shorten
 
 def _ranked(report):
     """The report by decreasing evidence, as ``explain`` ranks it: adjusted
-    p-value, then the fitted p-value (a report without one: the permutation
+    p-value, then the pooled p-value (a report without one: the permutation
     p-value), then the standardized statistic ``z`` where they tie."""
-    tiebreak = "fitted_p_value" if "fitted_p_value" in report else "p_value"
+    tiebreak = "pooled_p_value" if "pooled_p_value" in report else "p_value"
     keys = [k for k in ("adjusted_p_value", tiebreak, "z") if k in report]
     ascending = [k != "z" for k in keys]
     return report.sort_values(keys, ascending=ascending, kind="stable")
@@ -34,8 +34,8 @@ class ColumnReportDisplay:
 
     A bar is ``-log10`` of the column's adjusted p-value (under the report's
     ``correction``, named on the x axis), most evidence first, at the top:
-    ranked by adjusted p-value, then by fitted p-value (the continuous
-    p-value of the column's own fitted null), then by the standardized
+    ranked by adjusted p-value, then by pooled p-value (its fine-grained
+    p-value, see :ref:`explain`), then by the standardized
     statistic ``z``, written beside each bar. The dashed line is
     ``-log10(alpha)``, and the bars of the columns that moved (of an
     independence screening: that depend on y) are coloured. Only the first
@@ -48,7 +48,7 @@ class ColumnReportDisplay:
     report : pandas.DataFrame
         The table of :meth:`MMDTest.explain <skmmd.MMDTest.explain>` (or
         ``column_report_``): ``column`` and ``adjusted_p_value``, in any
-        order; ``fitted_p_value`` and ``z`` break ties when present.
+        order; ``pooled_p_value`` and ``z`` break ties when present.
     alpha : float, default=0.05
         The level the adjusted p-values are compared with.
     max_columns : int or None, default=20
@@ -142,7 +142,7 @@ class ColumnReportDisplay:
             lw=1,
             label=f"adjusted p-value = alpha ({self.alpha:g})",
         )
-        # Bars of one length are ranked by the fitted p-value, then by z,
+        # Bars of one length are ranked by the pooled p-value, then by z,
         # the standardized statistic: each bar says it.
         self.z_labels_ = []
         if "z" in report:

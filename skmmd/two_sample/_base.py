@@ -144,7 +144,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         maxT on each column's fitted null tail; flagging every column with
         ``adjusted_p_value <= alpha`` wrongly flags some unchanged column
         with probability at most ``alpha``), ``"fdr"`` / ``"fdr_by"``
-        (Benjamini-Hochberg / -Yekutieli on the fitted p-values: the expected
+        (Benjamini-Hochberg / -Yekutieli on the pooled p-values: the expected
         share of unchanged columns among those flagged is at most ``alpha``)
         or ``"none"`` (see :ref:`explain`). Cost ``O(N m)`` for ``m``
         columns, memory bounded by parts of the columns.
@@ -170,8 +170,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         report : pandas.DataFrame
             One row per column (group), most evidence first: ``column``,
             ``statistic`` (its MMD^2), ``p_value`` (its own permutation
-            p-value), ``fitted_p_value`` (the upper tail of a fit of its
-            permutation null), ``adjusted_p_value`` (by ``correction``,
+            p-value), ``pooled_p_value`` (its fine-grained p-value against
+            all columns' resamples), ``adjusted_p_value`` (by ``correction``,
             named in ``report.attrs["correction"]``), ``z`` (the statistic
             standardized over the permutations), and ``mmd2_low``,
             ``mmd2_high`` (95 % confidence interval of its MMD^2).
