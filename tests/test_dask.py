@@ -14,8 +14,8 @@ distributed = pytest.importorskip("distributed", reason="distributed is optional
 from skmmd import (  # noqa: E402
     AggregatedMMDTest,
     FastfoodSampler,
-    HSICTest,
     GCWSSampler,
+    HSICTest,
     MMDTest,
     NormalizedRandomFourierSampler,
     NystroemSampler,
