@@ -88,6 +88,38 @@ def _numeric(X, column):
     return not any(isinstance(v, (bool, np.bool_)) for v in values)
 
 
+# Fit rows behind the columnwise map's grids and bandwidths.
+_GRID_ROWS = 4096
+
+
+def grid_rows(n_rows, random_state):
+    """Positions (sorted) of at most ``_GRID_ROWS`` of ``n_rows`` fit rows,
+    seeded; None for all."""
+    if n_rows <= _GRID_ROWS:
+        return None
+    rng = np.random.default_rng([random_state, 6])
+    return np.sort(rng.choice(n_rows, _GRID_ROWS, replace=False))
+
+
+class FitRows:
+    """The ``n`` rows a report's maps are fit on, taken only as needed:
+    ``take(idx)`` gives those at positions ``idx`` (None: all), so that a
+    numeric table is never pooled whole for a few thousand rows."""
+
+    def __init__(self, n, take):
+        self.n, self.take = n, take
+
+    @classmethod
+    def of(cls, rows):
+        """Rows already in memory."""
+        n = rows.shape[0] if hasattr(rows, "shape") else len(rows)
+        return cls(n, lambda idx: rows if idx is None else _take(rows, idx))
+
+
+def _take(rows, idx):
+    return rows.iloc[idx] if is_dataframe(rows) else rows[idx]
+
+
 class ColumnMaps:
     """The maps of a report's column groups, fit on ``fit_rows``.
 
@@ -103,19 +135,23 @@ class ColumnMaps:
     """
 
     def __init__(self, base, fit_rows, groups, random_state, columnwise=True):
+        rows = fit_rows if isinstance(fit_rows, FitRows) else FitRows.of(fit_rows)
+        # The block's grids need a few thousand rows: those only are taken.
+        few = rows.take(grid_rows(rows.n, random_state))
         single = [
             label
             for label, cols in groups.items()
-            if columnwise and len(cols) == 1 and _numeric(fit_rows, cols[0])
+            if columnwise and len(cols) == 1 and _numeric(few, cols[0])
         ]
         others = [label for label in groups if label not in set(single)]
         self.block = None
         if single:
             self.block = ColumnwiseFourier(
                 [groups[label][0] for label in single], random_state=random_state
-            ).fit(fit_rows)
+            ).fit(few)
+        every = rows.take(None) if others else None
         self.group_maps = [
-            _ColumnMap(clone(base).fit(_select(fit_rows, groups[label])), groups[label])
+            _ColumnMap(clone(base).fit(_select(every, groups[label])), groups[label])
             for label in others
         ]
         self.labels = single + others
@@ -209,7 +245,7 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
 
 def column_setup(test, X, fit_rows, columns, random_state):
     """The :class:`ColumnMaps` of ``columns`` of ``X``, fit on ``fit_rows``
-    (the rows the test fits its maps on)."""
+    (the rows the test fits its maps on, or a :class:`FitRows`)."""
     groups = column_groups(X, columns)
     # The fitted map's class and parameters ("auto" resolved).
     base = base_map(getattr(test, "transformer_", None), random_state)

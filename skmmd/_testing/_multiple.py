@@ -32,6 +32,9 @@ from ._aggregation import _TIE_RTOL
 
 CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
 
+# Entries of T whose fitted tails are computed together (about 32 MB each
+# of a dozen temporaries).
+_FIT_ENTRIES = 2**22
 # Skewness below which a column's null is taken as normal (the gamma's shape
 # 4 / skew^2 would exceed 4e6).
 _NORMAL_SKEW = 1e-3
@@ -70,6 +73,16 @@ def fitted_log_p_values(T):
     Constant columns get 1 (log 0).
     """
     T = np.asarray(T, dtype=np.float64)
+    out = np.empty(T.shape)
+    # Columns in slices: a dozen temporaries of a slice's size, not T's.
+    step = max(1, _FIT_ENTRIES // max(T.shape[0], 1))
+    for lo in range(0, T.shape[1], step):
+        out[:, lo : lo + step] = _fitted_log_p(T[:, lo : lo + step])
+    return out
+
+
+def _fitted_log_p(T):
+    """:func:`fitted_log_p_values` of some columns."""
     n = T.shape[0] - 1  # rows left in each fit
     center = T.mean(axis=0)
     spread = T.std(axis=0)

@@ -11,6 +11,8 @@ from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
 # Rows of the fit sample that set each column's grid and bandwidth: enough
 # for 256 cells of about 16 rows each.
 _GRID_ROWS = 4096
+# Cells computed at once by _grouped_sums (int32): 64 MB.
+_CELL_ENTRIES = 2**24
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
 # Random pairs of rows behind each column's median distance.
@@ -19,15 +21,17 @@ _MEDIAN_PAIRS = 4096
 
 def _values(X, columns):
     """The float64 values of ``columns`` (labels of a DataFrame, positions of
-    an array), NaN where missing; no copy of a float64 array's columns taken
-    whole and in order."""
+    an array), NaN where missing; no copy of a float64 array's consecutive
+    columns."""
     columns = list(columns)
     if is_dataframe(X):
         if columns != list(X.columns):
             X = X[columns]
         return canonical(X).to_numpy(dtype=np.float64, na_value=np.nan)
     X = np.asarray(X)
-    if columns != list(range(X.shape[1])):
+    if columns == list(range(columns[0], columns[0] + len(columns))):
+        X = X[:, columns[0] : columns[0] + len(columns)]  # a view
+    else:
         X = X[:, columns]
     return X.astype(np.float64, copy=False)
 
@@ -50,9 +54,7 @@ def _median_distances(values, rng):
     nonzero = np.where(gaps > 0, gaps, 0.0)
     n_nonzero = np.count_nonzero(nonzero, axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        fallback = np.where(
-            n_nonzero > 0, np.nansum(nonzero, axis=0) / n_nonzero, 1.0
-        )
+        fallback = np.where(n_nonzero > 0, np.nansum(nonzero, axis=0) / n_nonzero, 1.0)
     return np.where(median > 0, median, fallback)
 
 
@@ -174,9 +176,14 @@ class ColumnwiseFourier:
         if out is None:
             out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
         S, q = out
-        cells = grid_cells(_values(X, self.columns), self.edges_, *self._index)
+        values = _values(X, self.columns)
         groups = np.ascontiguousarray(groups, dtype=np.int64)
-        cell_sums(cells, self.table_, groups, n_groups, S)
+        # Rows in blocks: the cells of a block stay within _CELL_ENTRIES.
+        step = max(1, _CELL_ENTRIES // max(self.n_blocks_, 1))
+        for lo in range(0, values.shape[0], step):
+            rows = slice(lo, lo + step)
+            cells = grid_cells(values[rows], self.edges_, *self._index)
+            cell_sums(cells, self.table_, groups[rows], n_groups, S)
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
         return S, q
 

@@ -5,8 +5,9 @@ and the witness points."""
 import numpy as np
 
 from .._testing import _streaming
+from .._testing._base import fit_indices
 from .._testing._calibration import n_max
-from .._testing._explain import column_setup, ranked, stopping, unit_width
+from .._testing._explain import FitRows, column_setup, ranked, stopping, unit_width
 from .._testing._results import interval
 from .._utils._tables import is_dataframe
 from . import _resampled
@@ -69,12 +70,18 @@ def column_report(test, engine, X, Y, columns, rng, seed):
     the columns that fits the unit-sum budget, and their statistics on the
     same permutations (one seed) in the one calibration loop.
     """
-    fit_rows = test._fit_rows(engine, X, Y, seed)
+    m, n = engine.n_rows(X), engine.n_rows(Y)
+    fitted = fit_indices(m + n, seed)  # test._fit_rows's, taken as needed
+
+    def take(idx):
+        at = fitted if idx is None else idx if fitted is None else fitted[idx]
+        return engine.pooled(X, Y, at)
+
+    fit_rows = FitRows(m + n if fitted is None else fitted.size, take)
     column_maps = column_setup(
         test, X, fit_rows, columns, rng.randint(np.iinfo(np.int32).max)
     )
     widths = [engine.width(t, X) for t in column_maps.maps]
-    m, n = engine.n_rows(X), engine.n_rows(Y)
     unit = test._resolve_unit(m, n, unit_width(column_maps.maps, widths))
     parts = column_maps.chunks(-(-m // unit) - (-n // unit))
     # Several parts cannot stop together: they draw all resamples.
