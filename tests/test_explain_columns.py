@@ -8,7 +8,7 @@ from scipy.stats import false_discovery_control
 
 import skmmd
 from skmmd import HSICTest, MMDTest
-from skmmd._testing import _calibration, _multiple
+from skmmd._testing import _explain, _multiple
 from skmmd.kernel_approximation._columnwise import ColumnwiseFourier
 from skmmd.kernel_approximation._columnwise_numba import bucket_starts, grid_cells
 from skmmd.mmd._hsic import ColumnHSICParts, HSICParts, feature_gram
@@ -241,7 +241,7 @@ def test_reports_in_parts_equal_one_report(monkeypatch):
     X, Y = _shifted(600, 40)
     test = MMDTest(n_resamples=99, random_state=0).fit(X, Y)
     whole = test.explain(X, Y)
-    monkeypatch.setattr(_calibration, "_UNIT_ENTRIES", 3000)
+    monkeypatch.setattr(_explain, "_PART_ENTRIES", 3000)
     parts = test.explain(X, Y)
     pd.testing.assert_frame_equal(parts, whole, rtol=1e-9)
 

@@ -88,6 +88,9 @@ def _numeric(X, column):
     return not any(isinstance(v, (bool, np.bool_)) for v in values)
 
 
+# Unit sums of one part of a report's columns (128 MB): a pass over the rows
+# per part, each part's sums dropped before the next.
+_PART_ENTRIES = 2**24
 # Fit rows behind the columnwise map's grids and bandwidths.
 _GRID_ROWS = 4096
 
@@ -165,7 +168,7 @@ class ColumnMaps:
         if self.block is None:
             return [self.group_maps]
         per_chunk = max(
-            1, _calibration._UNIT_ENTRIES // (max(n_units, 1) * self.block.block_width_)
+            1, _PART_ENTRIES // (max(n_units, 1) * self.block.block_width_)
         )
         n = self.block.n_blocks_
         parts = [

@@ -154,7 +154,9 @@ class ColumnwiseFourier:
             :, :, None
         ] * frequencies
         m = len(self.columns)
-        table = np.zeros((m, self.n_cells + 1, 2 * D + 1))
+        # float32: half the memory of a wide table's cells (its rounding,
+        # 1e-7, is far below the features' own error); sums are float64.
+        table = np.zeros((m, self.n_cells + 1, 2 * D + 1), dtype=np.float32)
         table[:, :-1, :D] = np.cos(phases) / np.sqrt(D)
         table[:, :-1, D : 2 * D] = np.sin(phases) / np.sqrt(D)
         table[:, -1, -1] = 1.0  # the missing values' cell
@@ -168,7 +170,7 @@ class ColumnwiseFourier:
         cells = grid_cells(_values(X, self.columns), self.edges_, *self._index)
         m = len(self.columns)
         Z = self.table_[np.arange(m)[None, :], cells.T]  # (n, m, w)
-        return Z.reshape(cells.shape[1], -1)
+        return Z.reshape(cells.shape[1], -1).astype(np.float64)
 
     def _grouped_sums(self, X, groups, n_groups, out=None):
         """Features summed per group without storing them; each row's

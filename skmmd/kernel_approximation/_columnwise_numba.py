@@ -91,7 +91,7 @@ def cell_sums(cells, table, groups, n_groups, S):  # pragma: no cover - compiled
             counts = np.zeros((n_groups, n_cells))
             for i in range(n):
                 counts[groups[i], cells[j, i]] += 1.0
-            S[:, base : base + w] += counts @ table[j]
+            S[:, base : base + w] += counts @ table[j].astype(np.float64)
         else:
             for i in range(n):
                 row = table[j, cells[j, i]]
