@@ -182,7 +182,7 @@ def test_pooled_p_values_are_uniform_where_the_fitted_tail_is_too_thin():
     dof = rng.choice([1.0, 3.0, 30.0], size=2000)
     T = rng.chisquare(dof, size=(200, 2000))
     log_p = _multiple.fitted_log_p_values(T)
-    pooled = _multiple.pooled_p_values(log_p)
+    pooled = _multiple.pooled_p_values(T, log_p)
     for level in (0.001, 0.01, 0.05, 0.2):
         share = np.mean(pooled <= level)
         assert abs(share - level) <= 3 * np.sqrt(level * (1 - level) / 2000) + 1e-3

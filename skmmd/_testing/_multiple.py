@@ -133,22 +133,24 @@ def maxt_adjusted_p_values(log_p):
     return out
 
 
-def pooled_p_values(log_p):
-    """Each column's observed ``t = -log_p[0]`` against the resampled ``t``
-    of every column: ``(1 + #{(b >= 1, k) : t[b, k] >= t[0, j]}) / (1 + B K)``.
+def pooled_p_values(T, log_p):
+    """Each column's observed ``t = -log_p[0]`` (fitted to all its
+    resamples, :func:`fitted_log_p_values` of ``T``) against the resampled
+    ``t`` of every column, each fitted to the other resamples of its column:
+    ``(1 + #{(b >= 1, k) : t_b,k >= t_0,j}) / (1 + B K)``.
 
     On the fitted scale the columns' nulls are alike, so all ``B K``
     resampled values estimate one null: the p-values are as fine as
     ``1/(B K + 1)`` and calibrated by the resamples, not by the fit's tail
-    (the pooled permutation p-values of Storey & Tibshirani 2003). A changed
-    column's resampled values stay null draws (its resamples are
-    permutations); their fit, widened by its own observed value, only puts
-    them lower, which errs on the safe side.
+    (the pooled permutation p-values of Storey & Tibshirani 2003). The
+    resamples' fits leave the observed row out: a changed column's extreme
+    statistic would widen its resamples' fits, put them lower and make every
+    pooled p-value too small.
     """
-    t = -log_p
-    null = np.sort(t[1:].ravel())
-    tolerance = _TIE_RTOL * np.maximum(np.abs(t[0]), 1.0)
-    below = np.searchsorted(null, t[0] - tolerance, side="left")
+    t = -log_p[0]
+    null = np.sort(-fitted_log_p_values(T[1:]), axis=None)
+    tolerance = _TIE_RTOL * np.maximum(np.abs(t), 1.0)
+    below = np.searchsorted(null, t - tolerance, side="left")
     return (1.0 + null.size - below) / (1.0 + null.size)
 
 
@@ -162,7 +164,7 @@ def adjusted_p_values(T, correction, permutation_p):
             f"correction must be one of {list(CORRECTIONS)}; got {correction!r}."
         )
     log_p = fitted_log_p_values(T)
-    pooled = pooled_p_values(log_p)
+    pooled = pooled_p_values(T, log_p)
     if correction == "fwer":
         adjusted = maxt_adjusted_p_values(log_p)
     elif correction == "none":
