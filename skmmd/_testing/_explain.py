@@ -218,7 +218,7 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
     import pandas as pd
 
     T = np.vstack([observed, null])
-    p_values = _aggregation.per_kernel_p_values(T)[0]
+    p_values = _multiple.permutation_p_values(T)
     adjusted, pooled = _multiple.adjusted_p_values(T, correction, p_values)
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())

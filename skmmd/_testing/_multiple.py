@@ -28,7 +28,7 @@ import numpy as np
 from scipy.special import log_ndtr
 from scipy.stats import false_discovery_control
 
-from ._aggregation import _TIE_RTOL
+from ._aggregation import _TIE_RTOL, _tie_tolerance
 
 CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
 
@@ -131,6 +131,13 @@ def maxt_adjusted_p_values(log_p):
     out = np.empty_like(adjusted)
     out[order] = adjusted
     return out
+
+
+def permutation_p_values(T):
+    """Each column's permutation p-value ``#{b : T[b, k] >= T[0, k]} /
+    (B + 1)`` (row 0 included, ties within the tolerance of
+    :func:`._aggregation.per_kernel_p_values`, which gives every row's)."""
+    return np.count_nonzero(T >= T[0] - _tie_tolerance(T), axis=0) / T.shape[0]
 
 
 def pooled_p_values(T, log_p):
