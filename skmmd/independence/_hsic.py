@@ -592,8 +592,8 @@ class HSICTest(_BaseHSICTest):
         >>> report[["column", "adjusted_p_value"]]
           column  adjusted_p_value
         0      1             0.005
-        1      2             0.940
-        2      0             0.940
+        1      0             0.885
+        2      2             0.890
         """
         check_is_fitted(self)
         X, Y = self._pairs(X, y, reset=False, fit_maps=False)

@@ -94,15 +94,18 @@ class ColumnwiseFourier:
     Column ``j`` has the Gaussian kernel at its own median distance
     ``sigma_j`` on its values rounded to a grid of ``n_cells`` cells (a cell
     per distinct value, or between its quantiles ``k / n_cells`` of the fit
-    rows), a missing value its own cell:
-    ``k_j(x, y) = exp(-(c(x) - c(y))^2 / (2 sigma_j^2))`` for present values
-    and ``1[both missing]`` otherwise. The features of each cell are
+    rows), a missing value its own cell: the average over the scales ``s``
+    of ``bandwidth_scales`` of ``exp(-(c(x) - c(y))^2 / (2 s^2 sigma_j^2))``
+    for present values, and ``1[both missing]`` otherwise. Several scales
+    keep one column's kernel sensitive to a shift (the large ones) and to a
+    change of shape (the small ones) alike. The features of each cell are
     computed once at fit, so mapping a value is a lookup: the cost of a row
     is ``O(m (log n_cells + 2 D))`` with no trigonometric call, and a value
     and its cell centre are never further apart than the column's cell.
-    Frequencies are stratified Gaussian quantiles ``Phi^-1((k + u) / D)``,
-    one uniform ``u`` drawn per map, so a column's map is the same in a table
-    of any width. Every row of a column's features has unit norm.
+    Frequencies are stratified Gaussian quantiles ``Phi^-1((k + u) / L) /
+    s``, ``L = D / len(bandwidth_scales)`` per scale, one uniform ``u``
+    drawn per map, so a column's map is the same in a table of any width.
+    Every row of a column's features has unit norm.
 
     Parameters
     ----------
@@ -113,6 +116,9 @@ class ColumnwiseFourier:
         and the missing indicator).
     n_cells : int, default=256
         Cells of each column's grid (a power of two).
+    bandwidth_scales : tuple of float, default=(0.5, 1.0, 2.0, 4.0)
+        Multiples of each column's median distance whose Gaussian kernels
+        are averaged (their number divides ``n_frequencies``).
     random_state : int, RandomState instance or None, default=None
         The frequencies' offset and the fit subsample.
 
@@ -124,10 +130,19 @@ class ColumnwiseFourier:
         Features per column, ``2 D + 1``.
     """
 
-    def __init__(self, columns, *, n_frequencies=16, n_cells=256, random_state=None):
+    def __init__(
+        self,
+        columns,
+        *,
+        n_frequencies=16,
+        n_cells=256,
+        bandwidth_scales=(0.5, 1.0, 2.0, 4.0),
+        random_state=None,
+    ):
         self.columns = list(columns)
         self.n_frequencies = n_frequencies
         self.n_cells = n_cells
+        self.bandwidth_scales = bandwidth_scales
         self.random_state = random_state
 
     def fit(self, X, y=None):
@@ -146,8 +161,15 @@ class ColumnwiseFourier:
         self.edges_, centres = _grids(values, self.n_cells)
         self._index = bucket_starts(self.edges_, _BUCKETS)
         self.bandwidths_ = _median_distances(values, gen)
-        D = self.n_frequencies
-        frequencies = norm.ppf((np.arange(D) + u) / D)
+        D, scales = self.n_frequencies, np.asarray(self.bandwidth_scales, float)
+        per_scale = D // scales.size
+        if per_scale * scales.size != D:
+            raise ValueError(
+                f"n_frequencies={D} must be a multiple of the number of "
+                f"bandwidth_scales ({scales.size})."
+            )
+        stratified = norm.ppf((np.arange(per_scale) + u) / per_scale)
+        frequencies = (stratified[None, :] / scales[:, None]).ravel()
         # Centred on each column's middle cell: the same kernel, smaller phases.
         middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
         phases = ((centres - middle) / self.bandwidths_[:, None])[
@@ -195,6 +217,7 @@ class ColumnwiseFourier:
             self.columns[start:stop],
             n_frequencies=self.n_frequencies,
             n_cells=self.n_cells,
+            bandwidth_scales=self.bandwidth_scales,
             random_state=self.random_state,
         )
         part.edges_ = self.edges_[start:stop]

@@ -132,9 +132,9 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def explain(self, X, y=None, *, columns=None):
         """Which columns moved: a test per column, adjusted for testing them all.
 
-        With the test's default map every numeric column alone gets a
-        Gaussian kernel at its own median distance, all of them mapped in one
-        pass (on a grid of 256 cells of each column's values); categorical
+        With the test's default map every numeric column alone gets
+        Gaussian kernels at multiples of its own median distance, all columns
+        mapped in one pass (on a grid of 256 cells of each column's values); categorical
         columns and groups of columns get a copy of the test's map (a
         :class:`TabularSampler`), and a test given another sampler uses it
         for every column. All columns' statistics are computed on the same
