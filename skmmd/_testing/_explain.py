@@ -8,7 +8,7 @@ statistics (``two_sample._explain``, ``independence._explain``)."""
 import numpy as np
 from sklearn.base import clone
 
-from .._utils._tables import is_dataframe, numeric_series
+from .._utils._tables import is_dataframe, numeric_array_column, numeric_series
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._columnwise import ColumnwiseFourier
@@ -78,14 +78,7 @@ def _numeric(X, column):
     """Whether one column of ``X`` holds numbers (booleans are categories)."""
     if is_dataframe(X):
         return numeric_series(X[column])
-    values = np.asarray(X[:, column])
-    if values.dtype.kind in "iuf":
-        return True
-    try:
-        values.astype(np.float64)
-    except (TypeError, ValueError):
-        return False
-    return not any(isinstance(v, (bool, np.bool_)) for v in values)
+    return numeric_array_column(np.asarray(X[:, column]))
 
 
 # Unit sums of one part of a report's columns (128 MB): a pass over the rows
@@ -126,12 +119,12 @@ def _take(rows, idx):
 class ColumnMaps:
     """The maps of a report's column groups, fit on ``fit_rows``.
 
-    With ``columnwise`` (the test's map is its default or a table map), every group
-    of one numeric column is mapped by one :class:`ColumnwiseFourier` (its
-    own Gaussian kernel, all columns in one pass; its statistics come as one
-    per column); each other group (several columns, or a categorical one),
-    and every group when the test was given its own map, by a copy of
-    ``base`` fit on it.
+    With ``columnwise`` (the test's map is its default or a table map),
+    every group of one numeric column is mapped by one
+    :class:`ColumnwiseFourier` (its own kernels, all columns in one pass; its
+    statistics come as one per column); each other group (several columns,
+    or a categorical one), and every group when the test was given its own
+    map, by a copy of ``base`` fit on (``fit_rows``, or a :class:`FitRows`).
     ``labels`` are the groups' labels in the order of the statistics: the
     numeric columns' first, then the other groups'. ``maps``: the block
     (when there are numeric columns) first, then the group maps.
@@ -167,9 +160,7 @@ class ColumnMaps:
         whatever the table's width)."""
         if self.block is None:
             return [self.group_maps]
-        per_chunk = max(
-            1, _PART_ENTRIES // (max(n_units, 1) * self.block.block_width_)
-        )
+        per_chunk = max(1, _PART_ENTRIES // (max(n_units, 1) * self.block.block_width_))
         n = self.block.n_blocks_
         parts = [
             [self.block.subset(lo, min(lo + per_chunk, n))]

@@ -24,6 +24,19 @@ def is_dataframe(X):
     return hasattr(X, "columns") and hasattr(X, "iloc")
 
 
+def numeric_array_column(column):
+    """Whether an ndarray column holds numbers (or None/NaN) only."""
+    if column.dtype.kind in "iuf":
+        return True
+    if column.dtype.kind != "O" or any(isinstance(v, (bool, np.bool_)) for v in column):
+        return False
+    try:
+        column.astype(np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def numeric_series(column):
     """Whether a pandas column holds numbers (booleans are categories;
     datetimes and timedeltas are numbers, see :func:`canonical`)."""

@@ -16,22 +16,10 @@ from .._utils._tables import (
     canonical_array,
     check_columns,
     is_dataframe,
+    numeric_array_column,
     numeric_series,
 )
 from ._fourier import RandomFourierSampler
-
-
-def _numeric_array_column(column):
-    """Whether an ndarray column holds numbers (or None/NaN) only."""
-    if column.dtype.kind in "iuf":
-        return True
-    if column.dtype.kind != "O" or any(isinstance(v, (bool, np.bool_)) for v in column):
-        return False
-    try:
-        column.astype(np.float64)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _clip_far(Z):
@@ -220,7 +208,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             if frame:
                 categorical = [c for c in keys if not numeric_series(X[c])]
             else:
-                categorical = [c for c in keys if not _numeric_array_column(X[:, c])]
+                categorical = [c for c in keys if not numeric_array_column(X[:, c])]
         else:
             unknown = [c for c in self.categorical if c not in keys]
             if unknown:
