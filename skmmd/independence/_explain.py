@@ -94,13 +94,7 @@ def column_report(test, X, Y, columns):
     observed, null, intervals = [], [], []
     for parts, grams, y_obs in results:
         stat, resampled, _ = resampled_hsic(
-            parts,
-            n_resamples=n_max(test.n_resamples),
-            batch=test.batch,
-            seed=seed,
-            n_jobs=test.n_jobs,
-            stopping=rule,
-            p_of=p_of,
+            parts, **_explain.loop_options(test, seed, rule, p_of)
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))

@@ -6,8 +6,14 @@ import numpy as np
 
 from .._testing import _streaming
 from .._testing._base import fit_indices
-from .._testing._calibration import n_max
-from .._testing._explain import FitRows, column_setup, ranked, stopping, unit_width
+from .._testing._explain import (
+    FitRows,
+    column_setup,
+    loop_options,
+    ranked,
+    stopping,
+    unit_width,
+)
 from .._testing._results import interval
 from .._utils._tables import is_dataframe
 from . import _resampled
@@ -34,12 +40,7 @@ def _statistics(test, maps, sums, m, n, seed, rule, p_of):
         n,
         statistic=test.statistic,
         method="permutation",
-        n_resamples=n_max(test.n_resamples),
-        batch=test.batch,
-        seed=seed,
-        n_jobs=test.n_jobs,
-        stopping=rule,
-        p_of=p_of,
+        **loop_options(test, seed, rule, p_of),
     )
     intervals = []
     for s in sums:
