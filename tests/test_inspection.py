@@ -378,11 +378,12 @@ def test_column_report_ranks_ties_by_z_and_names_an_independence_screening(
     rng = np.random.default_rng(7)
     y = X.iloc[:, 0] + X.iloc[:, 5] + 0.3 * rng.normal(size=300)
     report = HSICTest(n_resamples=99, random_state=0).fit(X, y).explain(X, y)
-    # Given in any order, the bars are by adjusted p-value, then z.
+    # Given in any order, the bars are by adjusted p-value, then the pooled
+    # p-value, then z: as explain ranks them.
     shuffled = report.sample(frac=1.0, random_state=0).reset_index(drop=True)
     display = ColumnReportDisplay(report=shuffled).plot()
-    expected = report.sort_values(["adjusted_p_value", "p_value", "z"],
-                                  ascending=[True, True, False])  # fmt: skip
+    keys = ["adjusted_p_value", "pooled_p_value", "z"]
+    expected = report.sort_values(keys, ascending=[True, True, False])
     labels = [t.get_text() for t in display.ax_.get_yticklabels()]
     assert labels[:2] == [f"customer_lifeti\u2026imate_{i}_in_euros" for i in (0, 5)]
     assert len(labels) == len(expected)
