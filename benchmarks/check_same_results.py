@@ -1,11 +1,14 @@
 """Bit-for-bit results of every estimator, to compare two commits of skmmd.
 
-Runs the public estimators (samplers' transforms; MMDTest, AggregatedMMDTest
-and HSICTest in memory, chunked with ``partial_fit``, on Dask arrays and on
-array-api-strict arrays; a learned kernel; the online detector) and the CLI's
-``test`` and ``independence --json`` on fixed seeds, and saves every number in
-one ``.npz``. ``--compare A.npz B.npz`` then reports, per entry, whether the
-two are identical (``np.array_equal`` on the bits, NaN equal to NaN).
+Runs the public estimators (samplers' transforms; MMDTest, AggregatedMMDTest,
+HSICTest and AggregatedHSICTest in memory, chunked with ``partial_fit``, on
+Dask arrays and on array-api-strict arrays, with ``n_resamples="auto"`` and
+every ``correction`` of ``explain``; a learned kernel; ConditionalHSICTest and
+causal-learn's adapter ``SkmmdCIT`` with a PC search; the online detector) and
+the CLI's ``test`` and ``independence --json`` (with ``--given`` too) on fixed
+seeds, and saves every number in one ``.npz``. ``--compare A.npz B.npz`` then
+reports, per entry, whether the two are identical (``np.array_equal`` on the
+bits, NaN equal to NaN).
 
 Keys of the CLI's JSON that a change renames are mapped by ``RENAMED``.
 
@@ -27,15 +30,10 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import numpy as np  # noqa: E402
 
-# CLI JSON keys renamed by the layout of a family of tests (issue 39):
-# the independence result speaks of HSIC and pairs.
-# the independence result speaks of HSIC and pairs (n_samples_y, which equalled
-# n_samples_x, is gone).
-RENAMED = {
-    "independence.hsic": "independence.mmd2",
-    "independence.n_pairs": "independence.n_samples_x",
-}
-REMOVED = {"independence.n_samples_y"}
+# Keys (new name: old name) that a change renames, and keys it removes on
+# purpose; both start empty for each comparison of two commits.
+RENAMED = {}
+REMOVED = set()
 
 
 def _data(seed=0, n=600, d=3):
@@ -175,6 +173,134 @@ def _hsic(out):
     )
 
 
+def _auto_and_corrections(out):
+    import skmmd
+
+    X, Y = _data()
+    table = _table()
+    for prefix, test, data in [
+        ("auto.mmd", skmmd.MMDTest(n_resamples="auto", random_state=0), (X, Y)),
+        (
+            "auto.agg",
+            skmmd.AggregatedMMDTest(n_resamples="auto", random_state=0),
+            (X, Y),
+        ),
+        (
+            "auto.hsic",
+            skmmd.HSICTest(n_resamples="auto", random_state=0),
+            (X, Y[:, :1]),
+        ),
+    ]:
+        _test_values(prefix, test.fit(*data), out)
+        out[prefix + ".n_resamples_used_"] = np.asarray(test.n_resamples_used_, float)
+    for correction in ("fwer", "fdr", "fdr_by", "none"):
+        result = skmmd.mmd_test(
+            table.iloc[:300],
+            table.iloc[300:],
+            explain=True,
+            correction=correction,
+            random_state=0,
+            n_resamples=199,
+        )
+        out[f"explain.{correction}"] = result.column_report.select_dtypes(
+            "number"
+        ).to_numpy(float)
+
+
+def _aggregated_hsic(out):
+    import skmmd
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(600, 2))
+    y = np.sin(2 * x[:, :1]) + rng.normal(size=(600, 1))
+    for prefix, test in {
+        "agghsic": skmmd.AggregatedHSICTest(random_state=0, n_resamples=199),
+        "agghsic.uniform": skmmd.AggregatedHSICTest(
+            weights="uniform", random_state=1, n_resamples=199
+        ),
+    }.items():
+        _test_values(prefix, test.fit(x, y), out)
+    test = skmmd.AggregatedHSICTest(random_state=0, n_resamples=199)
+    for lo in range(0, 600, 250):
+        test.partial_fit(x[lo : lo + 250], y[lo : lo + 250])
+    _test_values("agghsic.partial", test, out)
+
+
+def _causal_data(seed=4, n=400):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n)
+    b = np.sin(2 * a) + 0.5 * rng.normal(size=n)
+    c = a**2 + 0.5 * rng.normal(size=n)
+    d = b - c + 0.5 * rng.normal(size=n)
+    e = rng.normal(size=n)
+    return np.column_stack([a, b, c, d, e])
+
+
+def _conditional(out):
+    import skmmd
+
+    data = _causal_data()
+    for prefix, test, args in [
+        ("cond", skmmd.ConditionalHSICTest(random_state=0, n_resamples=199), (1, 2, 0)),
+        (
+            "cond.dep",
+            skmmd.ConditionalHSICTest(random_state=1, n_resamples=199),
+            (1, 3, 0),
+        ),
+        (
+            "cond.noz",
+            skmmd.ConditionalHSICTest(random_state=0, n_resamples=199),
+            (0, 4, None),
+        ),
+        (
+            "cond.auto",
+            skmmd.ConditionalHSICTest(random_state=0, n_resamples="auto"),
+            (1, 2, 0),
+        ),
+        (
+            "cond.two",
+            skmmd.ConditionalHSICTest(
+                n_folds=3, z_screen=False, random_state=2, n_resamples=199
+            ),
+            (0, 3, [1, 2]),
+        ),
+    ]:
+        i, j, k = args
+        Z = None if k is None else data[:, np.atleast_1d(k)]
+        test.fit(data[:, [i]], data[:, [j]], Z)
+        _test_values(prefix, test, out)
+        for name in ("penalty_", "null_scale_", "resample_unit_", "n_resamples_used_"):
+            out[f"{prefix}.{name}"] = np.asarray(getattr(test, name), dtype=np.float64)
+
+
+def _causal(out):
+    try:
+        from causallearn.search.ConstraintBased.PC import pc
+    except ImportError:
+        return
+    from skmmd.causal import SkmmdCIT
+
+    data = _causal_data()
+    for prefix, kwargs in [
+        ("causal", {"n_resamples": 199}),
+        ("causal.auto", {"n_resamples": "auto", "level": 0.05}),
+    ]:
+        cit = SkmmdCIT(data, random_state=0, **kwargs)
+        out[prefix + ".p"] = np.array(
+            [
+                cit(0, 1),
+                cit(1, 2, [0]),
+                cit(0, 3, [1, 2]),
+                cit(3, 4, []),
+                cit(2, 1, (0,)),
+            ]
+        )
+    graph = pc(
+        data, 0.05, "skmmd", show_progress=False, random_state=0, n_resamples=199
+    )
+    out["causal.pc"] = np.asarray(graph.G.graph, dtype=np.float64)
+
+
 def _dask(out):
     try:
         import dask
@@ -251,6 +377,14 @@ def _cli(out):
                 "independence",
                 ["independence", str(t), "--target", "a", "--json", "--explain"],
             ),
+            (
+                "independence_given",
+                ["independence", str(t), "--target", "a", "--given", "b", "--json"],
+            ),
+            (
+                "independence_aggregate",
+                ["independence", str(a), "--target", "p", "--aggregate", "--json"],
+            ),
         ]:
             buffer = io.StringIO()
             with contextlib.redirect_stdout(buffer):
@@ -271,7 +405,19 @@ def _flatten(prefix, value, out):
 
 def collect():
     out = {}
-    for part in (_samplers, _mmd, _hsic, _dask, _array_api, _detector, _cli):
+    for part in (
+        _samplers,
+        _mmd,
+        _hsic,
+        _auto_and_corrections,
+        _aggregated_hsic,
+        _conditional,
+        _causal,
+        _dask,
+        _array_api,
+        _detector,
+        _cli,
+    ):
         part(out)
     return out
 
