@@ -312,9 +312,9 @@ def test_causal_search_uses_auto():
 
     graph = pc(data, 0.05, "skmmd", n_resamples="auto", level=0.05, show_progress=False)
     assert graph.G.graph[0, 2] == 0 and graph.G.graph[0, 1] != 0
-    with pytest.raises(ValueError, match="n_resamples must be a positive"):
+    with pytest.raises(ValueError, match="n_resamples. parameter of SkmmdCIT must be"):
         SkmmdCIT(data, n_resamples="fast")
-    with pytest.raises(ValueError, match="level must be in"):
+    with pytest.raises(ValueError, match="level. parameter of SkmmdCIT must be"):
         SkmmdCIT(data, n_resamples="auto", level=1.5)
 
 

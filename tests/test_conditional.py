@@ -9,8 +9,8 @@ import pytest
 
 import skmmd
 from skmmd import ConditionalHSICTest, HSICTestResult, RandomFourierSampler
-from skmmd.independence import _conditional
-from skmmd.mmd._conditional import RidgeFolds
+from skmmd.independence import _conditional_pipeline, _conditional_search, _ridge
+from skmmd.independence._ridge import RidgeFolds
 
 
 def _chain(n, rng, dependent=0.0):
@@ -36,7 +36,7 @@ def test_statistic_equals_the_residuals_computed_directly():
     B = test.y_transformer_.transform(y)
     C = test.z_transformer_.transform(z)
     seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max)
-    folds = _conditional.fold_labels(seed, np.arange(600), 5)
+    folds = _ridge.fold_labels(seed, np.arange(600), 5)
     F = np.hstack([A, B])
     # Double cross-fitting: x-features on folds at odd cyclic distance; the
     # fits undersmoothed (a tenth of the cross-validated penalty).
@@ -57,7 +57,7 @@ def test_chunks_give_the_same_statistic_and_p_value(monkeypatch):
     rng = np.random.default_rng(1)
     x, y, z = _chain(900, rng)
     whole = _test(resample_unit=2).fit(x, y, Z=z)
-    monkeypatch.setattr(_conditional, "_CHUNK_ENTRIES", 97 * 50)
+    monkeypatch.setattr(_conditional_pipeline, "_CHUNK_ENTRIES", 97 * 50)
     chunked = _test(resample_unit=2).fit(x, y, Z=z)
     # Chunks only reorder the sums of C'C and C'F; the undersmoothed ridge
     # solve (condition number ~1e3 larger) carries their rounding to ~1e-9.
@@ -69,13 +69,13 @@ def test_chunks_give_the_same_statistic_and_p_value(monkeypatch):
 
 
 def test_folds_are_balanced_and_independent_of_chunks():
-    whole = _conditional.fold_labels(7, np.arange(10_000), 5)
+    whole = _ridge.fold_labels(7, np.arange(10_000), 5)
     parts = np.concatenate(
         [
-            _conditional.fold_labels(7, np.arange(lo, lo + 333), 5)
+            _ridge.fold_labels(7, np.arange(lo, lo + 333), 5)
             for lo in range(0, 9990, 333)
         ]
-        + [_conditional.fold_labels(7, np.arange(9990, 10_000), 5)]
+        + [_ridge.fold_labels(7, np.arange(9990, 10_000), 5)]
     )
     np.testing.assert_array_equal(whole, parts)
     for stop in (10, 13, 4096, 8192):  # every fold once in each run of 5
@@ -248,13 +248,13 @@ def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
     from causallearn.search.ConstraintBased.PC import pc
     from causallearn.utils.cit import CIT
 
-    import skmmd.causal
+    import skmmd.causal  # noqa: F401 (registers the test)
 
     data = _causal_data(600, np.random.default_rng(8))
     calls = []
-    original = skmmd.causal._default_map
+    original = _conditional_search._default_map
     monkeypatch.setattr(
-        skmmd.causal,
+        _conditional_search,
         "_default_map",
         lambda *args: calls.append(1) or original(*args),
     )
@@ -283,35 +283,33 @@ def test_the_registered_test_leaves_out_columns_independent_of_everything():
     test = CIT(data, "skmmd", **options)
     # x4 is independent of everything: the test is the one given x0 alone.
     assert test(1, 3, [0, 4]) == test(1, 3, [0])
-    assert list(test._z_maps) == [(0,)]
+    assert list(test.search._z_maps) == [(0,)]
     unscreened = CIT(data, "skmmd", z_screen=False, **options)
     unscreened(1, 3, [0, 4])
-    assert list(unscreened._z_maps) == [(0, 4)]
+    assert list(unscreened.search._z_maps) == [(0, 4)]
 
 
-def test_tests_given_one_set_share_its_design_whatever_the_order():
+def test_tests_given_one_set_share_its_design_whatever_the_order(monkeypatch):
     pytest.importorskip("causallearn", reason="causal-learn is not installed")
     from causallearn.utils.cit import CIT
 
-    import skmmd.causal
+    import skmmd.causal  # noqa: F401 (registers the test)
 
     data = _causal_data(500, np.random.default_rng(11))
     options = {"n_resamples": 99, "n_z_features": 60}
     first = CIT(data, "skmmd", **options)
     p = [first(1, 3, [0]), first(2, 3, [0]), first(1, 2, [0, 3])]
-    (features, design), _ = first._shared[(0,)]
+    (features, design), _ = first.search._shared[(0,)]
     assert design.sealed and features[0].shape[0] == 500
     assert len(design._bases) == 10  # 5 folds x (x-fits, y-fits), computed once
     again = CIT(data, "skmmd", **options)  # the other order, nothing shared yet
     assert [again(1, 2, [0, 3]), again(2, 3, [0]), again(1, 3, [0])] == p[::-1]
     # An evicted set is recomputed, to the same p-values.
-    monkey = pytest.MonkeyPatch()
-    monkey.setattr(skmmd.causal, "_SHARED_BYTES", 1)
+    monkeypatch.setattr(_conditional_search, "_SHARED_BYTES", 1)
     small = CIT(data, "skmmd", **options)
     later = [small(2, 3, [0]), small(1, 2, [0, 3]), small(1, 3, [0])]
     assert later == [p[1], p[2], p[0]]
-    assert list(small._shared) == [(0,)]
-    monkey.undo()
+    assert list(small.search._shared) == [(0,)]
 
 
 def test_fci_runs_the_registered_test():

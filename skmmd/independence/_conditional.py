@@ -1,15 +1,8 @@
 """ConditionalHSICTest: are X and Y dependent once Z is known? At linear cost.
 
-The features of x and of y are regressed on the features of z by ridge,
-cross-fitted (:class:`~skmmd.mmd._conditional.RidgeFolds`, the penalty of
-each target chosen by cross-validation), and the residual products
-``vec(r_i g_i' s_i')`` of the rows (``g`` features of z) are summed into
-resampling units by the one pipeline (:mod:`skmmd._testing._streaming`: its
-rows are the row positions, its map computes the products of a chunk of
-positions); the statistic is their squared norm and the calibration a
-multiplier bootstrap of the unit sums in the one calibration loop
-(``independence._resampled``), rescaled by wild re-fits of the ridge
-(:func:`~skmmd.mmd._conditional.null_scale`).
+The estimator validates the data and fits the feature maps of x, y, z and
+the weights (:mod:`._conditional_maps`); the test itself runs on the rows'
+features (:func:`~skmmd.independence._conditional_pipeline.calibrated`).
 """
 
 from numbers import Integral
@@ -18,18 +11,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 
-from .._testing import _calibration, _streaming
 from .._testing._base import SHARED_CONSTRAINTS
 from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
-from ..kernel_approximation._trig import _blas_controller
-from ..mmd._conditional import (
-    ConditionalParts,
-    RidgeFolds,
-    n_z_features,
-    null_scale,
-    residual_products,
-)
 from ._conditional_maps import (
     _XY_FEATURES,
     _Z_WEIGHTS,
@@ -37,134 +21,12 @@ from ._conditional_maps import (
     _default_weight_map,
     _default_z_map,
     fit_rows,
+    n_z_features,
     relevant_columns,
 )
+from ._conditional_pipeline import RowFeatures, calibrated
 from ._observations import check_variable, numeric_table
-from ._resampled import resampled_conditional
 from ._results import HSICTestResult
-
-# Folds are balanced within blocks of this many row positions.
-_FOLD_BLOCK = 4096
-# The ridge fits with the cross-validated penalty divided by this: the
-# statistic's bias under H0 is the product of the x- and y-fits' smoothing
-# biases (their variances are independent under double cross-fitting), so
-# less smoothing than the best prediction wants (as for the generalised
-# covariance measure). Measured at n = 1000 (60 repetitions): type-I error
-# 0.20 -> 0.03 on Strobl's null, 0.07 -> 0.02 on the heteroscedastic fork.
-_UNDERSMOOTH = 10.0
-
-# Entries of one chunk's feature matrices (float64): 32 MB.
-_CHUNK_ENTRIES = 2**22
-# Entries of the features kept in memory for the passes of one test (64 MB):
-# the maps (the z map's dozen samplers) then run once, not four times.
-_CACHE_ENTRIES = 2**23
-# Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
-# units of several.
-_BOOTSTRAP_BUDGET = 2**34
-# Wild re-fits estimating the bootstrap's excess spread (null_scale), while
-# there are fewer than _SCALE_ROWS rows per z-feature: the excess is about
-# 0.1-0.2 times Dz / n_train (0.06-0.15 at n = 1000, Dz = 318), below 0.5 %
-# beyond, not worth two more passes over the rows. 8 draws: standard
-# deviation 0.01-0.04 of the estimate over sign draws at n = 1000-2000 (16
-# draws of the estimate with the cross term, before: 0.01-0.07); up to 0.17
-# where CV picks penalties near 1e-8 and the fits nearly interpolate (the
-# earlier estimate: 0.18 at 8 draws, 0.10 at 16).
-_SCALE_DRAWS = 8
-_SCALE_ROWS = 100
-
-# Fewest units to fit at all; the multiplier bootstrap is a Gaussian
-# approximation, trusted from hundreds of units (the automatic unit keeps
-# thousands where the rows allow).
-_MIN_UNITS = 5
-
-
-def fold_labels(seed, positions, n_folds):
-    """The cross-fitting fold of each row position: each run of ``n_folds``
-    consecutive positions holds every fold once, in a seeded random order
-    (per block of ``_FOLD_BLOCK`` positions), so folds are random, balanced
-    in any prefix of the rows, and independent of the chunks."""
-    positions = np.asarray(positions, dtype=np.int64)
-    out = np.empty(positions.size, dtype=np.int64)
-    blocks = positions // _FOLD_BLOCK
-    runs = -(-_FOLD_BLOCK // n_folds)
-    for block in np.unique(blocks):
-        rows = blocks == block
-        rng = np.random.default_rng([seed, 4, int(block)])
-        labels = rng.permuted(np.tile(np.arange(n_folds), (runs, 1)), axis=1)
-        out[rows] = labels.ravel()[positions[rows] % _FOLD_BLOCK]
-    return out
-
-
-def auto_unit(n_rows, n_resamples, width):
-    """The smallest power of two keeping the bootstrap's ``B x G x width``
-    multiply-adds within budget, the unit sums within
-    ``_calibration._UNIT_ENTRIES`` entries and at least ``_MIN_UNITS`` units
-    where the rows allow."""
-    unit = 1
-    while n_rows // (2 * unit) >= _MIN_UNITS:
-        units = n_rows // unit
-        cost = n_resamples * units * width
-        if cost <= _BOOTSTRAP_BUDGET and units * width <= _calibration._UNIT_ENTRIES:
-            break
-        unit *= 2
-    return unit
-
-
-class _Features:
-    """The fitted maps of x, y, z and the weights over the rows of the
-    validated data: the features ``(A, B, C, G)`` of any range of row
-    positions (without a map: ``C`` empty, the regression on a constant, and
-    ``G`` the constant weight)."""
-
-    def __init__(self, maps, data):
-        self.maps, self.data = maps, data
-
-    def __call__(self, lo, hi):
-        out = []
-        for i, (transformer, V) in enumerate(zip(self.maps, self.data)):
-            if transformer is None:
-                out.append(np.ones((hi - lo, 1)) if i == 3 else np.empty((hi - lo, 0)))
-                continue
-            rows = V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi]
-            out.append(np.asarray(transformer.transform(rows), dtype=np.float64))
-        return out
-
-
-def _in_memory(features, n_rows):
-    """``features`` computed once, sliced by every pass over the rows, where
-    they fit in ``_CACHE_ENTRIES`` (else as given); and their widths."""
-    widths = tuple(F.shape[1] for F in features(0, 1))
-    if n_rows * sum(widths) > _CACHE_ENTRIES:
-        return features, widths
-    whole = features(0, n_rows)
-    return (lambda lo, hi: [F[lo:hi] for F in whole]), widths
-
-
-def _chunks(n_rows, width):
-    step = max(1, _CHUNK_ENTRIES // max(width, 1))
-    for lo in range(0, n_rows, step):
-        yield lo, min(lo + step, n_rows)
-
-
-class _ResidualProducts:
-    """The pipeline's map: row positions (a contiguous range) -> the products
-    ``vec(r_i g_i' s_i')`` of their cross-fitted residuals and weights."""
-
-    def __init__(self, features, ridge, seed, n_folds, widths):
-        self.features, self.ridge = features, ridge
-        self.seed, self.n_folds, self.widths = seed, n_folds, widths
-
-    def transform(self, positions):
-        lo, hi = int(positions[0]), int(positions[-1]) + 1
-        parts = []
-        Dx, Dy, _, Dg = self.widths
-        for a, b in _chunks(hi - lo, sum(self.widths) + Dx * Dy * Dg):
-            A, B, C, G = self.features(lo + a, lo + b)
-            folds = fold_labels(self.seed, np.arange(lo + a, lo + b), self.n_folds)
-            R = self.ridge.residuals(C, np.hstack([A, B]), folds)
-            x, y = R[:, : A.shape[1]], R[:, A.shape[1] :]
-            parts.append(residual_products(x, y, G))
-        return np.vstack(parts)
 
 
 class ConditionalHSICTest(BaseEstimator):
@@ -541,13 +403,14 @@ class ConditionalHSICTest(BaseEstimator):
         self.x_transformer_, self.y_transformer_, self.z_transformer_ = maps[:3]
         self.z_weights_ = maps[3]
         Z = data[2] if len(data) == 3 else None
-        features = _Features(maps, data[:2] + [Z, Z])
-        parts, null, self.p_value_ = calibrated(
-            features, len(data[0]), seed, **self._test_params()
+        features = RowFeatures(
+            *(None if m is None else (m, V) for m, V in zip(maps, data[:2] + [Z, Z]))
         )
-        self.penalty_ = parts.penalty
+        run = calibrated(features, len(data[0]), seed, **self._test_params())
+        parts, null, self.p_value_ = run.parts, run.null, run.p_value
+        self.penalty_ = run.penalty
         self.null_scale_ = parts.null_scale
-        self.resample_unit_ = parts.unit
+        self.resample_unit_ = run.unit
         self.n_samples_ = len(data[0])
         observed = parts.observed()[0]
         self.statistic_ = observed
@@ -571,111 +434,3 @@ class ConditionalHSICTest(BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.allow_nan = False
         return tags
-
-
-def conditional_parts(
-    features,
-    n_rows,
-    seed,
-    *,
-    n_folds=5,
-    penalties=None,
-    n_resamples=999,
-    resample_unit="auto",
-    design=None,
-    fold_seed=None,
-):
-    """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test.
-
-    ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
-    and the weights of the rows ``lo .. hi - 1``. Two passes over the rows:
-    the ridge's per-fold statistics, then the residual products summed into
-    units by the pipeline. Memory is bounded by a chunk and the unit sums.
-    ``design``: a :class:`~skmmd.mmd._conditional.FoldDesign` shared by the
-    tests with the same features of z and folds (``fold_seed``, default
-    ``seed``), whose statistics and eigendecompositions they then compute once.
-    """
-    fold_seed = seed if fold_seed is None else fold_seed
-    features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
-    # Double cross-fitting (the x- and y-features of a row fit on disjoint
-    # folds) where the folds allow: a row's noise then enters one of the two
-    # fits used at another row, not both.
-    split = widths[0] if n_folds >= 4 else None
-    ridge = RidgeFolds(n_folds, penalties, split, _UNDERSMOOTH, design)
-    for lo, hi in _chunks(n_rows, sum(widths)):
-        A, B, C, _ = features(lo, hi)
-        folds = fold_labels(fold_seed, np.arange(lo, hi), n_folds)
-        ridge.add(C, np.hstack([A, B]), folds)
-    # Eigendecompositions of Dz x Dz matrices: fastest on one BLAS thread, and
-    # 100x slower on two beside numba's idle workers (measured at Dz = 300).
-    with _blas_controller().limit(limits=1, user_api="blas"):
-        ridge.fit()
-    width = widths[0] * widths[1] * widths[3]
-    if resample_unit == "auto":
-        unit = auto_unit(n_rows, _calibration.n_max(n_resamples), width)
-    else:
-        unit = resample_unit
-    products = _ResidualProducts(features, ridge, fold_seed, n_folds, widths)
-    stream = _streaming.Stream([products], [width], unit, seed)
-    stream.add((np.arange(n_rows), None), unit)
-    (sums,) = stream.sums()
-    U, sizes = sums.U, sums.sizes
-    rest = n_rows - int(sizes.sum())
-    if rest:  # the rows of no complete unit: a unit of their own
-        U = np.vstack([U, sums.fixed["s_x"][None, :]])
-        sizes = np.append(sizes, rest)
-    if U.shape[0] < _MIN_UNITS:
-        raise ValueError(
-            f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
-            f"multiplier bootstrap needs at least {_MIN_UNITS}."
-        )
-    kappa = 1.0
-    # Without z the fits are means: no excess spread to speak of.
-    if 0 < widths[2] and n_rows <= _SCALE_ROWS * widths[2]:
-
-        def chunks():
-            extra = (3 * (widths[0] + widths[1]) + widths[0] * widths[3]) * _SCALE_DRAWS
-            extra += 2 * width
-            for lo, hi in _chunks(n_rows, sum(widths) + extra):
-                A, B, C, G = features(lo, hi)
-                positions = np.arange(lo, hi)
-                folds = fold_labels(fold_seed, positions, n_folds)
-                yield positions, C, np.hstack([A, B]), G, folds
-
-        kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)
-    parts = ConditionalParts(U, sizes, null_scale=kappa)
-    parts.penalty, parts.unit = ridge.penalty_, unit
-    return parts
-
-
-def calibrated(
-    features,
-    n_rows,
-    seed,
-    *,
-    n_resamples=999,
-    alpha=0.05,
-    batch=None,
-    n_jobs=None,
-    verbose=0,
-    **options,
-):
-    """One conditional test on the features ``features(lo, hi)`` of ``n_rows``
-    rows: ``(parts, null, p_value)``, the bootstrap in the one calibration
-    loop (``n_resamples="auto"``: stopped when the decision at ``alpha`` is
-    known). ``options``: those of :func:`conditional_parts`."""
-    parts = conditional_parts(
-        features, n_rows, seed, n_resamples=n_resamples, **options
-    )
-    rule = _calibration.sequential_rule(alpha) if n_resamples == "auto" else None
-    observed, null, tolerance = resampled_conditional(
-        parts,
-        n_resamples=n_resamples,
-        batch=batch,
-        seed=seed,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        stopping=rule,
-    )
-    p = float(_calibration.p_value(observed, null, tolerance))
-    return parts, null, _calibration.final_p_value(rule, null.shape[0], p)

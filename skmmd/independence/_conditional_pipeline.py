@@ -1,0 +1,252 @@
+"""One conditional independence test on the features of rows: the ridge's
+per-fold statistics in one pass (:mod:`._ridge`), the products
+``vec(r_i g_i' s_i')`` of the cross-fitted residuals summed into resampling
+units by the one pipeline (:mod:`skmmd._testing._streaming`: its rows are the
+row positions, its map computes the products of a chunk of positions), the
+bootstrap's scale from wild re-fits (:mod:`._wild_bootstrap`), then the
+multiplier bootstrap in the one calibration loop (:mod:`._resampled`). Memory
+is bounded by a chunk and the unit sums.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._testing import _calibration, _streaming
+from .._utils._tables import is_dataframe
+from ..kernel_approximation._trig import _blas_controller
+from ..mmd._conditional import ConditionalParts, residual_products
+from ._resampled import resampled_conditional
+from ._ridge import RidgeFolds, fold_labels
+from ._wild_bootstrap import null_scale
+
+# The ridge fits with the cross-validated penalty divided by this: the
+# statistic's bias under H0 is the product of the x- and y-fits' smoothing
+# biases (their variances are independent under double cross-fitting), so the
+# fits smooth less than the best prediction would, as for the generalised
+# covariance measure (Shah and Peters, 2020); benchmarks/bench_conditional.py
+# measures the level this gives.
+_UNDERSMOOTH = 10.0
+
+# Entries of one chunk's feature matrices (float64): 32 MB.
+_CHUNK_ENTRIES = 2**22
+# Entries of the features kept in memory for the passes of one test (64 MB):
+# the maps (the z map's dozen samplers) then run once, not four times.
+_CACHE_ENTRIES = 2**23
+# Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
+# units of several.
+_BOOTSTRAP_BUDGET = 2**34
+# Wild re-fits estimating the bootstrap's scale (null_scale), used while there
+# are fewer than _SCALE_ROWS rows per z-feature: the excess spread the re-fits
+# correct is of the order of Dz / n_train, negligible beyond.
+_SCALE_DRAWS = 8
+_SCALE_ROWS = 100
+
+# Fewest units to fit at all; the multiplier bootstrap is a Gaussian
+# approximation, trusted from hundreds of units (the automatic unit keeps
+# thousands where the rows allow).
+_MIN_UNITS = 5
+
+
+def auto_unit(n_rows, n_resamples, width):
+    """The smallest power of two keeping the bootstrap's ``B x G x width``
+    multiply-adds within budget, the unit sums within
+    ``_calibration._UNIT_ENTRIES`` entries and at least ``_MIN_UNITS`` units
+    where the rows allow."""
+    unit = 1
+    while n_rows // (2 * unit) >= _MIN_UNITS:
+        units = n_rows // unit
+        cost = n_resamples * units * width
+        if cost <= _BOOTSTRAP_BUDGET and units * width <= _calibration._UNIT_ENTRIES:
+            break
+        unit *= 2
+    return unit
+
+
+class RowFeatures:
+    """The features ``(A, B, C, G)`` of x, y, z and the weights over any range
+    of row positions: what both :class:`~skmmd.ConditionalHSICTest` and a
+    causal search (:class:`~skmmd.independence._conditional_search.\
+ConditionalSearch`) hand to :func:`calibrated`.
+
+    Each of ``x, y, z, weights`` is a computed array (sliced), a pair
+    ``(fitted map, data)`` (the rows transformed when asked for), or None:
+    for z no columns (the regression on a constant), for the weights the
+    constant weight 1.
+    """
+
+    def __init__(self, x, y, z=None, weights=None):
+        self.sources = (x, y, z, weights)
+
+    def __call__(self, lo, hi):
+        out = []
+        for i, source in enumerate(self.sources):
+            if source is None:
+                out.append(np.ones((hi - lo, 1)) if i == 3 else np.empty((hi - lo, 0)))
+            elif isinstance(source, tuple):
+                transformer, V = source
+                rows = V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi]
+                out.append(np.asarray(transformer.transform(rows), dtype=np.float64))
+            else:
+                out.append(source[lo:hi])
+        return out
+
+
+def _in_memory(features, n_rows):
+    """``features`` computed once, sliced by every pass over the rows, where
+    they fit in ``_CACHE_ENTRIES`` (else as given); and their widths."""
+    widths = tuple(F.shape[1] for F in features(0, 1))
+    if n_rows * sum(widths) > _CACHE_ENTRIES:
+        return features, widths
+    whole = features(0, n_rows)
+    return (lambda lo, hi: [F[lo:hi] for F in whole]), widths
+
+
+def _chunks(n_rows, width):
+    step = max(1, _CHUNK_ENTRIES // max(width, 1))
+    for lo in range(0, n_rows, step):
+        yield lo, min(lo + step, n_rows)
+
+
+class _ResidualProducts:
+    """The pipeline's map: row positions (a contiguous range) -> the products
+    ``vec(r_i g_i' s_i')`` of their cross-fitted residuals and weights."""
+
+    def __init__(self, features, ridge, seed, n_folds, widths):
+        self.features, self.ridge = features, ridge
+        self.seed, self.n_folds, self.widths = seed, n_folds, widths
+
+    def transform(self, positions):
+        lo, hi = int(positions[0]), int(positions[-1]) + 1
+        parts = []
+        Dx, Dy, _, Dg = self.widths
+        for a, b in _chunks(hi - lo, sum(self.widths) + Dx * Dy * Dg):
+            A, B, C, G = self.features(lo + a, lo + b)
+            folds = fold_labels(self.seed, np.arange(lo + a, lo + b), self.n_folds)
+            R = self.ridge.residuals(C, np.hstack([A, B]), folds)
+            x, y = R[:, : A.shape[1]], R[:, A.shape[1] :]
+            parts.append(residual_products(x, y, G))
+        return np.vstack(parts)
+
+
+class ConditionalRun(NamedTuple):
+    """What :func:`calibrated` returns for one test."""
+
+    parts: ConditionalParts  # the statistic's unit sums
+    null: np.ndarray  # the bootstrap statistics
+    p_value: float
+    penalty: np.ndarray  # the ridge's penalty of each target
+    unit: int  # rows per resampling unit
+
+
+def conditional_parts(
+    features,
+    n_rows,
+    seed,
+    *,
+    n_folds=5,
+    penalties=None,
+    n_resamples=999,
+    resample_unit="auto",
+    design=None,
+    fold_seed=None,
+):
+    """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test, the
+    ridge's penalties and the resampling unit.
+
+    ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
+    and the weights of the rows ``lo .. hi - 1``. Two passes over the rows:
+    the ridge's per-fold statistics, then the residual products summed into
+    units by the pipeline. Memory is bounded by a chunk and the unit sums.
+    ``design``: a :class:`~skmmd.independence._ridge.FoldDesign` shared by the
+    tests with the same features of z and folds (``fold_seed``, default
+    ``seed``), whose statistics and eigendecompositions they then compute once.
+    """
+    fold_seed = seed if fold_seed is None else fold_seed
+    features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
+    # Double cross-fitting (the x- and y-features of a row fit on disjoint
+    # folds) where the folds allow: a row's noise then enters one of the two
+    # fits used at another row, not both.
+    split = widths[0] if n_folds >= 4 else None
+    ridge = RidgeFolds(n_folds, penalties, split, _UNDERSMOOTH, design)
+    for lo, hi in _chunks(n_rows, sum(widths)):
+        A, B, C, _ = features(lo, hi)
+        folds = fold_labels(fold_seed, np.arange(lo, hi), n_folds)
+        ridge.add(C, np.hstack([A, B]), folds)
+    # Eigendecompositions of Dz x Dz matrices on one BLAS thread: several
+    # threads beside numba's idle workers oversubscribe the cores.
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        ridge.fit()
+    width = widths[0] * widths[1] * widths[3]
+    if resample_unit == "auto":
+        unit = auto_unit(n_rows, _calibration.n_max(n_resamples), width)
+    else:
+        unit = resample_unit
+    products = _ResidualProducts(features, ridge, fold_seed, n_folds, widths)
+    stream = _streaming.Stream([products], [width], unit, seed)
+    stream.add((np.arange(n_rows), None), unit)
+    (sums,) = stream.sums()
+    U, sizes = sums.U, sums.sizes
+    rest = n_rows - int(sizes.sum())
+    if rest:  # the rows of no complete unit: a unit of their own
+        U = np.vstack([U, sums.fixed["s_x"][None, :]])
+        sizes = np.append(sizes, rest)
+    if U.shape[0] < _MIN_UNITS:
+        raise ValueError(
+            f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
+            f"multiplier bootstrap needs at least {_MIN_UNITS}."
+        )
+    kappa = 1.0
+    # Without z the fits are means: no excess spread to speak of.
+    if 0 < widths[2] and n_rows <= _SCALE_ROWS * widths[2]:
+
+        def chunks():
+            extra = (3 * (widths[0] + widths[1]) + widths[0] * widths[3]) * _SCALE_DRAWS
+            extra += 2 * width
+            for lo, hi in _chunks(n_rows, sum(widths) + extra):
+                A, B, C, G = features(lo, hi)
+                positions = np.arange(lo, hi)
+                folds = fold_labels(fold_seed, positions, n_folds)
+                yield positions, C, np.hstack([A, B]), G, folds
+
+        kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)
+    return ConditionalParts(U, sizes, null_scale=kappa), ridge.penalty_, unit
+
+
+def calibrated(
+    features,
+    n_rows,
+    seed,
+    *,
+    n_resamples=999,
+    alpha=0.05,
+    batch=None,
+    n_jobs=None,
+    verbose=0,
+    **options,
+):
+    """One conditional test on the features ``features(lo, hi)`` of ``n_rows``
+    rows (a :class:`RowFeatures`), the bootstrap in the one calibration loop
+    (``n_resamples="auto"``: stopped when the decision at ``alpha`` is
+    known). ``options``: those of :func:`conditional_parts`.
+
+    Returns
+    -------
+    run : ConditionalRun
+    """
+    parts, penalty, unit = conditional_parts(
+        features, n_rows, seed, n_resamples=n_resamples, **options
+    )
+    rule = _calibration.sequential_rule(alpha) if n_resamples == "auto" else None
+    observed, null, tolerance = resampled_conditional(
+        parts,
+        n_resamples=n_resamples,
+        batch=batch,
+        seed=seed,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        stopping=rule,
+    )
+    p = float(_calibration.p_value(observed, null, tolerance))
+    p = _calibration.final_p_value(rule, null.shape[0], p)
+    return ConditionalRun(parts, null, p, penalty, unit)
