@@ -1,6 +1,7 @@
-"""Landmark selection of NystroemSampler: uniform rows, k-means centers, or
-recursive ridge leverage score sampling (Musco & Musco 2017), and the row
-access they share for arrays, sparse matrices and sequences of objects."""
+"""Landmark selection of NystroemSampler: uniform rows, k-means centers,
+recursive ridge leverage score sampling (Musco & Musco 2017), landmarks the
+user gives, or rows of a precomputed kernel matrix; and the row access they
+share for arrays, sparse matrices and sequences of objects."""
 
 import math
 import warnings
@@ -9,10 +10,12 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import gen_batches
+from sklearn.utils import check_array, gen_batches
 
 from .._utils import _array_api
-from ._base import _BLOCK_ENTRIES
+from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES
+
+_STRATEGIES = ("uniform", "kmeans", "leverage")
 
 # Lloyd iterations after the k-means++ seeding: centers move little after a
 # few, and each costs as much as one transform of the training set.
@@ -41,6 +44,11 @@ def _take(X, indices):
 
 def _n_items(X):
     return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+def _numpy_dtype(dtype):
+    """The NumPy float dtype of the same name (of any namespace's dtype)."""
+    return np.dtype(np.float32) if "float32" in str(dtype) else np.dtype(np.float64)
 
 
 class _PrecomputedKernel:
@@ -151,3 +159,67 @@ def _recursive_rls(sampler, X, s, rng):
             probs += probs.max() * 1e-12 + np.finfo(float).tiny
             sampled = rng.choice(n, s, replace=False, p=probs / probs.sum())
     return perm[sampled]
+
+
+def _select_landmarks(sampler, X, vector, rng):
+    """Landmarks S of ``sampler.landmarks`` and their indices in X (None when
+    not training points); ``sampler`` evaluates the kernel of the leverage
+    scores."""
+    n = _n_items(X)
+    xp, device = _array_api.namespace(X)
+    if not isinstance(sampler.landmarks, str):
+        S = _user_landmarks(sampler.landmarks, X if xp is None else X[:1, :], vector)
+        return (S if xp is None else _array_api.from_numpy(S, xp, device)), None
+    s = min(sampler.n_components, n)
+    if xp is not None and sampler.landmarks != "uniform":
+        # k-means and leverage scores run on a NumPy copy, on the host.
+        S, indices = _select_landmarks(sampler, _array_api.to_numpy(X, xp), True, rng)
+        if indices is not None:
+            return _take(X, indices), indices
+        return _array_api.from_numpy(S, xp, device), None
+    if sampler.landmarks == "uniform":
+        indices = rng.permutation(n)[:s]
+    elif sampler.landmarks == "leverage":
+        indices = _recursive_rls(sampler, X, s, rng)
+    else:
+        if not vector:
+            raise ValueError(
+                "landmarks='kmeans' needs vector data (a 2-D array); with "
+                "a sequence of objects use 'uniform', 'leverage' or an "
+                "explicit sequence of landmarks."
+            )
+        return _kmeans_centers(X, s, rng), None
+    return _take(X, indices), indices
+
+
+def _user_landmarks(landmarks, X, vector):
+    """The landmarks a user gave, checked against X."""
+    if not vector:
+        S = list(landmarks)
+        if not S:
+            raise ValueError("landmarks must contain at least one landmark.")
+        return S
+    S = check_array(
+        landmarks,
+        accept_sparse="csr",
+        dtype=FLOAT_DTYPES,
+        input_name="landmarks",
+    )
+    if S.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"landmarks must have as many features as X ({X.shape[1]}); got "
+            f"landmarks with {S.shape[1]}."
+        )
+    return _int32_indices(S.astype(_numpy_dtype(X.dtype), copy=False))
+
+
+def _precomputed_landmark_indices(K, landmarks, s, rng):
+    """Indices of ``s`` landmarks among the rows of the square kernel matrix
+    ``K`` (``landmarks`` "uniform" or "leverage"), increasing, so that
+    ``K(X, S)`` has the columns of ``K(X, X_fit)`` in order."""
+    n = K.shape[0]
+    if landmarks == "uniform":
+        indices = rng.permutation(n)[:s]
+    else:
+        indices = _recursive_rls(_PrecomputedKernel(K), np.arange(n), s, rng)
+    return np.sort(indices)
