@@ -2,14 +2,11 @@
 kernels (Jensen-Shannon, Hellinger, total variation) between the sets'
 densities (Sutherland, Oliva, Poczos and Schneider 2016)."""
 
-import itertools
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import ndtr
 from scipy.stats import qmc as scipy_qmc
 from sklearn.base import BaseEstimator
-from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
@@ -18,6 +15,8 @@ from ..kernels import median_bandwidth
 from . import _trig
 from ._bags import BagTransformerMixin
 from ._base import trig_features
+from ._cosine_basis import basis_at, cosine_index_set, project
+from ._kde import cross_validate_kde_bandwidth, grid_kde, kde_at_points
 
 # Z = mu(R) = kappa(1, 0) of each divergence (spec section 3).
 _MEASURE_MASS = {"js": 0.5 * np.log(2.0), "hellinger": 0.5, "tv": 1.0}
@@ -50,106 +49,6 @@ def sample_lambdas(divergence, n_lambdas, rng):
         keep = rng.uniform(size=lam.size) < 1.0 / (1.0 + 4.0 * lam**2)
         out = np.concatenate([out, lam[keep]])
     return out[:n_lambdas]
-
-
-def cosine_index_set(n_features, cutoff):
-    """``V_t = {alpha in {0..t}^d : sum(alpha^2) <= t^2}``, shape (|V|, d)."""
-    grid = np.array(list(itertools.product(range(cutoff + 1), repeat=n_features)))
-    return grid[(grid**2).sum(axis=1) <= cutoff**2]
-
-
-def cosine_basis_1d(u, cutoff):
-    """``phi_0 = 1, phi_k(u) = sqrt(2) cos(pi k u)``, shape (len(u), t + 1)."""
-    B = np.sqrt(2.0) * np.cos(np.pi * np.outer(u, np.arange(cutoff + 1)))
-    B[:, 0] = 1.0
-    return B
-
-
-def _gaussian_factors(x, nodes, h):
-    """Unnormalised 1-D Gaussian factors ``exp(-(u_g - x_m)^2 / 2h^2)``, (n, G)."""
-    return np.exp(-0.5 * ((nodes[None, :] - x[:, None]) / h) ** 2)
-
-
-def grid_kde(bag, nodes, h):
-    """Truncated-Gaussian KDE of one set on the midpoint grid, flattened.
-
-    Each point's kernel is renormalised so that its midpoint-rule integral
-    over the grid is exactly 1 per axis (the discrete counterpart of
-    dividing by ``Phi((1-x)/h) - Phi(-x/h)``), so the estimate integrates to 1.
-    The product kernel factorises over axes: for d = 2 the grid values are
-    ``K_1^T K_2 / n``, one GEMM.
-
-    Returns
-    -------
-    p : ndarray of shape (G^d,)
-        Density values on the grid.
-    norms : ndarray of shape (n,)
-        Per point normaliser ``prod_d mean_g exp(-(u_g - x_md)^2 / 2h^2)``.
-    """
-    n, d = bag.shape
-    R = None
-    norms = np.ones(n)
-    for j in range(d):
-        K = _gaussian_factors(bag[:, j], nodes, h)
-        c = np.maximum(K.mean(axis=1), np.finfo(np.float64).tiny)
-        K /= c[:, None]
-        norms *= c
-        if j == d - 1:
-            p = K.sum(axis=0) / n if R is None else (R.T @ K).ravel() / n
-        else:
-            R = K if R is None else (R[:, :, None] * K[:, None, :]).reshape(n, -1)
-    return p, norms
-
-
-def loo_ise_score(bag, nodes, h, sq_dists):
-    """Least-squares cross-validation score ``int p^2 - 2 mean_m p_{-m}(x_m)``.
-
-    ``int p^2`` by the midpoint rule on the grid (accurate for ``h`` above
-    the grid spacing); the leave-one-out term exactly at the points.
-    """
-    n = bag.shape[0]
-    p, norms = grid_kde(bag, nodes, h)
-    K = np.exp(-0.5 / h**2 * sq_dists)
-    np.fill_diagonal(K, 0.0)
-    loo = (K @ (1.0 / norms)) / (n - 1)
-    return float(np.mean(p**2) - 2.0 * np.mean(loo))
-
-
-def cross_validate_kde_bandwidth(bags, grid_size, rng, max_points=2000):
-    """One KDE bandwidth for all sets (funcLearn's procedure, spec 6.1).
-
-    For each set with at least 2 points, minimise the leave-one-out ISE score
-    over ``h = 2^(k/4)`` between the grid spacing and 1/2 (a coarse pass in
-    steps of ``2^(1/2)``, then its two neighbours); return
-    ``sqrt(min(median, mean))`` of the chosen ``h^2``. A set larger than
-    ``max_points`` is subsampled (the score costs ``O(n^2)``) and its ``h``
-    rescaled by ``(n_sub / n)^(1 / (d + 4))``, the optimal-bandwidth rate.
-    """
-    nodes = (np.arange(grid_size) + 0.5) / grid_size
-    lo, hi = int(np.ceil(4 * np.log2(1.0 / grid_size))), -4
-    chosen = []
-    for bag in bags:
-        n, d = bag.shape
-        if n < 2:
-            continue
-        if n > max_points:
-            bag = bag[rng.choice(n, size=max_points, replace=False)]
-        sq = euclidean_distances(bag, squared=True)
-        cache = {}
-
-        def score(k, bag=bag, sq=sq, cache=cache):
-            k = min(max(k, lo), hi)
-            if k not in cache:
-                cache[k] = loo_ise_score(bag, nodes, 2.0 ** (k / 4), sq)
-            return cache[k]
-
-        k_best = min(range(lo, hi + 1, 2), key=score)
-        k_best = min(max(min((k_best - 1, k_best, k_best + 1), key=score), lo), hi)
-        h = 2.0 ** (k_best / 4) * (bag.shape[0] / n) ** (1.0 / (d + 4))
-        chosen.append(h**2)
-    if not chosen:
-        return None
-    return float(np.sqrt(min(np.median(chosen), np.mean(chosen))))
 
 
 class HDDSampler(BagTransformerMixin, BaseEstimator):
@@ -445,11 +344,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             self.integration_points_ = rng.uniform(size=(n_mc, d))
 
         if self.mc != "grid":
-            U = self.integration_points_
-            Phi = np.ones((U.shape[0], V.shape[0]))
-            for j in range(d):
-                Phi *= cosine_basis_1d(U[:, j], t)[:, V[:, j]]
-            self.basis_values_ = Phi
+            self.basis_values_ = basis_at(self.integration_points_, V, t)
         scaled = [self._scale(b) for b in bags]
         if self.kde_bandwidth == "cv":
             n_cv = min(len(scaled), self.n_cv_bags)
@@ -510,14 +405,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         if self.mc == "grid":
             G = self._grid_size
             return grid_kde(bag, (np.arange(G) + 0.5) / G, h)[0]
-        # analytic truncation normaliser sqrt(2 pi) h [Phi((1-x)/h) - Phi(-x/h)]
-        norms = np.prod(
-            np.sqrt(2.0 * np.pi) * h * (ndtr((1.0 - bag) / h) - ndtr(-bag / h)), axis=1
-        )
-        K = euclidean_distances(self.integration_points_, bag, squared=True)
-        K *= -0.5 / h**2
-        np.exp(K, out=K)
-        return K @ (1.0 / norms) / bag.shape[0]
+        return kde_at_points(bag, self.integration_points_, h)
 
     def _functions(self, P):
         """The ``2M`` real functions (or ``sqrt(Z p)``) at the points.
@@ -539,26 +427,9 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
 
     def _project(self, F):
         """Cosine-basis coefficients on V_t, shape (B, |V| n_functions)."""
-        B, _, nf = F.shape
-        V = self.basis_indices_
-        d = self.n_features_in_
-        t = int(V.max()) if V.size else 0
         if self.mc == "grid":
-            G = self._grid_size
-            # Midpoint-rule DCT along each axis: C[g, k] = phi_k(u_g) / G.
-            C = cosine_basis_1d((np.arange(G) + 0.5) / G, t) / G
-            # T is (B, (t+1)^j, G, G^(d-1-j) nf) before step j: each step is
-            # one batched GEMM on a contiguous view, no transposed copies.
-            T = F
-            for j in range(d):
-                T = np.matmul(C.T, T.reshape(B * (t + 1) ** j, G, -1))
-            T = T.reshape(B, -1, nf)  # (B, (t+1)^d, nf), row-major in alpha
-            flat = np.ravel_multi_index(tuple(V.T), (t + 1,) * d)
-            coef = T[:, flat]  # (B, |V|, nf)
-        else:
-            Phi = self.basis_values_
-            coef = np.matmul(Phi.T, F) / Phi.shape[0]
-        return coef.reshape(B, -1)
+            return project(F, self.basis_indices_, grid_size=self._grid_size)
+        return project(F, self.basis_indices_, basis_values=self.basis_values_)
 
     def _embed_density_values(self, P):
         """Embedding ``A`` of densities given at the integration points.
