@@ -1,8 +1,9 @@
 """Compiled loops of the online detector: the window step (one point, O(D)),
 the Fourier features of one point, and the null simulation over many streams.
 
-The statistic is :func:`skmmd.mmd._mmd2_from_parts` compiled as it is, so the
-detector, its calibration and the offline tests share one definition.
+The statistic is :func:`skmmd.mmd._features._mmd2_from_parts` compiled as it
+is, so the detector, its calibration and the offline tests share one
+definition.
 """
 
 import math

@@ -57,7 +57,7 @@ class GCWSSampler(BaseSampler):
         ``2 * feature + 1`` below ``max_table_bytes / (24 n_components)`` read
         the table; the others compute the same values from hashes on the fly,
         so the codes do not depend on this parameter, only the speed does
-        (tabulated values are about 5-10 times faster). The table is kept
+        (reading a value is faster than hashing it). The table is kept
         with the fitted sampler (and pickled with it); 0 disables it.
     random_state : int, RandomState instance or None, default=None
         Pseudo-random number generator to control the seed of the hash

@@ -30,8 +30,8 @@ _TILE = 64
 # Bounds the partial sums of a kernel call (and a BLAS-projected block) to
 # about this many entries.
 _TILE_ENTRIES = 2**21
-# Below this many projection entries a call runs serially (a parallel launch
-# costs about 0.1 ms).
+# Below this many projection entries a call runs serially: a parallel launch
+# costs more than it saves.
 _PARALLEL_MIN_SIZE = 2**16
 # Dense inputs with more features than this are projected by BLAS (a chunk of
 # rows at a time) rather than row by row inside the kernel.
@@ -41,8 +41,7 @@ _ROW_GEMM_MAX_FEATURES = 32
 @njit(cache=True, fastmath=_CONTRACT)
 def _project_dense_row(X, r, W, p):
     """``p = X[r] @ W``, four rows of ``W`` per pass over ``p``: a pass per
-    row of ``W`` is bound by loading and storing ``p`` (1.5x slower at
-    d = 10, measured)."""
+    row of ``W`` would be bound by loading and storing ``p``."""
     d, L = W.shape
     p[:] = 0.0
     k = 0
@@ -118,9 +117,8 @@ def _tile_loop(
                     for j in range(L):
                         p[j] += x * W[k, j]
             # The row's cos/sin go through row buffers, then are summed: LLVM
-            # vectorizes the sincos loop only in this shape (1.4x faster than
-            # accumulating in the same loop when freshly compiled, measured;
-            # the same sums).
+            # vectorizes the sincos loop only in this shape (the sums are the
+            # same as accumulating in that loop).
             for j in range(n_pairs):
                 s, c = _sincos(p[j], constants)
                 cos_row[j] = c
@@ -184,8 +182,8 @@ _EMPTY_INT = np.zeros(0, dtype=np.int64)
 
 def _stable_order(groups):
     """``np.argsort(groups, kind="stable")`` for non-negative integers, as an
-    LSD radix sort on 16-bit digits (numpy radix-sorts 16-bit integers: 7x
-    faster than its timsort of int64 at 65536 rows, measured)."""
+    LSD radix sort on 16-bit digits: numpy's stable sort is a radix sort for
+    16-bit integers and a timsort for int64."""
     order = None
     top = int(groups.max(initial=0))
     for shift in range(0, max(top.bit_length(), 1), 16):
@@ -288,8 +286,8 @@ def trig_group_sums(
             project = lambda block: block @ W_dtype  # noqa: E731
     # Rows per call: the projection block of mode 2 stays within
     # _TILE_ENTRIES entries, and the partial sums of every mode (at most two
-    # tiles per _TILE rows) too. Large calls matter: a call costs about 0.1 ms
-    # to launch, and its tiles have only its rows to be balanced over.
+    # tiles per _TILE rows) too. Large calls matter: each launch has a fixed
+    # cost, and its tiles have only its rows to be balanced over.
     if mode == 2:
         step = _TILE_ENTRIES // max(n_components, L)
     else:

@@ -4,7 +4,7 @@ The hot loop of :class:`~skmmd.FastfoodSampler`. Each row of length ``d = 2^k``
 is multiplied by the unnormalized Hadamard matrix (entries +-1, Sylvester
 order, as :func:`scipy.linalg.hadamard`) in ``d log2(d)`` add/sub.
 
-Layout of the loop, chosen by measurement (10000 x 4096 float64, see
+Layout of the loop (its throughput is on the benchmarks page,
 ``benchmarks/bench_fastfood.py``):
 
 - the three smallest strides (1, 2, 4) are one unrolled 8-point transform per
@@ -14,16 +14,13 @@ Layout of the loop, chosen by measurement (10000 x 4096 float64, see
 - the butterfly loops index with uint64 so LLVM vectorizes them (see below);
 - rows longer than ``_CHUNK`` values do every stride below ``_CHUNK`` one
   L1-sized chunk at a time before the large strides.
-
-A plain radix-2 numba loop reaches about 2 G add/sub per second per core on
-this machine (idle); this layout about 9.
 """
 
 import numpy as np
 from numba import njit, prange, uint64
 
-# Values per chunk of the small-stride passes: 16 KiB of float64, half the L1
-# data cache of this machine, so a chunk stays in L1 through its stages.
+# Values per chunk of the small-stride passes: 16 KiB of float64, half a
+# 32 KiB L1 data cache, so a chunk stays in L1 through its stages.
 _CHUNK = 2048
 
 

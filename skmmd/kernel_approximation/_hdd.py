@@ -18,11 +18,12 @@ from ._base import trig_features
 from ._cosine_basis import basis_at, cosine_index_set, project
 from ._kde import cross_validate_kde_bandwidth, grid_kde, kde_at_points
 
-# Z = mu(R) = kappa(1, 0) of each divergence (spec section 3).
+# Z = mu(R) = kappa(1, 0): the total mass of each divergence's measure mu
+# (see the Notes of HDDSampler).
 _MEASURE_MASS = {"js": 0.5 * np.log(2.0), "hellinger": 0.5, "tv": 1.0}
 _DEFAULT_LAMBDAS = {"js": 20, "hellinger": 1, "tv": 50}
-# Frequency cutoff t per dimension: |V_t| = 41, 335, 648 basis functions,
-# where the truncation bias on the section 13 mixtures is below 0.1% of rho^2.
+# Frequency cutoff t per dimension: |V_t| = 41, 335, 648 basis functions
+# (``benchmarks/bench_hdd.py --sweep`` varies t).
 _DEFAULT_CUTOFF = {1: 40, 2: 20, 3: 10}
 # Midpoints per axis of the default integration grid (spacing well below the
 # KDE bandwidths that cross-validation picks for a few hundred points).
@@ -96,9 +97,8 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         Factor applied to the cross-validated KDE bandwidth. The ISE-optimal
         bandwidth oversmooths for divergence estimation: smoothing pulls the
         densities together and biases ``rho^2`` low, while the extra variance
-        of a smaller bandwidth partly cancels that bias. On the Gram-matrix
-        problem (30 sets of 1000 points) the JS kernel R^2 went from 0.91 at
-        the cross-validated bandwidth to 0.96-0.98 at 0.6-0.75 of it.
+        of a smaller bandwidth partly cancels that bias
+        (``benchmarks/bench_hdd.py --sweep`` varies the factor).
     n_cv_bags : int, default=20
         Number of training sets used by the bandwidth cross-validation.
     bandwidth : "median" or float, default="median"
@@ -166,7 +166,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
     ``||A(p) - A(q)||^2`` underestimates ``rho^2``: projection on ``V_t`` can
     only shrink distances, and the KDE smooths the densities toward each
     other. TV's Cauchy ``lambda`` law gives highly oscillatory functions that
-    the basis cannot resolve, so its ``rho^2`` is biased low by about 10%.
+    the basis cannot resolve, so its ``rho^2`` is biased lowest.
 
     Time per set: ``O(n G d + n G^d)`` for the KDE on the grid (``O(n n_mc)``
     for other points), ``O(n_mc M (t + 1))`` for the projection and

@@ -71,7 +71,7 @@ def loo_ise_score(bag, nodes, h, sq_dists):
 
 
 def cross_validate_kde_bandwidth(bags, grid_size, rng, max_points=2000):
-    """One KDE bandwidth for all sets (funcLearn's procedure, spec 6.1).
+    """One KDE bandwidth for all sets (funcLearn's procedure).
 
     For each set with at least 2 points, minimise the leave-one-out ISE score
     over ``h = 2^(k/4)`` between the grid spacing and 1/2 (a coarse pass in

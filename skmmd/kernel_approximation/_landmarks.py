@@ -70,7 +70,7 @@ class _PrecomputedKernel:
 
 def _kmeans_centers(X, s, rng):
     """k-means++ seeding refined by a few Lloyd iterations, in float64."""
-    from sklearn.cluster import KMeans  # 0.1 s of import, for k-means only
+    from sklearn.cluster import KMeans  # a slow import, for k-means only
 
     km = KMeans(
         n_clusters=s,

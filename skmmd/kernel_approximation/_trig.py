@@ -1,9 +1,9 @@
 """Cosine/sine feature evaluation, the hot loop of every Fourier-type map.
 
-float64 ``np.cos`` runs on one core at about 3-6e7 values/s here (scalar
-libm), so float64 goes through a numba kernel that computes cos and sin of each
-projection together with a branch-free polynomial that LLVM vectorizes (about
-15x libm's speed per core, error <= 2 ulp), rows in parallel. float32 has its
+float64 ``np.cos`` runs on one core through scalar libm, so float64 goes
+through a numba kernel that computes cos and sin of each projection together
+with a branch-free polynomial that LLVM vectorizes (error <= 2 ulp), rows in
+parallel. float32 has its
 own kernel of the same shape with Cephes' single-precision polynomials (8
 lanes per AVX2 vector, cos and sin from one reduction): numpy's float32 ufuncs
 are SIMD too but take two passes and one thread. :func:`project_trig` fuses
@@ -20,8 +20,8 @@ from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
 
 from .._utils._jit import renamed, serial_and_parallel
 
-# Below this many values a parallel launch costs more than it saves (about
-# 0.1 ms idle, far more when the cores are busy).
+# Below this many values a parallel launch costs more than it saves (far more
+# when the cores are busy).
 _PARALLEL_MIN_SIZE = 2**16
 
 
@@ -80,9 +80,9 @@ _HALF_F, _ONE_F = np.float32(0.5), np.float32(1.0)
 _REDUCTION_LIMIT_F = 8192.0
 
 # The polynomials may fuse a multiply and an add into one FMA (LLVM's
-# "contract", nothing else of fastmath): one rounding instead of two, and 1.5x
-# the vectorized rate per core here (measured); the Cody-Waite products stay
-# exact, the error stays <= 2 ulp.
+# "contract", nothing else of fastmath): one rounding instead of two and a
+# higher vectorized rate; the Cody-Waite products stay exact, the error stays
+# <= 2 ulp.
 _CONTRACT = {"contract"}
 
 
@@ -106,9 +106,8 @@ def _sincos_f32(x):
 
 # The constants of _sincos, which the kernels take as an argument: numba
 # freezes globals into the code, and LLVM then re-materializes each one inside
-# the vector loop (an absolute address and a broadcast per use, a third of the
-# loop's instructions); an argument is broadcast once before the loop (1.3x
-# the rate per core here, measured).
+# the vector loop (an absolute address and a broadcast per use); an argument
+# is broadcast once before the loop.
 SINCOS_CONSTANTS = (
     _TWO_OVER_PI,
     _PIO2_1,
@@ -159,8 +158,8 @@ def _sincos(x, k):
 def _count_above(values, limit):
     """How many ``|values|`` exceed ``limit``. It gates the rare libm fix-up
     loops: left ungated, LLVM may vectorize such a loop into a libm call per
-    entry with the result masked (3x slower, measured in the fused kernel), and
-    even a loop it keeps scalar costs a branch per entry (23 % of cos_sin)."""
+    entry with the result masked, and even a loop it keeps scalar costs a
+    branch per entry."""
     n = 0
     for j in range(values.shape[0]):
         n += abs(values[j]) > limit
@@ -169,7 +168,7 @@ def _count_above(values, limit):
 
 # LLVM vectorizes these loops only in this shape: one store per array per
 # iteration (sines go through a row buffer) and the tuple unpacked, never
-# indexed; otherwise they run 5-15x slower (measured).
+# indexed; otherwise they stay scalar.
 def _cos_sin_loop(P, scale, out, k):
     n, L = P.shape
     for i in prange(n):
@@ -300,9 +299,9 @@ def project_trig(X, W, n_pairs, offset, scale, out):
 
     One pass instead of a BLAS product for all rows, then cos/sin: each
     thread projects a block of rows and evaluates it from cache, and the
-    projection of a block never reaches memory (2.3x faster at N = 10^5,
-    d = 100, D = 1024, measured). BLAS runs single-threaded inside the tasks,
-    which are the parallelism.
+    projection of a block never reaches memory (see the benchmarks page,
+    ``benchmarks/bench_mmd_speed.py --parts e``). BLAS runs single-threaded
+    inside the tasks, which are the parallelism.
     """
     X = np.ascontiguousarray(X)
     W = np.ascontiguousarray(W, dtype=X.dtype)

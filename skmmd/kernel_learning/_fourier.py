@@ -70,8 +70,9 @@ class LearnedFourierSampler(RandomFourierSampler):
         :class:`~skmmd.RandomFourierSampler` with ``feature="cos_sin"``).
     n_directions : int or None, default=0
         Rows of the linear map ``M``; ``0``: ARD length scales only (the
-        default: on Liu et al.'s HDGM, d = 10, a map of 10 rows fit to 2000
-        pairs overfits, and ARD alone found the informative coordinates);
+        default: a map has ``n_directions * n_features`` more parameters and
+        overfits few training pairs where ARD finds the informative
+        coordinates; see the benchmarks page);
         ``None``: ``min(n_features, 10)``.
     max_iter : int, default=100
         Most L-BFGS iterations (scipy's ``L-BFGS-B``) per run. ``0`` keeps the
@@ -260,9 +261,8 @@ class LearnedFourierSampler(RandomFourierSampler):
 
     def _learn(self, objective, check, map_draws):
         """The best of the learned starts (see Notes). BLAS runs on one thread:
-        its products here are small, and its idle threads spinning beside the
-        compiled kernels' made the learning 2.6x slower on two cores
-        (measured on HDGM, 1000 pairs)."""
+        its products here are small, and its idle threads would spin beside
+        the compiled kernels' threads for the same cores."""
         d = objective.draws_ard.shape[0]
         best = None
         for c in _INIT_SCALES:
@@ -471,8 +471,8 @@ class _Criterion:
 @njit(parallel=True, cache=True)
 def _projection_gradients(a, b, c, s, u, r, d, Z_a, Z_b, L, P_a, P_b):
     """The cos/sin pairs' columns of :meth:`_Criterion._to_projections`, row
-    by row with ``dJ/dd_i`` never stored (five array passes in NumPy, 45 % of
-    a step, measured)."""
+    by row with ``dJ/dd_i`` never stored (NumPy would take five passes over
+    arrays of that size)."""
     for i in prange(d.shape[0]):
         for f in range(L):
             g_cos = a * s[f] + b * d[i, f] + c * (r[i] * s[f] + u[f])

@@ -309,7 +309,7 @@ def _subsample_distances(X, max_samples, random_state, metric, n_pairs=None):
 
 def _median(d):
     """``np.median`` of a fresh 1-D array, partitioned in place (np.median
-    copies it: a sixth of a two-sample test's time at 4096 points)."""
+    copies it, a cost that counts in a two-sample test)."""
     if d.size == 0 or np.isnan(d).any():
         return float(np.median(d))
     k = d.size // 2
@@ -353,8 +353,9 @@ def median_bandwidth(
         With more than ``max_samples`` rows: None takes every pair of a
         subsample of ``max_samples`` rows; an int takes this many random
         pairs of distinct rows of all of X, in linear time, so the median's
-        random error shrinks as ``n`` grows (about 2 % of the bandwidth for
-        1000 rows' pairs, 0.1 % for ``2**20`` pairs of many rows).
+        random error shrinks as ``n`` grows (as ``1 / sqrt(n_pairs)`` once
+        the rows far outnumber the pairs, against ``1 / sqrt(max_samples)``
+        for every pair of a subsample).
 
     Returns
     -------
