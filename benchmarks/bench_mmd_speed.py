@@ -331,7 +331,7 @@ class _StageTimer:
 
 def _one_stages(N, n_resamples, n_components, repeats):
     """Child process of (d): stage times, bounds and peak RSS as JSON."""
-    from skmmd._testing import _calibration, _inputs, _streaming
+    from skmmd._testing import _inputs, _streaming
     from skmmd.two_sample import _mmd, _resampled, _results
 
     d = 10
@@ -363,7 +363,7 @@ def _one_stages(N, n_resamples, n_components, repeats):
         timer.wrap(_streaming.Stream, "add", "features -> unit sums")
         timer.wrap(_streaming.Stream, "sums", "unit sums -> calibration input")
         timer.wrap(_resampled, "draw_counts", "draw permutations")
-        timer.wrap(_calibration._FeatureSums, "products", "permutation products")
+        timer.wrap(_resampled, "products", "permutation products")
         timer.wrap(_resampled, "_statistics", "statistics (incl. products)")
         timer.wrap(_results, "result", "effect size (result_)")
         start = perf_counter()

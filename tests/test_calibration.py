@@ -6,14 +6,11 @@ from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
 from skmmd._testing import _calibration
-from skmmd._testing._calibration import (
-    _KernelSums,
-    draw_counts,
-    p_value,
-)
+from skmmd._testing._calibration import p_value
 from skmmd._testing._streaming import Stream, virtual_positions
 from skmmd.mmd import mmd2_features
 from skmmd.two_sample._resampled import resampled_statistics
+from skmmd.two_sample._sums import KernelSums, draw_counts
 
 METHODS = ["permutation", "bootstrap"]
 STATISTICS = ["unbiased", "biased"]
@@ -45,7 +42,7 @@ def _linear_rows(P):
 def _sources(P, m, n, unit=1):
     return {
         "features": _feature_sums(P, m, n, unit),
-        "kernel": _KernelSums(P, _linear_rows),
+        "kernel": KernelSums(P, _linear_rows),
     }
 
 
@@ -259,7 +256,7 @@ def test_type_one_error_high_dimension(method):
 def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     # Large N: the Gram matrix is recomputed in row blocks for every batch
     # instead of being stored; the products must not change.
-    import skmmd._testing._calibration as calibration
+    from skmmd.two_sample import _sums
 
     m, n = 15, 22
     P = rng.normal(size=(m + n, 3))
@@ -269,9 +266,9 @@ def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
             rows = slice(start, min(start + 8, P.shape[0]))
             yield rows, linear_kernel(P[rows], P)
 
-    stored = _KernelSums(P, rows_in_blocks)
-    monkeypatch.setattr(calibration, "_GRAM_ENTRIES", 100)
-    blocked = _KernelSums(P, rows_in_blocks)
+    stored = KernelSums(P, rows_in_blocks)
+    monkeypatch.setattr(_sums, "GRAM_ENTRIES", 100)
+    blocked = KernelSums(P, rows_in_blocks)
     assert stored.K is not None and blocked.K is None
     runs = [
         resampled_statistics(s, m, n, method=method, n_resamples=30, seed=2)

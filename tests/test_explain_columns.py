@@ -102,8 +102,8 @@ def test_column_hsic_parts_equal_the_gram_statistics(rng):
 
 def test_column_sums_equal_each_columns_own_sums(rng):
     """ColumnSums' products and effect sizes, all columns at once, against
-    each column's own _FeatureSums (a view of its block)."""
-    from skmmd._testing._calibration import _FeatureSums
+    each column's own FeatureSums (a view of its block)."""
+    from skmmd._testing._calibration import FeatureSums
     from skmmd.two_sample._resampled import ColumnSums, _statistics
     from skmmd.two_sample._results import effect_size
 
@@ -111,7 +111,7 @@ def test_column_sums_equal_each_columns_own_sums(rng):
     U = rng.normal(size=(70, k * w))
     fixed = {"s_x": rng.normal(size=k * w), "s_y": rng.normal(size=k * w)}
     fixed.update(q_x=3.0 * k, q_y=2.0 * k, r_x=3, r_y=2)
-    whole = _FeatureSums([U[:25], U[25:]], np.full(70, 4.0 * k), g, 4, fixed)
+    whole = FeatureSums([U[:25], U[25:]], np.full(70, 4.0 * k), g, 4, fixed)
     columns = ColumnSums(whole, k)
     A = np.zeros((9, 70))
     for row in A:
@@ -124,7 +124,7 @@ def test_column_sums_equal_each_columns_own_sums(rng):
         own = dict(
             fixed, s_x=fixed["s_x"][cols], s_y=fixed["s_y"][cols], q_x=3.0, q_y=2.0
         )
-        one = _FeatureSums([U[:25, cols], U[25:, cols]], np.full(70, 4.0), g, 4, own)
+        one = FeatureSums([U[:25, cols], U[25:, cols]], np.full(70, 4.0), g, 4, own)
         np.testing.assert_allclose(
             stat[:, j], _statistics(one, A, None, m, n, True, True)[0]
         )

@@ -7,8 +7,9 @@ over the units for the two-sample tests, pairings for independence) and a
 ``work`` function (the statistics of a batch, from the unit sums it holds);
 :func:`_run_batches` runs them one batch after the other, in a fixed order, so
 the null distribution does not depend on the batch size or on the number of
-threads. The unit sums (:class:`_FeatureSums`, :class:`_KernelSums`) and the
-p-value (:func:`p_value`, :func:`threshold`) are the same for every family.
+threads. The unit sums the pipeline builds (:class:`FeatureSums`) and the
+p-value (:func:`p_value`, :func:`threshold`) are the same for every family;
+each family's statistics of a batch of resamples live in the family.
 """
 
 import functools
@@ -17,8 +18,6 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import betabinom, binom, hypergeom
 from sklearn.utils import gen_batches
-
-from .._utils._draws import permutation_counts
 
 # A batch of resamples holds at most this many count entries (spec section 2).
 _BATCH_ENTRIES = 2**23
@@ -43,7 +42,7 @@ _POWER_UNITS = 512
 # Entries of the unit-sum matrix U (float64): 256 MB.
 _UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).
-_GRAM_ENTRIES = 2**26
+GRAM_ENTRIES = 2**26
 # n_resamples="auto": at most the fixed test's default number of resamples,
 # with the decision checked after these many (denser early, where most null
 # tests stop; see benchmarks/bench_sequential.py).
@@ -53,7 +52,7 @@ _LOOKS = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 640, 768, 896)
 _RISK = 0.01
 
 
-class _FeatureSums:
+class FeatureSums:
     """Unit sums of pooled features, for linear-time resampling.
 
     Built by the streaming pipeline
@@ -85,7 +84,7 @@ class _FeatureSums:
         """The unit sums as one (G, D) array (a copy when stored in blocks)."""
         return self.blocks[0] if len(self.blocks) == 1 else np.vstack(self.blocks)
 
-    def _times(self, A):
+    def times(self, A):
         """``A @ U``, one product per block (no copy of the blocks)."""
         out, start = 0.0, 0
         for block in self.blocks:
@@ -93,98 +92,9 @@ class _FeatureSums:
             start += block.shape[0]
         return out
 
-    def mean_difference(self, m, n):
-        """``s_x / m - s_y / n`` of the observed samples (witness weights)."""
-        a, _ = observed_counts(self.n_units)
-        s_x = self._times(a)[0] + self.fixed["s_x"]
-        s_y = self.total - s_x
-        return s_x / m - s_y / n
-
-    def products(self, A, C, permutation):
-        """``(a^T K a, c^T K c, a^T K c)`` for every row of ``A`` and ``C``."""
-        S_x = self._times(A) + self.fixed["s_x"]
-        S_y = self.total - S_x if permutation else self._times(C) + self.fixed["s_y"]
-        return (
-            np.einsum("ij,ij->i", S_x, S_x),
-            np.einsum("ij,ij->i", S_y, S_y),
-            np.einsum("ij,ij->i", S_x, S_y),
-        )
-
-
-class _KernelSums:
-    """The exact Gram matrix of the pooled sample, stored or in row blocks."""
-
-    def __init__(self, pooled, kernel_rows):
-        self.pooled, self._kernel_rows = pooled, kernel_rows
-        N = pooled.shape[0]
-        self.K = np.empty((N, N)) if N * N <= _GRAM_ENTRIES else None
-        self.q, self.r = np.empty(N), np.empty(N)
-        for rows, K in kernel_rows(pooled):
-            if self.K is not None:
-                self.K[rows] = K
-            self.q[rows] = np.diagonal(K[:, rows])
-            self.r[rows] = K.sum(axis=1)
-        self.total = self.r.sum()
-        self.sizes = np.ones(N)
-        self.fixed = {
-            "s_x": 0.0,
-            "s_y": 0.0,
-            "q_x": 0.0,
-            "q_y": 0.0,
-            "r_x": 0,
-            "r_y": 0,
-        }
-        self.n_units = None
-
-    def _times(self, W):
-        """``K @ W.T`` (the faster orientation), blockwise when K is not stored."""
-        if self.K is not None:
-            return self.K @ W.T
-        out = np.empty((W.shape[1], W.shape[0]))
-        for rows, K in self._kernel_rows(self.pooled):
-            out[rows] = K @ W.T
-        return out
-
-    def products(self, A, C, permutation):
-        if permutation:
-            P_xx = np.einsum("ij,ji->i", A, self._times(A))
-            ar = A @ self.r
-            return P_xx, self.total - 2 * ar + P_xx, ar - P_xx
-        b = A.shape[0]
-        KW = self._times(np.vstack([A, C]))
-        return (
-            np.einsum("ij,ji->i", A, KW[:, :b]),
-            np.einsum("ij,ji->i", C, KW[:, b:]),
-            np.einsum("ij,ji->i", A, KW[:, b:]),
-        )
-
-
-def observed_counts(n_units):
-    g_x, g_y = n_units
-    a = np.zeros((1, g_x + g_y))
-    a[0, :g_x] = 1.0
-    return a, 1.0 - a
-
-
-def draw_counts(rng, method, n_resamples, n_units, out=None):
-    """Count matrices of one batch: (A, C), rows X* and Y* of each resample.
-
-    Each call consumes the generator row by row, so batches of any size cut
-    from one stream give the same resamples. ``out``: a buffer of at least
-    (n_resamples, G) for the permutation counts.
-    """
-    g_x, g_y = n_units
-    G = g_x + g_y
-    rows = np.arange(n_resamples)[:, None]
-    if method == "permutation":
-        # A uniformly random g_x-subset per row (Y* is the complement).
-        return permutation_counts(rng, n_resamples, n_units, out), None
-    draws = rng.integers(0, G, size=(n_resamples, g_x + g_y))
-    flat = draws + rows * G
-    A = np.bincount(flat[:, :g_x].ravel(), minlength=n_resamples * G)
-    C = np.bincount(flat[:, g_x:].ravel(), minlength=n_resamples * G)
-    shape = (n_resamples, G)
-    return A.reshape(shape).astype(np.float64), C.reshape(shape).astype(np.float64)
+    def remainder(self, sample=0):
+        """The feature sums of sample ``sample``'s rows in no complete unit."""
+        return self.fixed["s_" + "xy"[sample]]
 
 
 def resample_batches(n_resamples, batch, looks=()):

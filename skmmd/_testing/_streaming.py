@@ -314,7 +314,7 @@ class UnitSums:
             sq[inside] += self.sq[k][s][ids[inside] - off]
 
     def finalize(self, tail=None):
-        """The calibration loop's input: one ``_FeatureSums`` per map.
+        """The calibration loop's input: one ``FeatureSums`` per map.
 
         Complete units (exactly ``unit`` rows) are resampled, X's first; the
         rows of incomplete units form each sample's fixed remainder. ``tail``,
@@ -369,7 +369,7 @@ class UnitSums:
             if not blocks:
                 blocks = [np.zeros((0, D))]
             out.append(
-                _calibration._FeatureSums(
+                _calibration.FeatureSums(
                     blocks, np.concatenate(q), n_units, self.unit, fixed
                 )
             )
@@ -540,5 +540,5 @@ class Stream:
         return self
 
     def sums(self):
-        """The ``_FeatureSums`` of every map, all rows so far."""
+        """The ``FeatureSums`` of every map, all rows so far."""
         return self.state.finalize(self.tail if any(self.tail.n_rows) else None)

@@ -189,7 +189,7 @@ def conditional_parts(
     U, sizes = sums.U, sums.sizes
     rest = n_rows - int(sizes.sum())
     if rest:  # the rows of no complete unit: a unit of their own
-        U = np.vstack([U, sums.fixed["s_x"][None, :]])
+        U = np.vstack([U, sums.remainder()[None, :]])
         sizes = np.append(sizes, rest)
     if U.shape[0] < _MIN_UNITS:
         raise ValueError(

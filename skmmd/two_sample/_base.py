@@ -15,14 +15,14 @@ from sklearn.utils import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration, _engines, _inputs, _streaming
+from .._testing import _engines, _inputs, _streaming
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
     unfitted_on_error,
 )
-from .._testing._calibration import n_max
+from .._testing._calibration import FeatureSums, n_max
 from .._testing._explain import unit_width
 from .._utils import _array_api
 from .._utils._compat import (
@@ -32,6 +32,7 @@ from .._utils._compat import (
     _is_fitted,
 )
 from . import _explain
+from ._sums import mean_difference
 
 _FLOAT_DTYPES = [np.float64, np.float32]
 
@@ -423,8 +424,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         the witness read them and never resample."""
         self.n_samples_x_, self.n_samples_y_ = m, n
         self.resample_unit_ = self._stream.state.unit
-        if isinstance(sums[0], _calibration._FeatureSums):
-            self.witness_weights_ = sums[0].mean_difference(m, n)
+        if isinstance(sums[0], FeatureSums):
+            self.witness_weights_ = mean_difference(sums[0], m, n)
 
     def _checked_sums(self):
         """``(m, n, sums)`` of the stream, or a ValueError if a sample has too

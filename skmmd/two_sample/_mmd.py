@@ -23,6 +23,7 @@ from ..mmd._exact import _kernel_params, _power_criterion_exact
 from ..mmd._features import _BLOCK_ENTRIES, power_criterion
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
+from ._sums import KernelSums
 
 
 class MMDTest(_BaseMMDTest):
@@ -352,9 +353,7 @@ class MMDTest(_BaseMMDTest):
         self._samples = (X, Y)
         self.n_samples_x_, self.n_samples_y_ = m, n
         self._report_maps = None
-        self._set_results(
-            [_calibration._KernelSums(pooled, self._kernel_rows)], m, n, seed
-        )
+        self._set_results([KernelSums(pooled, self._kernel_rows)], m, n, seed)
         self.witness_weights_ = None
         if self.explain_columns is not False:  # a second pass, in memory
             self.column_report_ = self.explain(X, Y, columns=self._columns())

@@ -4,28 +4,27 @@ loop (:mod:`skmmd._testing._calibration`).
 A resample is a pair of count vectors over the pooled units (``a`` for X*,
 ``c`` for Y*); a batch of them is a pair of matrices ``A, C`` and every kernel
 sum the statistic needs is one matrix product with the unit sums (or the Gram
-matrix), from :meth:`_FeatureSums.products` / :meth:`_KernelSums.products`.
+matrix), from :func:`~skmmd.two_sample._sums.products`.
 """
 
 import numpy as np
 
 from .._testing import _calibration
 from .._testing._calibration import (
-    _FeatureSums,
-    draw_counts,
-    observed_counts,
+    FeatureSums,
     resample_batches,
     run_batches,
     stop_when_settled,
 )
 from ..mmd._features import _mmd2_from_parts
+from ._sums import draw_counts, observed_counts, products
 
 # Features of the columns whose sums one slice of ColumnSums.products takes:
 # the slice's unit sums (a few hundred units) and products stay in cache.
 _CACHE_FEATURES = 2048
 
 
-class ColumnSums(_FeatureSums):
+class ColumnSums(FeatureSums):
     """The unit sums of a map of many columns side by side (a
     :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`: each
     column's block of equal width, every row of unit norm in each block),
@@ -82,7 +81,7 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     V-statistic of distinct points, ``(1 - 1/m) mean_{pairs} k + (1/m) mean
     k(x_i, x_i)`` for X* (likewise Y*).
     """
-    P_xx, P_yy, P_xy = sums.products(A, C, permutation)
+    P_xx, P_yy, P_xy = products(sums, A, C, permutation)
     f = sums.fixed
     if permutation and not unbiased:
         return _mmd2_from_parts(
@@ -169,7 +168,7 @@ def resampled_statistics(
 
     Parameters
     ----------
-    sums : _FeatureSums or _KernelSums, or a list of them
+    sums : FeatureSums or KernelSums, or a list of them
         The pooled sample's features (unit sums) or Gram matrix; X occupies the
         first units. A list (one per kernel, same units) evaluates every
         kernel on the same resamples, as aggregated tests need.

@@ -40,7 +40,7 @@ def _unit_products(sums, m):
         g_x = m
         a = np.zeros((2, sums.q.size))
         a[0, :g_x], a[1, g_x:] = 1.0, 1.0
-        KA = sums._times(a)
+        KA = sums.times(a)
         c_x, c_y, u2 = KA[:, 0], KA[:, 1], sums.q
         P = (c_x[:g_x].sum(), c_y[g_x:].sum(), c_x[g_x:].sum())
     return P, c_x, c_y, u2, g_x
