@@ -5,9 +5,9 @@ from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
-from skmmd._testing import _calibration
 from skmmd._testing._calibration import p_value
 from skmmd._testing._streaming import Stream, virtual_positions
+from skmmd._utils import _budgets
 from skmmd.mmd import mmd2_features
 from skmmd.two_sample._resampled import resampled_statistics
 from skmmd.two_sample._sums import KernelSums, draw_counts
@@ -157,7 +157,7 @@ def test_results_do_not_depend_on_batch_or_n_jobs(
     # chunk=8: products on chunks of 8 resamples, the last one (5) padded, in
     # the sequential path's spare buffer rows or in a fresh copy.
     if chunk is not None:
-        monkeypatch.setattr(_calibration, "_CHUNK", chunk)
+        monkeypatch.setattr(_budgets, "RESAMPLE_ROWS", chunk)
     m, n = 12, 17
     P = rng.normal(size=(m + n, 2))
     sums = _sources(P, m, n)[source]
@@ -256,8 +256,6 @@ def test_type_one_error_high_dimension(method):
 def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     # Large N: the Gram matrix is recomputed in row blocks for every batch
     # instead of being stored; the products must not change.
-    from skmmd.two_sample import _sums
-
     m, n = 15, 22
     P = rng.normal(size=(m + n, 3))
 
@@ -267,7 +265,7 @@ def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
             yield rows, linear_kernel(P[rows], P)
 
     stored = KernelSums(P, rows_in_blocks)
-    monkeypatch.setattr(_sums, "GRAM_ENTRIES", 100)
+    monkeypatch.setattr(_budgets, "GRAM_ENTRIES", 100)
     blocked = KernelSums(P, rows_in_blocks)
     assert stored.K is not None and blocked.K is None
     runs = [

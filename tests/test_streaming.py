@@ -12,8 +12,8 @@ from skmmd import (
     MMDTest,
     RandomFourierSampler,
 )
-from skmmd._testing import _calibration
 from skmmd._testing._streaming import UnitSums
+from skmmd._utils import _budgets
 
 REL = 1e-10
 
@@ -63,7 +63,7 @@ def _same(a, b):
 @pytest.mark.parametrize("unit", ["auto", 3])
 def test_partial_fit_over_random_chunks_equals_fit(rng, monkeypatch, name, unit):
     # A small budget makes "auto" double its unit while the chunks come.
-    monkeypatch.setattr(_calibration, "_GEMM_BUDGET", 99 * 128 * 300)
+    monkeypatch.setattr(_budgets, "GEMM_BUDGET", 99 * 128 * 300)
     X, Y = rng.normal(size=(9000, 3)), rng.normal(size=(5000, 3)) + 0.05
     make = _tests(X)[name]
     ref = make(False).set_params(resample_unit=unit).fit(X, Y)
@@ -192,7 +192,7 @@ def test_state_is_bounded_by_units_not_rows(rng):
     # Memory: the unit sums of "auto" stay within the budget however many
     # rows come (here 2**16 rows per sample, a budget of 1024 units).
     test = MMDTest(_rff(D=8).fit(np.zeros((1, 2))), n_resamples=9, random_state=0)
-    budget = _calibration._GEMM_BUDGET // (9 * 8)
+    budget = _budgets.GEMM_BUDGET // (9 * 8)
     for _ in range(8):
         test.partial_fit(rng.normal(size=(8192, 2)), rng.normal(size=(8192, 2)))
     state = test._stream.state

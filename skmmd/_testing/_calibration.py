@@ -19,30 +19,6 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import betabinom, binom, hypergeom
 from sklearn.utils import gen_batches
 
-# A batch of resamples holds at most this many count entries (spec section 2).
-_BATCH_ENTRIES = 2**23
-# Rows of every matrix product over resamples (see _chunked_statistics): at
-# most this many, so each product is large enough to run near peak speed.
-_CHUNK = 256
-# Multiply-adds allowed for the feature GEMMs before resampling units of several
-# points (MMDTest resample_unit="auto"): 0.3-0.5 s at the BLAS peak of a
-# 2-core machine (35-52 GFMA/s measured). Halving it from 2**35 cost no measurable power
-# (benchmarks/bench_mmd_validity.py --parts 3: 10^4 units as powerful as 4 10^4).
-_GEMM_BUDGET = 2**34
-# Units of the two samples together beyond which the permutation null is
-# estimated better than the power needs (benchmarks/bench_mmd_validity.py
-# --parts 4, 400 repetitions, same data, power near 0.5): at n = 4096 per
-# sample, every unit count from 256 to 8192 gave power 0.515-0.525; at 16384,
-# 512 units -0.005 (standard error 0.009) against one row per unit, 256
-# -0.018 (0.010). The permutation null of G units estimates the spread of a
-# quadratic form of effective rank r with relative excess about r / G, which
-# does not depend on n. 512 units halve 1024's resampling cost; at 4096 points
-# the sequential test then takes 39 ms against 62 ms (benchmarks/bench_ctt.py).
-_POWER_UNITS = 512
-# Entries of the unit-sum matrix U (float64): 256 MB.
-_UNIT_ENTRIES = 2**25
-# Gram matrices up to this many entries are computed once and kept (512 MB).
-GRAM_ENTRIES = 2**26
 # n_resamples="auto": at most the fixed test's default number of resamples,
 # with the decision checked after these many (denser early, where most null
 # tests stop; see benchmarks/bench_sequential.py).

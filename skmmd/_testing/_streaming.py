@@ -25,14 +25,12 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from .._utils import _budgets
 from . import _calibration
 
 # Rows whose positions are shuffled together (a power of two, so that units of
 # any power-of-two size up to it nest inside one superblock).
 _SUPERBLOCK = 4096
-# Rows per chunk of an in-memory array: bounds the feature block to about this
-# many entries.
-_CHUNK_ENTRIES = 2**22
 # Rows per chunk when every map has a fused per-unit sum (no feature block):
 # large enough that the per-chunk work (validation, unit draws) is negligible.
 _FUSED_ROWS = 2**16
@@ -111,11 +109,11 @@ class HostRows:
 
     def chunk_rows(self, transformers, widths):
         """Rows per chunk: the features of a chunk stay within about
-        _CHUNK_ENTRIES (one map's at a time: each is summed and dropped
+        ``_budgets.CHUNK_ENTRIES`` (one map's at a time: each is summed and dropped
         before the next); maps with a fused per-unit sum store none."""
         if self.fuses(transformers):
             return _FUSED_ROWS
-        return max(1, _CHUNK_ENTRIES // max(max(widths, default=1), 1))
+        return max(1, _budgets.CHUNK_ENTRIES // max(max(widths, default=1), 1))
 
     def grouped_sums(self, transformer, X, groups, n_groups, out=None):
         """Features of ``X`` summed per group: ``(S, q)``, float64.
@@ -391,10 +389,10 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     """Resampling unit of ``resample_unit="auto"`` for samples of these sizes.
 
     The smallest power of two keeping the units within
-    ``_calibration._POWER_UNITS`` (more estimate the null better than the
+    ``_budgets.POWER_UNITS`` (more estimate the null better than the
     power needs), the resampling cost ``B x units x D`` within
-    ``_calibration._GEMM_BUDGET`` multiply-adds and the unit sums within
-    ``_calibration._UNIT_ENTRIES`` entries, but no larger than a hundredth of
+    ``_budgets.GEMM_BUDGET`` multiply-adds and the unit sums within
+    ``_budgets.UNIT_ENTRIES`` entries, but no larger than a hundredth of
     the smaller sample (so each keeps about 100 units or more). It is
     nondecreasing in both sizes, so a stream can double its unit as rows come
     (merging pairs of units) and end where a single pass over all rows would.
@@ -403,9 +401,9 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     max_units = max(
         2,
         min(
-            _calibration._GEMM_BUDGET // cost,
-            _calibration._UNIT_ENTRIES // max(n_features_out, 1),
-            _calibration._POWER_UNITS,
+            _budgets.GEMM_BUDGET // cost,
+            _budgets.UNIT_ENTRIES // max(n_features_out, 1),
+            _budgets.POWER_UNITS,
         ),
     )
     unit = 1

@@ -10,6 +10,7 @@ from sklearn.base import clone
 from .._testing import _aggregation, _calibration
 from .._testing._base import SHARED_CONSTRAINTS, stopping_rule
 from .._testing._calibration import n_max
+from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
@@ -26,14 +27,11 @@ from ._observations import (
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
 
-# The Grams of all kernels together hold at most this many entries (512 MB):
+# The Grams of all kernels together hold at most _budgets.GRAM_ENTRIES:
 # ``resample_unit="auto"`` makes fewer, larger units when they would not fit.
-_GRAM_ENTRIES = 2**26
 # Units never made coarser than this many for the grid's pairing cost alone
 # (HSICTest's own count at B = 999): small data keep every pair.
 _FINE_UNITS = 1024
-# Fewest observations (units): the jackknife of the unbiased HSIC needs 5.
-_MIN_UNITS = 5
 
 
 class AggregatedHSICTest(_BaseHSICTest):
@@ -366,7 +364,7 @@ class AggregatedHSICTest(_BaseHSICTest):
 
     def _max_units(self):
         n_grams = len(self.x_transformers_) + len(self.y_transformers_)
-        return int(np.sqrt(_GRAM_ENTRIES / n_grams))
+        return int(np.sqrt(_budgets.GRAM_ENTRIES / n_grams))
 
     def _calibrate(self):
         self._stale = False
@@ -374,10 +372,10 @@ class AggregatedHSICTest(_BaseHSICTest):
         unit = stream.state.unit
         obs = observations(stream.sums(), unit)
         n_x = len(self.x_transformers_)
-        if obs[0].shape[0] < _MIN_UNITS:
+        if obs[0].shape[0] < _budgets.MIN_UNITS:
             raise ValueError(
-                f"AggregatedHSICTest needs at least {_MIN_UNITS} complete units "
-                f"of resample_unit={unit} pairs; got {obs[0].shape[0]} from "
+                f"AggregatedHSICTest needs at least {_budgets.MIN_UNITS} complete "
+                f"units of resample_unit={unit} pairs; got {obs[0].shape[0]} from "
                 f"{stream.n_rows[0]} pairs so far."
             )
         for name, V in (("X", np.hstack(obs[:n_x])), ("y", np.hstack(obs[n_x:]))):

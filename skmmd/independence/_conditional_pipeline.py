@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._testing import _calibration, _streaming
+from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from ..kernel_approximation._trig import _blas_controller
 from ..mmd._conditional import ConditionalParts, residual_products
@@ -28,8 +29,6 @@ from ._wild_bootstrap import null_scale
 # measures the level this gives.
 _UNDERSMOOTH = 10.0
 
-# Entries of one chunk's feature matrices (float64): 32 MB.
-_CHUNK_ENTRIES = 2**22
 # Entries of the features kept in memory for the passes of one test (64 MB):
 # the maps (the z map's dozen samplers) then run once, not four times.
 _CACHE_ENTRIES = 2**23
@@ -42,22 +41,18 @@ _BOOTSTRAP_BUDGET = 2**34
 _SCALE_DRAWS = 8
 _SCALE_ROWS = 100
 
-# Fewest units to fit at all; the multiplier bootstrap is a Gaussian
-# approximation, trusted from hundreds of units (the automatic unit keeps
-# thousands where the rows allow).
-_MIN_UNITS = 5
-
 
 def auto_unit(n_rows, n_resamples, width):
     """The smallest power of two keeping the bootstrap's ``B x G x width``
     multiply-adds within budget, the unit sums within
-    ``_calibration._UNIT_ENTRIES`` entries and at least ``_MIN_UNITS`` units
-    where the rows allow."""
+    ``_budgets.UNIT_ENTRIES`` entries and at least ``_budgets.MIN_UNITS``
+    units where the rows allow (the multiplier bootstrap is a Gaussian
+    approximation, trusted from hundreds of units)."""
     unit = 1
-    while n_rows // (2 * unit) >= _MIN_UNITS:
+    while n_rows // (2 * unit) >= _budgets.MIN_UNITS:
         units = n_rows // unit
         cost = n_resamples * units * width
-        if cost <= _BOOTSTRAP_BUDGET and units * width <= _calibration._UNIT_ENTRIES:
+        if cost <= _BOOTSTRAP_BUDGET and units * width <= _budgets.UNIT_ENTRIES:
             break
         unit *= 2
     return unit
@@ -103,7 +98,7 @@ def _in_memory(features, n_rows):
 
 
 def _chunks(n_rows, width):
-    step = max(1, _CHUNK_ENTRIES // max(width, 1))
+    step = max(1, _budgets.CHUNK_ENTRIES // max(width, 1))
     for lo in range(0, n_rows, step):
         yield lo, min(lo + step, n_rows)
 
@@ -191,10 +186,10 @@ def conditional_parts(
     if rest:  # the rows of no complete unit: a unit of their own
         U = np.vstack([U, sums.remainder()[None, :]])
         sizes = np.append(sizes, rest)
-    if U.shape[0] < _MIN_UNITS:
+    if U.shape[0] < _budgets.MIN_UNITS:
         raise ValueError(
             f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
-            f"multiplier bootstrap needs at least {_MIN_UNITS}."
+            f"multiplier bootstrap needs at least {_budgets.MIN_UNITS}."
         )
     kappa = 1.0
     # Without z the fits are means: no excess spread to speak of.

@@ -19,6 +19,7 @@ from .._testing._base import (
 )
 from .._testing._calibration import n_max
 from .._testing._multiple import CORRECTIONS
+from .._utils import _budgets
 from .._utils._compat import HasMethods, StrOptions, _fit_context
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
@@ -42,8 +43,6 @@ from ._results import HSICTestResult
 
 # Random pairs of rows behind the default maps' median bandwidth.
 _MEDIAN_PAIRS = 2**20
-# Fewest observations (units): the jackknife of the unbiased HSIC needs 5.
-_MIN_UNITS = 5
 
 
 def _constant(name):
@@ -81,7 +80,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
         "n_samples_",
     )
 
-    def _pairs(self, X, y, reset, min_rows=_MIN_UNITS, fit_maps=True):
+    def _pairs(self, X, y, reset, min_rows=_budgets.MIN_UNITS, fit_maps=True):
         """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
         a constant variable is an error now."""
         if y is None:
@@ -487,9 +486,9 @@ class HSICTest(_BaseHSICTest):
         # The observations: scaled unit sums of each variable's features,
         # pairs kept together; incomplete units are left out.
         a, b = observations(sums, unit)
-        if a.shape[0] < _MIN_UNITS:
+        if a.shape[0] < _budgets.MIN_UNITS:
             raise ValueError(
-                f"HSICTest needs at least {_MIN_UNITS} complete units of "
+                f"HSICTest needs at least {_budgets.MIN_UNITS} complete units of "
                 f"resample_unit={unit} pairs; got {a.shape[0]} from "
                 f"{stream.n_rows[0]} pairs so far."
             )

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._testing import _calibration
 from .._testing._calibration import resample_batches, run_batches, stop_when_settled
+from .._utils import _budgets
 
 
 def _resampled(parts, draw, n_resamples, batch, n_jobs, verbose, stopping, p_of):
@@ -14,7 +15,7 @@ def _resampled(parts, draw, n_resamples, batch, n_jobs, verbose, stopping, p_of)
     ``p_of(observed, null, tolerance)``, when given)."""
     if batch is None:
         batch = getattr(parts, "batch", None) or max(
-            1, _calibration._BATCH_ENTRIES // parts.G
+            1, _budgets.BATCH_ENTRIES // parts.G
         )
     if stopping is not None:
         n_resamples = stopping.n_max

@@ -16,6 +16,7 @@ from .._testing._calibration import (
     run_batches,
     stop_when_settled,
 )
+from .._utils import _budgets
 from ..mmd._features import _mmd2_from_parts
 from ._sums import draw_counts, observed_counts, products
 
@@ -219,12 +220,10 @@ def resampled_statistics(
         chunk_rows = int(np.diff(edges).max())
     else:
         # Depends on n_resamples only, never on batch or n_jobs.
-        chunk_rows = min(_calibration._CHUNK, n_resamples)
+        chunk_rows = min(_budgets.RESAMPLE_ROWS, n_resamples)
         edges = np.arange(0, n_resamples + chunk_rows, chunk_rows)
     if batch is None:
-        batch = max(
-            chunk_rows, _calibration._BATCH_ENTRIES // G // chunk_rows * chunk_rows
-        )
+        batch = max(chunk_rows, _budgets.BATCH_ENTRIES // G // chunk_rows * chunk_rows)
     rng = np.random.default_rng(seed)
 
     def columns(pairs):

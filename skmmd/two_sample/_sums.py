@@ -7,7 +7,8 @@ exact Gram matrix (:class:`KernelSums`).
 
 import numpy as np
 
-from .._testing._calibration import GRAM_ENTRIES, FeatureSums
+from .._testing._calibration import FeatureSums
+from .._utils import _budgets
 from .._utils._draws import permutation_counts
 
 
@@ -76,7 +77,7 @@ class KernelSums:
     def __init__(self, pooled, kernel_rows):
         self.pooled, self._kernel_rows = pooled, kernel_rows
         N = pooled.shape[0]
-        self.K = np.empty((N, N)) if N * N <= GRAM_ENTRIES else None
+        self.K = np.empty((N, N)) if N * N <= _budgets.GRAM_ENTRIES else None
         self.q, self.r = np.empty(N), np.empty(N)
         for rows, K in kernel_rows(pooled):
             if self.K is not None:

@@ -1,0 +1,33 @@
+"""The memory and work budgets every part of skmmd shares, in one place.
+
+Each bounds what one step holds or computes at once, so that memory depends
+on these budgets and not on the number of rows. Modules read them as
+``_budgets.NAME`` at call time (tests shrink them to exercise chunking).
+"""
+
+# Entries of one block of features or kernel values computed at once
+# (float64: 32 MB): the samplers' transform blocks, exact kernel rows.
+BLOCK_ENTRIES = 2**22
+# Entries of the features of one chunk of rows in the pipeline (32 MB).
+CHUNK_ENTRIES = 2**22
+# Count entries of one batch of resamples (64 MB).
+BATCH_ENTRIES = 2**23
+# Rows of every matrix product over resamples: enough for each product to
+# run near the BLAS peak.
+RESAMPLE_ROWS = 256
+# Multiply-adds of the feature GEMMs of a resampled test before its rows are
+# grouped into units of several (resample_unit="auto"; a fraction of a second
+# at the BLAS peak of a small machine).
+GEMM_BUDGET = 2**34
+# Units of the two samples together beyond which the permutation null
+# estimates the spread of a quadratic form of effective rank r better than the
+# power needs (relative excess about r / G, whatever n); measured by
+# benchmarks/bench_mmd_validity.py --parts 4.
+POWER_UNITS = 512
+# Entries of the unit-sum matrix U (float64: 256 MB).
+UNIT_ENTRIES = 2**25
+# Gram matrices up to this many entries are computed once and kept (512 MB).
+GRAM_ENTRIES = 2**26
+# Fewest resampling units a test runs on at all (the jackknife of the
+# unbiased HSIC needs 5).
+MIN_UNITS = 5
