@@ -328,8 +328,7 @@ def test_maxt_adjusted_p_values_by_brute_force():
     expected = np.empty(5)
     for r, k in enumerate(order):
         shares = [
-            (t[:, order[s:]].max(axis=1) >= t[0, order[s]]).mean()
-            for s in range(r + 1)
+            (t[:, order[s:]].max(axis=1) >= t[0, order[s]]).mean() for s in range(r + 1)
         ]
         expected[k] = max(shares)
     np.testing.assert_allclose(_multiple.maxt_adjusted_p_values(log_p), expected)
