@@ -6,6 +6,7 @@ from .drift import OnlineMMDDetector
 from .independence import (
     AggregatedHSICTest,
     ConditionalHSICTest,
+    ConditionalHSICTestResult,
     HSICTest,
     HSICTestResult,
     conditional_independence_test,
@@ -30,6 +31,7 @@ __all__ = [
     "AggregatedHSICTest",
     "AggregatedMMDTest",
     "ConditionalHSICTest",
+    "ConditionalHSICTestResult",
     "FastfoodSampler",
     "GCWSSampler",
     "HDDSampler",

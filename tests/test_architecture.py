@@ -1,7 +1,9 @@
 """The package's layers (doc/development/architecture.rst) are kept: the
 import-linter contracts of pyproject.toml pass, an upward import breaks them,
-and no two modules import each other, even through a chain."""
+no two modules import each other, even through a chain, no module takes a
+private name from another package, and no module is over 600 lines."""
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -85,3 +87,70 @@ def test_no_import_cycles():
         for big in np.flatnonzero(sizes > 1)
     ]
     assert not cycles, cycles
+
+
+def _private_names_across_packages(root):
+    """``path:line name`` of each private (underscored) name a module of
+    ``root/skmmd`` takes from another package: imported by name, or read as
+    an attribute of a module imported from another package. Modules
+    themselves may be private (``from .._testing import _calibration``)."""
+    found = []
+    for path in sorted((root / "skmmd").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        modules = {}  # local name -> a module of another package
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ImportFrom) and node.level):
+                continue
+            base = path.parents[node.level - 1]
+            target = base.joinpath(
+                *(node.module or "").split(".") if node.module else []
+            )
+            for alias in node.names:
+                candidate = target / alias.name
+                if candidate.with_suffix(".py").exists() or candidate.is_dir():
+                    if candidate.parent != path.parent and not candidate.is_dir():
+                        modules[alias.asname or alias.name] = candidate
+                    continue
+                package = target if target.is_dir() else target.parent
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and package != path.parent:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {alias.name}")
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+            ):
+                name = f"{node.value.id}.{node.attr}"
+                found.append(f"{path.relative_to(root)}:{node.lineno} {name}")
+    return found
+
+
+def test_no_private_name_is_imported_across_packages():
+    assert _private_names_across_packages(ROOT) == []
+
+
+def test_a_private_name_from_another_package_is_found(tmp_path):
+    shutil.copytree(ROOT / "skmmd", tmp_path / "skmmd")
+    path = tmp_path / "skmmd" / "two_sample" / "_sums.py"
+    path.write_text(
+        path.read_text()
+        + "\nfrom .._testing._multiple import _FIT_ENTRIES  # noqa\n"
+        + "from .._testing import _calibration  # noqa\n"
+        + "_calibration._LOOKS  # noqa\n"
+    )
+    found = _private_names_across_packages(tmp_path)
+    assert len(found) == 2
+    assert found[0].endswith("_FIT_ENTRIES") and found[1].endswith(
+        "_calibration._LOOKS"
+    )
+
+
+def test_no_module_is_over_600_lines():
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in (ROOT / "skmmd").rglob("*.py")
+        if (n := len(path.read_text().splitlines())) > 600
+    }
+    assert long == {}

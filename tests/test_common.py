@@ -1,5 +1,6 @@
 """scikit-learn's estimator checks over every public estimator."""
 
+import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.utils import estimator_checks
@@ -163,3 +164,62 @@ def test_get_feature_names_out(estimator):
 @pytest.mark.parametrize("estimator", TRANSFORMERS, ids=_ids)
 def test_get_feature_names_out_pandas(estimator):
     check_transformer_get_feature_names_out_pandas(type(estimator).__name__, estimator)
+
+
+def _documented_attributes(estimator):
+    """The fitted attributes the API reference lists (numpydoc ``Attributes``)."""
+    from numpydoc.docscrape import ClassDoc
+
+    names = []
+    for item in ClassDoc(type(estimator))["Attributes"]:
+        names += [name.strip() for name in item.name.split(",")]
+    return names
+
+
+def _fitted_tests():
+    """Every test, fitted on DataFrames (so ``feature_names_in_`` is set) with
+    every documented attribute's condition met."""
+    pd = pytest.importorskip("pandas", reason="feature names need pandas")
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(300, 2)), columns=["a", "b"])
+    Y = pd.DataFrame(rng.normal(size=(300, 2)) + 0.3, columns=["a", "b"])
+    y = pd.DataFrame({"t": X["a"] ** 2 + rng.normal(size=300)})
+    z = pd.DataFrame({"z": rng.normal(size=300)})
+    options = {"n_resamples": 99, "random_state": 0}
+    return [
+        (MMDTest(explain_columns=True, **options), (X, Y)),
+        (AggregatedMMDTest(**options), (X, Y)),
+        (HSICTest(**options), (X, y)),
+        (AggregatedHSICTest(**options), (X, y)),
+        (ConditionalHSICTest(**options), (X[["a"]], y, z)),
+        (OnlineMMDDetector(window_size=20, ert=100, random_state=0), (X,)),
+    ]
+
+
+def test_every_documented_attribute_is_set_by_fit():
+    missing = {}
+    for estimator, data in _fitted_tests():
+        estimator.fit(*data)
+        names = _documented_attributes(estimator)
+        assert "n_features_in_" in names
+        absent = [name for name in names if not hasattr(estimator, name)]
+        if absent:
+            missing[type(estimator).__name__] = absent
+    assert missing == {}
+
+
+@pytest.mark.parametrize(
+    "test",
+    [MMDTest, AggregatedMMDTest, HSICTest, AggregatedHSICTest, ConditionalHSICTest],
+)
+def test_every_test_documents_its_calibrated_attributes(test):
+    calibrated = {
+        "statistic_",
+        "null_distribution_",
+        "n_resamples_used_",
+        "p_value_",
+        "reject_",
+        "threshold_",
+        "result_",
+    }
+    assert calibrated <= set(_documented_attributes(test()))

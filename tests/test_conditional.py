@@ -8,7 +8,11 @@ import numpy as np
 import pytest
 
 import skmmd
-from skmmd import ConditionalHSICTest, HSICTestResult, RandomFourierSampler
+from skmmd import (
+    ConditionalHSICTest,
+    ConditionalHSICTestResult,
+    RandomFourierSampler,
+)
 from skmmd._utils import _budgets
 from skmmd.independence import _conditional_search, _ridge
 from skmmd.independence._ridge import RidgeFolds
@@ -50,8 +54,8 @@ def test_statistic_equals_the_residuals_computed_directly():
     unweighted = _test(z_weights=None).fit(x, y, Z=z)
     assert unweighted.statistic_ == pytest.approx(600 * np.sum((r.T @ s / 600) ** 2))
     np.testing.assert_array_equal(test.penalty_, ridge.penalty_)
-    assert isinstance(test.result_, HSICTestResult)
-    assert test.result_.n_pairs == 600 and test.n_features_in_ == 1
+    assert isinstance(test.result_, ConditionalHSICTestResult)
+    assert test.result_.n_samples == 600 and test.n_features_in_ == 1
 
 
 def test_chunks_give_the_same_statistic_and_p_value(monkeypatch):
@@ -105,7 +109,7 @@ def test_function_returns_the_estimators_result():
     test = _test().fit(x, y, Z=z)
     assert (result.statistic, result.pvalue) == (test.statistic_, test.p_value_)
     low, high = result.confidence_interval()
-    assert low <= result.hsic <= high
+    assert low <= result.conditional_hsic <= high
 
 
 def test_without_z_it_detects_the_dependence_through_z():
@@ -360,10 +364,18 @@ def test_cli_given_runs_the_conditional_test(tmp_path, capsys):
         x, y, z, n_resamples=199, random_state=0
     )
     assert out["p_value"] == expected.pvalue and out["given"] == ["z"]
-    assert {"hsic", "n_pairs", "statistic_type"} <= set(out)
-    assert out["statistic_type"] == "conditional" and "mmd2" not in out
+    assert {"conditional_hsic", "n_samples", "statistic_type"} <= set(out)
+    assert out["statistic_type"] == "conditional" and "hsic" not in out
     assert main(args) == 1  # not given z: dependent
     assert main([*args, "--given", "y"]) == 2
     assert "--given includes the target" in capsys.readouterr().err
-    assert main([*args, "--given", "z", "--explain"]) == 2
-    assert "leave out --exact and --explain" in capsys.readouterr().err
+    # Conflicting options are rejected before the file is read.
+    missing = str(tmp_path / "missing.csv")
+    for flag in ("--explain", "--exact", "--statistic=unbiased"):
+        with pytest.raises(SystemExit) as exit:
+            main(["independence", missing, "--target", "y", "--given", "z", flag])
+        assert exit.value.code == 2
+        assert "leave out --exact, --explain and --statistic" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["independence", missing, "--target", "y", "--aggregate", "--given", "z"])
+    assert "leave out --given, --exact and --explain" in capsys.readouterr().err

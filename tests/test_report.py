@@ -441,3 +441,31 @@ def test_category_bars_come_in_one_order_whatever_the_rows_order():
     assert orders[0] == orders[1] == orders[2]
     # Most frequent (pooled) first, ties by name.
     assert orders[0] == ["Zug", "Kyiv", "Lima", "Oslo", "Pune"]
+
+
+def test_each_family_report_speaks_of_its_own_hypothesis():
+    from skmmd import ConditionalHSICTest, hsic_test
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(400, 1))
+    dependent = hsic_test(x, x**2 + rng.normal(size=(400, 1)), random_state=0)
+    page = _self_contained(dependent.to_html())
+    assert "<title>skmmd independence test report</title>" in dependent.to_html()
+    assert page.text["verdict"].startswith(
+        "The two variables are dependent: the test rejects H0 (x and y are independent)"
+    )
+    z = rng.normal(size=(400, 1))
+    result = (
+        ConditionalHSICTest(n_resamples=99, random_state=0)
+        .fit(z + rng.normal(size=(400, 1)), z + rng.normal(size=(400, 1)), Z=z)
+        .result_
+    )
+    html = result.to_html()
+    assert "<title>skmmd conditional independence test report</title>" in html
+    assert (
+        _self_contained(html)
+        .text["verdict"]
+        .startswith("No evidence that the two variables are dependent given z")
+    )
+    assert "two-sample" not in html and "one distribution" not in html
+    assert _self_contained(html).values["conditional_hsic"] == result.conditional_hsic

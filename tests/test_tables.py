@@ -14,6 +14,7 @@ from skmmd import (
     TabularSampler,
 )
 from skmmd._testing import _multiple, _streaming
+from skmmd._utils import _budgets
 from skmmd.mmd import mmd2_features
 from skmmd.two_sample import _resampled, _results
 
@@ -378,8 +379,6 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
     ``transform``'s rows, in batches of any size, added into ``out``."""
     import scipy.sparse as sp
 
-    from skmmd.kernel_approximation import _tabular
-
     rng = np.random.default_rng(3)
     frame = pd.DataFrame(
         {
@@ -395,7 +394,7 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
         sampler = TabularSampler(n_components=32, random_state=0).fit(table)
         Z = sampler.transform(table)
         for entries in (2**22, 7):  # one batch; a few rows per batch
-            monkeypatch.setattr(_tabular, "_BLOCK_ENTRIES", entries)
+            monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
             S, q = sampler._grouped_sums(table, groups, 23)
             np.testing.assert_allclose(S, M @ Z, atol=1e-12)
             np.testing.assert_allclose(q, M @ np.sum(Z * Z, axis=1), atol=1e-12)

@@ -149,20 +149,16 @@ def p_value_of(method, weights=None):
     return p_of
 
 
-def set_aggregated_results(estimator, observed, null):
-    """The fitted attributes every aggregated test shares, from each
+def aggregated_results(estimator, observed, null):
+    """Set the per-kernel attributes every aggregated test shares, from each
     kernel's ``observed`` statistic and its resampled ``null`` (rows, one
-    column per kernel): per-kernel ``statistics_``, ``null_distributions_``
-    and ``p_values_``, the aggregated ``statistic_`` and
-    ``null_distribution_``, and ``n_resamples_used_``. Returns the aggregated
-    p-value of the resamples drawn (the caller makes it sequential where the
-    loop stopped early)."""
+    column per kernel): ``statistics_``, ``null_distributions_`` and
+    ``p_values_``. Returns the aggregated statistic, its null and its
+    p-value of the resamples drawn, for
+    :func:`~skmmd._testing._base.set_calibrated`."""
     T = np.vstack([observed, null])
     estimator.statistics_ = observed
     estimator.null_distributions_ = null
-    estimator.n_resamples_used_ = null.shape[0]
     estimator.p_values_ = per_kernel_p_values(T)[0]
     aggregated, p_value = aggregated_p_value(T, estimator.method, estimator.weights_)
-    estimator.statistic_ = float(aggregated[0])
-    estimator.null_distribution_ = aggregated[1:]
-    return float(p_value)
+    return float(aggregated[0]), aggregated[1:], float(p_value)

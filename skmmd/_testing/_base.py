@@ -1,7 +1,7 @@
 """What the estimators of every family share: the parameters of the one
-calibration loop, the rows their maps are fit on, results computed from a
-stream when first read, and a first ``partial_fit`` that leaves nothing behind
-when it fails."""
+calibration loop, the fitted attributes it sets, the rows their maps are fit
+on, results computed from a stream when first read, and a first
+``partial_fit`` that leaves nothing behind when it fails."""
 
 import functools
 from numbers import Integral, Real
@@ -9,7 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._utils._compat import Interval, StrOptions
-from ._calibration import sequential_rule
+from ._calibration import final_p_value, sequential_rule, threshold
 
 # Above this many pooled points the transformers are fit on a seeded uniform
 # subsample of this size (what their data-dependent parts need: a median
@@ -52,6 +52,23 @@ def stopping_rule(test, reject_early=True):
     if test.n_resamples != "auto":
         return None
     return sequential_rule(test.alpha, reject_early)
+
+
+def set_calibrated(test, observed, null, p_value, rule=None):
+    """Set the fitted attributes every test has after calibration.
+
+    ``statistic_`` (``observed``), ``null_distribution_`` (``null``, the
+    resamples drawn), ``n_resamples_used_``, ``p_value_`` (``p_value`` of the
+    resamples drawn, made sequential by ``rule`` where ``n_resamples="auto"``
+    stopped the loop), ``reject_`` at the test's ``alpha`` and ``threshold_``,
+    the null's upper ``alpha`` quantile.
+    """
+    test.statistic_ = observed
+    test.null_distribution_ = null
+    test.n_resamples_used_ = null.shape[0]
+    test.p_value_ = final_p_value(rule, null.shape[0], p_value)
+    test.reject_ = bool(test.p_value_ <= test.alpha)
+    test.threshold_ = threshold(null, test.alpha)
 
 
 def unfitted_on_error(partial_fit):

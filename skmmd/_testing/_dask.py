@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from .._utils._dask import _blocks, _known_rows, _n_rows, is_dask
+from .._utils._dask import dask_blocks, dask_rows, is_dask, known_rows
 from ._streaming import _SUPERBLOCK, HOST, UnitSums, add_array
 
 # States merged per task of the tree reduction.
@@ -34,7 +34,7 @@ def two_samples(estimator, X, Y):
             "With a dask array X, give the second sample Y as a dask array too "
             "(fit(pooled, labels) takes in-memory arrays)."
         )
-    X, Y = _known_rows(X, "X"), _known_rows(Y, "Y")
+    X, Y = known_rows(X, "X"), known_rows(Y, "Y")
     if hasattr(X, "columns") != hasattr(Y, "columns"):
         raise TypeError("X and Y must both be dask arrays or both dask DataFrames.")
     if hasattr(X, "columns"):
@@ -54,7 +54,7 @@ def two_samples(estimator, X, Y):
             )
         estimator.__dict__.pop("feature_names_in_", None)
         n_features = X.shape[1]
-    sizes = [_n_rows(X), _n_rows(Y)]
+    sizes = [dask_rows(X), dask_rows(Y)]
     if min(sizes) < 2:
         raise ValueError(
             f"Each sample needs at least 2 points; got {sizes[0]} in X and "
@@ -71,7 +71,7 @@ def pairs(estimator, X, y):
         raise TypeError("With a dask array X, give y as a dask array too.")
     if getattr(y, "ndim", 2) == 1:
         y = y.reshape(-1, 1)
-    X, Y = _known_rows(X, "X"), _known_rows(y, "y")
+    X, Y = known_rows(X, "X"), known_rows(y, "y")
     if hasattr(X, "columns") or hasattr(Y, "columns"):
         raise TypeError("HSICTest takes dask arrays, not dask DataFrames.")
     if X.shape[0] != Y.shape[0]:
@@ -96,10 +96,10 @@ def _sample_blocks(A):
     """``(delayed block, first row, rows)`` of a sample, or of a pair of aligned
     samples (one delayed pair per block)."""
     if not isinstance(A, tuple):
-        return _blocks(A)
+        return dask_blocks(A)
     import dask
 
-    parts = [_blocks(V) for V in A]
+    parts = [dask_blocks(V) for V in A]
     return [
         (dask.delayed(tuple)([block for block, _, _ in row]), *row[0][1:])
         for row in zip(*parts)
@@ -181,7 +181,7 @@ def compute(*parts):
 def take_pooled(X, Y, idx):
     """Rows ``idx`` (sorted) of the pooled sample, in memory."""
 
-    m = _n_rows(X)
+    m = dask_rows(X)
     parts = _delayed_rows(X, idx[idx < m]) + _delayed_rows(Y, idx[idx >= m] - m)
     return HOST.concat(list(compute(*parts)))
 
@@ -265,4 +265,4 @@ def add_to_stream(stream, X, Y, unit):
 
 def rows_of(A):
     """Rows of a dask sample or pair."""
-    return _n_rows(A[0] if isinstance(A, tuple) else A)
+    return dask_rows(A[0] if isinstance(A, tuple) else A)

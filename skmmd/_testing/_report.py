@@ -107,29 +107,30 @@ def verdict(result, moved):
     """The result in a sentence; with a column report, the columns that moved
     (the first ``_NAMED`` named) and how many of all, under which correction."""
     p, alpha = float(result.pvalue), result.alpha
+    finding, h0 = result._FINDING, result._H0
     if result.reject:
         text = (
-            f"The samples differ: the test rejects H0 (one distribution) at level "
-            f"alpha = {alpha:g}, with p-value {p:.3g}."
+            f"{finding[0].upper()}{finding[1:]}: the test rejects H0 ({h0}) at "
+            f"level alpha = {alpha:g}, with p-value {p:.3g}."
         )
         if moved is not None:
             named = ", ".join(moved[:_NAMED])
             if len(moved) > _NAMED:
                 named += f" and {len(moved) - _NAMED} more (see the table)"
+            no_column = result._NO_COLUMN
             text += (
-                f" Columns that moved: {named}."
+                f" Columns that {result._COLUMN_VERB}: {named}."
                 if moved
-                else " No column moved at that level on its own: the "
-                "difference lies in how columns vary together, or is spread "
-                "thinly over several."
+                else f" {no_column[0].upper()}{no_column[1:]}"
             )
     else:
         text = (
-            f"No evidence that the samples differ: the p-value {p:.3g} is above "
-            f"alpha = {alpha:g}, so the test does not reject H0 (one distribution)."
+            f"No evidence that {finding}: the p-value {p:.3g} is above "
+            f"alpha = {alpha:g}, so the test does not reject H0 ({h0})."
         )
     if moved is not None:
-        text += f" In all, {column_count(result.column_report, alpha)}."
+        count = column_count(result.column_report, alpha, result._COLUMN_VERB)
+        text += f" In all, {count}."
     return text
 
 
@@ -328,7 +329,7 @@ def _columns_section(result, summaries):
             f"{escape(correction_text(correction_of(report)))}. A column moved "
             "when its adjusted p-value is at most alpha "
             f'= {result.alpha:g}.</p><p class="count" id="column-count">'
-            f"{escape(column_count(report, result.alpha))}.</p>"
+            f"{escape(column_count(report, result.alpha, result._COLUMN_VERB))}.</p>"
         )
         parts.append(_column_table(report, result.alpha, result._EFFECT))
         shown = moved_columns(result)
@@ -375,7 +376,7 @@ def html_report(
 ):
     """The page of :meth:`KernelTestResult.to_html`."""
     moved = moved_columns(result)
-    title = "skmmd two-sample test report" if title is None else title
+    title = result._TITLE if title is None else title
     status = "reject" if result.reject else "accept"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -14,17 +14,18 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 RelevanceTestResult = namedtuple("RelevanceTestResult", ["statistic", "pvalue"])
 
 
-def interval(mmd2, standard_error, confidence_level=0.95):
-    """The confidence interval of :meth:`KernelTestResult.confidence_interval`."""
+def interval(effect, standard_error, confidence_level=0.95):
+    """The confidence interval of :meth:`KernelTestResult.confidence_interval`
+    for a nonnegative ``effect`` (a squared norm) and its standard error."""
     z = ndtri((1 + confidence_level) / 2)
-    mmd2 = np.asarray(mmd2, dtype=np.float64)
+    effect = np.asarray(effect, dtype=np.float64)
     se = np.asarray(standard_error, dtype=np.float64)
-    low = np.maximum(mmd2 - z * se, 0.0)
-    normal_high = mmd2 + z * se
-    floor = np.maximum(mmd2, se)
+    low = np.maximum(effect - z * se, 0.0)
+    normal_high = effect + z * se
+    floor = np.maximum(effect, se)
     with np.errstate(divide="ignore", invalid="ignore"):
         a = z * se / np.sqrt(floor)
-        t = (a + np.sqrt(np.maximum(a * a + 4 * mmd2, 0.0))) / 2
+        t = (a + np.sqrt(np.maximum(a * a + 4 * effect, 0.0))) / 2
     high = np.maximum(np.where(normal_high <= floor, normal_high, t * t), 0.0)
     if np.ndim(low) == 0:
         low, high = float(low), float(high)
@@ -37,12 +38,21 @@ class KernelTestResult:
     A subclass names its effect size (``_EFFECT``: the attribute holding the
     estimate, e.g. ``"mmd2"``; ``_EFFECT_LABEL``: how a person reads it) and
     its sizes (``_SIZES``: ``{attribute: description}``); the keys of
-    :meth:`to_dict` (the CLI's ``--json``) are those names.
+    :meth:`to_dict` (the CLI's ``--json``) are those names. It also says how
+    the report and the CLI speak of its test: the page's ``_TITLE``, the
+    ``_FINDING`` a rejection makes, ``H0`` itself, and what a flagged column
+    of ``explain`` did (``_COLUMN_VERB``) and what no flagged column means
+    (``_NO_COLUMN``).
     """
 
     _EFFECT = "effect"
     _EFFECT_LABEL = "effect"
     _SIZES: dict = {}
+    _TITLE = "skmmd kernel test report"
+    _FINDING = "the test finds an effect"
+    _H0 = "no effect"
+    _COLUMN_VERB = "moved"
+    _NO_COLUMN = "no column is flagged on its own at that level."
 
     def __init__(
         self,

@@ -24,11 +24,11 @@ from sklearn import get_config
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import (
-    _convert_to_numpy,
-    _is_numpy_namespace,
-    _max_precision_float_dtype,
     check_same_namespace,
+    convert_to_numpy,
     get_namespace_and_device,
+    is_numpy_namespace,
+    max_precision_float_dtype,
 )
 
 # Samplers that compute in any namespace; named in the error of the others.
@@ -61,7 +61,7 @@ def namespace(*arrays):
     if not arrays:
         return None, None
     xp, _, device = get_namespace_and_device(*arrays)
-    if _is_numpy_namespace(xp):
+    if is_numpy_namespace(xp):
         return None, None
     return xp, device
 
@@ -152,7 +152,7 @@ def float_dtypes(xp):
 
 def to_numpy(x, xp):
     """``x`` as a NumPy array on the host."""
-    return _convert_to_numpy(x, xp)
+    return convert_to_numpy(x, xp)
 
 
 def from_numpy(x, xp, device):
@@ -164,9 +164,7 @@ def from_numpy(x, xp, device):
     if not x.flags.writeable:  # a view of read-only memory, which PyTorch rejects
         x = x.copy()
     if x.dtype == np.float64:
-        return xp.asarray(
-            x, dtype=_max_precision_float_dtype(xp, device), device=device
-        )
+        return xp.asarray(x, dtype=max_precision_float_dtype(xp, device), device=device)
     return xp.asarray(x, device=device)
 
 
@@ -177,7 +175,7 @@ def astype(x, dtype, xp):
 
 def float64(x, xp, device):
     """``x`` in the most precise float of its device."""
-    return astype(x, _max_precision_float_dtype(xp, device), xp)
+    return astype(x, max_precision_float_dtype(xp, device), xp)
 
 
 def take_rows(X, rows, xp, device):

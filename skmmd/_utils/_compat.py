@@ -1,16 +1,16 @@
-"""The one place that imports scikit-learn's private helpers.
+"""The one place that imports scikit-learn's private helpers, under public
+names for the rest of skmmd.
 
 A scikit-learn upgrade that moves them touches this file only.
 """
 
-from sklearn.base import _fit_context
+from sklearn.base import _fit_context as fit_context
+from sklearn.utils._array_api import _convert_to_numpy as convert_to_numpy
+from sklearn.utils._array_api import _is_numpy_namespace as is_numpy_namespace
 from sklearn.utils._array_api import (
-    _convert_to_numpy,
-    _is_numpy_namespace,
-    _max_precision_float_dtype,
-    check_same_namespace,
-    get_namespace_and_device,
+    _max_precision_float_dtype as max_precision_float_dtype,
 )
+from sklearn.utils._array_api import check_same_namespace, get_namespace_and_device
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -20,13 +20,14 @@ from sklearn.utils._param_validation import (
     StrOptions,
     validate_params,
 )
-from sklearn.utils.validation import _is_fitted, validate_data
+from sklearn.utils.validation import _is_fitted as is_fitted
+from sklearn.utils.validation import validate_data
 
 __all__ = [
-    "_convert_to_numpy",
-    "_is_fitted",
-    "_is_numpy_namespace",
-    "_max_precision_float_dtype",
+    "convert_to_numpy",
+    "is_fitted",
+    "is_numpy_namespace",
+    "max_precision_float_dtype",
     "check_same_namespace",
     "get_namespace_and_device",
     "HasMethods",
@@ -35,7 +36,7 @@ __all__ = [
     "Options",
     "RealNotInt",
     "StrOptions",
-    "_fit_context",
+    "fit_context",
     "validate_data",
     "validate_params",
 ]

@@ -23,7 +23,7 @@ def is_dask(X):
     return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "dask")
 
 
-def _known_rows(X, name):
+def known_rows(X, name):
     """A dask array with known row chunks and one column chunk, or a dask
     DataFrame (its partitions go to the transformers as pandas DataFrames)."""
     import dask.array as da
@@ -46,7 +46,7 @@ def _known_rows(X, name):
     return X.rechunk({1: -1})
 
 
-def _blocks(A):
+def dask_blocks(A):
     """``(delayed block, first row, rows)`` of each block or partition."""
     if hasattr(A, "columns"):
         sizes = A.map_partitions(len).compute().tolist()
@@ -58,14 +58,14 @@ def _blocks(A):
     return list(zip(blocks, starts.tolist(), sizes))
 
 
-def _n_rows(A):
+def dask_rows(A):
     return len(A) if hasattr(A, "columns") else int(A.shape[0])
 
 
 def fit_sample(X, random_state):
     """A sampler's fit data from a dask array: at most ``FIT_ROWS`` rows, a
     seeded uniform subsample (drawn from ``random_state``) when there are more."""
-    X = _known_rows(X, "X")
+    X = known_rows(X, "X")
     if X.shape[0] <= FIT_ROWS:
         return X.compute()
     rng = check_random_state(random_state)
@@ -86,7 +86,7 @@ def transform(sampler, X):
     import dask
     import dask.array as da
 
-    X = _known_rows(X, "X")
+    X = known_rows(X, "X")
     n_out = sampler.transform(np.zeros((1, X.shape[1]), dtype=X.dtype)).shape[1]
     meta = sampler.transform(np.zeros((1, X.shape[1]), dtype=X.dtype))[:0]
     return da.map_blocks(

@@ -24,10 +24,27 @@ from ._options import (
 )
 
 
-def run_independence(args, out=None):
-    """The ``independence`` command: returns the exit status."""
-    out = sys.stdout if out is None else out
-    table = _files.read_table(args.table, True)
+def _check_flags(parser, args):
+    """Reject conflicting options before any file is read: ``--aggregate``
+    and ``--given`` run tests without exact kernels or a per-column report,
+    and ``--given`` has one statistic of its own."""
+    if args.aggregate and (args.given or args.exact or args.explain):
+        parser.error(
+            "--aggregate tests a grid of random-feature kernels of the target "
+            "and of the other columns: leave out --given, --exact and --explain."
+        )
+    if args.given and (args.exact or args.explain or args.statistic is not None):
+        parser.error(
+            "--given runs the conditional test, with random features, its own "
+            "statistic and no per-column report: leave out --exact, --explain and "
+            "--statistic."
+        )
+    if args.statistic is None:
+        args.statistic = "biased"
+
+
+def _columns(args):
+    """Positions of the target, the given columns and the columns tested."""
     names, width = _files.file_columns(args.table)
     (target,) = _files.column_positions(
         args.table, names, width, [args.target], "--target"
@@ -57,35 +74,95 @@ def run_independence(args, out=None):
             f"{args.table}: the table has only the target column {args.target!r}; "
             "nothing to test it against."
         )
+    return target, given, others
+
+
+def _fitted_test(args, table, target, given, others):
+    """The test the options ask for, fitted on the table."""
     X, y = table.iloc[:, others], table.iloc[:, [target]]
     common = {
         "n_resamples": args.n_resamples,
         "alpha": args.alpha,
         "random_state": args.seed,
     }
-    if args.aggregate and (given or args.exact or args.explain):
-        raise ValueError(
-            "--aggregate tests a grid of random-feature kernels of the target "
-            "and of the other columns: leave out --given, --exact and --explain."
-        )
     if args.aggregate:
-        test = AggregatedHSICTest(statistic=args.statistic, **common)
-        test.fit(X, y)
-    elif given:
-        if args.exact or args.explain:
-            raise ValueError(
-                "--given runs the conditional test, with random features and no "
-                "per-column report: leave out --exact and --explain."
-            )
-        test = ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
-    else:
-        exact = None if args.exact else "auto"
-        test = HSICTest(
-            exact, exact, statistic=args.statistic, correction=args.correction, **common
-        ).fit(X, y)
-    report = test.explain(X, y) if args.explain else None
-    effect = test.result_
+        return AggregatedHSICTest(statistic=args.statistic, **common).fit(X, y)
+    if given:
+        return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
+    exact = None if args.exact else "auto"
+    test = HSICTest(
+        exact, exact, statistic=args.statistic, correction=args.correction, **common
+    )
+    return test.fit(X, y)
+
+
+def _kind(args):
+    if args.given:
+        return "conditional HSIC test"
+    return "aggregated HSIC independence test" if args.aggregate else "HSIC test"
+
+
+def _lines(args, test, effect):
+    """The printed result: what was tested, the statistic, the p-value, the
+    decision and the effect with its interval."""
+    given = f" given {args.given}" if args.given else ""
     low, high = effect.confidence_interval(args.confidence_level)
+    decision = (
+        f"reject H0: {args.target} depends on the other columns{given}"
+        if test.reject_
+        else f"do not reject H0 (no evidence of dependence{given})"
+    )
+    if args.given:
+        kernel = (
+            "kernel: auto (random features), ridge residuals on the given "
+            f"columns' features; {args.n_resamples} bootstrap draws"
+        )
+        statistic = (
+            f"T        = {test.statistic_:.6g} (n times the squared "
+            "cross-covariance of the ridge residuals)"
+        )
+    elif args.aggregate:
+        kernel = (
+            f"kernels: {len(test.kernels_)} pairs of Gaussian bandwidths; "
+            f"{args.statistic} statistic, {args.n_resamples} permutations"
+        )
+        statistic = f"aggregated statistic = {test.statistic_:.6g} (-log smallest p)"
+    else:
+        exact = "exact Gaussian" if args.exact else "auto (random features)"
+        kernel = (
+            f"kernel: {exact}; {args.statistic} statistic, {args.n_resamples} "
+            "permutations"
+        )
+        statistic = f"HSIC     = {test.statistic_:.6g}"
+    name, value = effect._EFFECT_LABEL, getattr(effect, effect._EFFECT)
+    kernels = ""
+    if args.aggregate:  # the pair of kernels with the most evidence
+        best = int(np.argmin(test.p_values_))
+        value, low, high = value[best], low[best], high[best]
+        kernels = f" ({test.kernels_[best]})"
+    width = test.n_features_in_
+    return [
+        f"{_kind(args)}: {args.table}, target {args.target!r} against {width} "
+        f"column{'s' * (width != 1)}{given}, n={test.n_samples_}",
+        f"{kernel}, seed {args.seed}",
+        statistic,
+        f"p-value  = {test.p_value_:.6g}",
+        f"decision = {decision} (alpha = {args.alpha})",
+        f"effect   = {name} {value:.4g}, {args.confidence_level:.0%} interval "
+        f"[{low:.4g}, {high:.4g}]{kernels}",
+    ]
+
+
+def run_independence(args, out=None):
+    """The ``independence`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    target, given, others = _columns(args)
+    table = _files.read_table(args.table, True)
+    test = _fitted_test(args, table, target, given, others)
+    report = None
+    if args.explain:
+        report = test.explain(table.iloc[:, others], table.iloc[:, [target]])
+    effect = test.result_
     status = EXIT_REJECT if test.reject_ else EXIT_OK
     if args.json:
         result = json_result(
@@ -108,57 +185,7 @@ def run_independence(args, out=None):
         )
         print(json.dumps(result, default=str), file=out)
         return status
-    decision = (
-        f"reject H0: {args.target} depends on the other columns"
-        + (f" given {args.given}" if given else "")
-        if test.reject_
-        else "do not reject H0 (no evidence of dependence)"
-    )
-    if given:
-        header = [
-            f"conditional HSIC test: {args.table}, target {args.target!r} against "
-            f"{test.n_features_in_} columns given {args.given}, n={test.n_samples_}",
-            f"kernel: auto (random features), ridge residuals on the given "
-            f"columns' features; {args.n_resamples} bootstrap draws, seed "
-            f"{args.seed}",
-        ]
-    else:
-        header = [
-            f"HSIC independence test: {args.table}, target {args.target!r} against "
-            f"{test.n_features_in_} columns, n={test.n_samples_}",
-            f"kernel: {'exact Gaussian' if args.exact else 'auto (random features)'}"
-            f"; {args.statistic} statistic, {args.n_resamples} permutations, "
-            f"seed {args.seed}",
-        ]
-    if args.aggregate:
-        # The effect of the pair of kernels with the most evidence.
-        best = int(np.argmin(test.p_values_))
-        header = [
-            f"aggregated HSIC independence test: {args.table}, target "
-            f"{args.target!r} against {test.n_features_in_} columns, "
-            f"n={test.n_samples_}",
-            f"kernels: {len(test.kernels_)} pairs of Gaussian bandwidths; "
-            f"{args.statistic} statistic, {args.n_resamples} permutations, seed "
-            f"{args.seed}",
-        ]
-        lines = [
-            *header,
-            f"aggregated statistic = {test.statistic_:.6g} (-log smallest p)",
-            f"p-value  = {test.p_value_:.6g}",
-            f"decision = {decision} (alpha = {args.alpha})",
-            f"effect   = HSIC {effect.hsic[best]:.4g}, {args.confidence_level:.0%} "
-            f"interval [{low[best]:.4g}, {high[best]:.4g}] ({test.kernels_[best]})",
-        ]
-    else:
-        lines = [
-            *header,
-            f"HSIC     = {test.statistic_:.6g}",
-            f"p-value  = {test.p_value_:.6g}",
-            f"decision = {decision} (alpha = {args.alpha})",
-            f"effect   = HSIC {effect.hsic:.4g}, {args.confidence_level:.0%} "
-            f"interval [{low:.4g}, {high:.4g}]",
-        ]
-    print("\n".join(lines), file=out)
+    print("\n".join(_lines(args, test, effect)), file=out)
     if report is not None:
         print_report(
             report,
@@ -205,7 +232,12 @@ def _independence_parser():
         help="comma-separated columns to condition on: the conditional test of "
         "the target and the other columns given these",
     )
-    parser.add_argument("--statistic", choices=["biased", "unbiased"], default="biased")
+    parser.add_argument(
+        "--statistic",
+        choices=["biased", "unbiased"],
+        default=None,
+        help="the HSIC estimator (default biased; not with --given)",
+    )
     add_common(parser)
     return parser
 
@@ -216,4 +248,5 @@ def command(argv):
     args = parser.parse_args(argv)
     check_common(parser, args)
     check_correction(parser, args)
+    _check_flags(parser, args)
     return run(run_independence, args, "independence")

@@ -16,8 +16,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._utils._compat import (
     HasMethods,
     Interval,
-    _fit_context,
-    _is_fitted,
+    fit_context,
+    is_fitted,
     validate_data,
 )
 from ..kernel_approximation import RandomFourierSampler
@@ -222,7 +222,7 @@ class OnlineMMDDetector(BaseEstimator):
         n_ref_part = math.ceil(max_window / (1.0 - self.calibration_size))
         return max(n, n_ref_part)
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X_ref, y=None):
         """Fit the feature map, embed the reference and calibrate thresholds.
 
@@ -246,7 +246,7 @@ class OnlineMMDDetector(BaseEstimator):
             transformer = RandomFourierSampler(n_components=256, random_state=rng)
         else:
             transformer = clone(self.transformer)
-        if get_tags(transformer).target_tags.required and not _is_fitted(transformer):
+        if get_tags(transformer).target_tags.required and not is_fitted(transformer):
             raise ValueError(
                 f"{type(transformer).__name__} learns from two labelled samples "
                 "and the reference is one: fit it on the reference against an "
@@ -429,7 +429,7 @@ class OnlineMMDDetector(BaseEstimator):
 
     # Checks the parameters on an unfitted detector, as scikit-learn's partial_fit
     # does, before saying that it needs fit.
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y=None):
         """Feed a batch of points in stream order (scikit-learn's spelling).
 

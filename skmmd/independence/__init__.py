@@ -10,19 +10,23 @@ and of y on the same pairings, combined by the aggregation of
 :class:`ConditionalHSICTest` (``_conditional``) tests independence given Z:
 the residual products of a cross-fitted ridge regression on Z's features
 go through the same pipeline, and a multiplier bootstrap of their unit sums
-through the same loop; :func:`conditional_independence_test` is it in one
-call. The machinery every family shares is in :mod:`skmmd._testing`.
+through the same loop (``_conditional_pipeline``; the regression in
+``_ridge``, the bootstrap's scale in ``_wild_bootstrap``, a causal search's
+shared work in ``_conditional_search``); its result is
+:class:`ConditionalHSICTestResult`; :func:`conditional_independence_test` is
+it in one call. The machinery every family shares is in :mod:`skmmd._testing`.
 """
 
 from ._aggregated import AggregatedHSICTest
 from ._api import conditional_independence_test, hsic_test
 from ._conditional import ConditionalHSICTest
 from ._hsic import HSICTest
-from ._results import HSICTestResult
+from ._results import ConditionalHSICTestResult, HSICTestResult
 
 __all__ = [
     "AggregatedHSICTest",
     "ConditionalHSICTest",
+    "ConditionalHSICTestResult",
     "HSICTest",
     "HSICTestResult",
     "conditional_independence_test",

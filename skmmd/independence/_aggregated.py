@@ -7,8 +7,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from .._testing import _aggregation, _calibration
-from .._testing._base import SHARED_CONSTRAINTS, stopping_rule
+from .._testing import _aggregation
+from .._testing._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
 from .._testing._calibration import n_max
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
@@ -402,10 +402,8 @@ class AggregatedHSICTest(_BaseHSICTest):
             stopping=rule,
             p_of=_aggregation.p_value_of(self.method, self.weights_),
         )
-        p_value = _aggregation.set_aggregated_results(self, observed, null)
-        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], p_value)
-        self.reject_ = bool(self.p_value_ <= self.alpha)
-        self.threshold_ = _calibration.threshold(self.null_distribution_, self.alpha)
+        statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
+        set_calibrated(self, statistic, null, p_value, rule)
         self.resample_unit_ = unit
         self.n_samples_ = stream.n_rows[0]
         hsic, se = effect_sizes(

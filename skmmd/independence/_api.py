@@ -161,11 +161,11 @@ def conditional_independence_test(x, y, z=None, **options):
 
     Returns
     -------
-    result : HSICTestResult
+    result : ConditionalHSICTestResult
         ``statistic``, ``pvalue``, ``null_distribution``, and the effect size
-        ``hsic`` (the squared norm of the residuals' cross-covariance) with
-        its jackknife ``standard_error`` and
-        :meth:`~HSICTestResult.confidence_interval`.
+        ``conditional_hsic`` (the squared norm of the residuals'
+        cross-covariance) with its jackknife ``standard_error`` and
+        :meth:`~ConditionalHSICTestResult.confidence_interval`.
 
     See Also
     --------

@@ -11,8 +11,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 
-from .._testing._base import SHARED_CONSTRAINTS
-from .._utils._compat import HasMethods, Interval, StrOptions, _fit_context
+from .._testing._base import SHARED_CONSTRAINTS, set_calibrated
+from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from .._utils._tables import is_dataframe
 from ._conditional_maps import (
     _XY_FEATURES,
@@ -26,7 +26,7 @@ from ._conditional_maps import (
 )
 from ._conditional_pipeline import RowFeatures, calibrated
 from ._observations import check_variable, numeric_table
-from ._results import HSICTestResult
+from ._results import ConditionalHSICTestResult
 
 
 class ConditionalHSICTest(BaseEstimator):
@@ -135,11 +135,14 @@ class ConditionalHSICTest(BaseEstimator):
         stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
-    result_ : HSICTestResult
-        The same values, with the effect size ``hsic`` (an unbiased estimate
-        of ``||E[r g(z)' s']||^2``, the squared norm of the conditional
-        cross-covariance of the features of ``(x, z)`` and of y) and its
-        jackknife standard error.
+    threshold_ : float
+        ``statistic_`` above it means rejection: the
+        ``floor(alpha (B + 1))``-th largest bootstrap statistic.
+    result_ : ConditionalHSICTestResult
+        The same values, with the effect size ``conditional_hsic`` (an
+        unbiased estimate of ``||E[r g(z)' s']||^2``, the squared norm of the
+        conditional cross-covariance of the features of ``(x, z)`` and of y)
+        and its jackknife standard error.
     x_transformer_, y_transformer_, z_transformer_, z_weights_ : object or None
         The fitted maps (the last two are None without Z; they take the
         columns ``z_columns_`` of Z).
@@ -375,7 +378,7 @@ class ConditionalHSICTest(BaseEstimator):
             "verbose": self.verbose,
         }
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, Z=None):
         """Regress, compute the statistic, its bootstrap null and the p-value.
 
@@ -407,25 +410,22 @@ class ConditionalHSICTest(BaseEstimator):
             *(None if m is None else (m, V) for m, V in zip(maps, data[:2] + [Z, Z]))
         )
         run = calibrated(features, len(data[0]), seed, **self._test_params())
-        parts, null, self.p_value_ = run.parts, run.null, run.p_value
+        parts, null = run.parts, run.null
         self.penalty_ = run.penalty
         self.null_scale_ = parts.null_scale
         self.resample_unit_ = run.unit
         self.n_samples_ = len(data[0])
         observed = parts.observed()[0]
-        self.statistic_ = observed
-        self.null_distribution_ = null
-        self.n_resamples_used_ = null.shape[0]
-        self.reject_ = bool(self.p_value_ <= self.alpha)
+        set_calibrated(self, observed, null, run.p_value)
         effect, se = parts.effect()
-        self.result_ = HSICTestResult(
+        self.result_ = ConditionalHSICTestResult(
             statistic=observed,
             pvalue=self.p_value_,
             null_distribution=null,
             alpha=self.alpha,
-            hsic=effect,
+            conditional_hsic=effect,
             standard_error=se,
-            n_pairs=self.n_samples_,
+            n_samples=self.n_samples_,
         )
         return self
 

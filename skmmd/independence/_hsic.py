@@ -14,13 +14,14 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    set_calibrated,
     stopping_rule,
     unfitted_on_error,
 )
 from .._testing._calibration import n_max
 from .._testing._multiple import CORRECTIONS
 from .._utils import _budgets
-from .._utils._compat import HasMethods, StrOptions, _fit_context
+from .._utils._compat import HasMethods, StrOptions, fit_context
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import gaussian_kernel, median_bandwidth
@@ -126,7 +127,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
             return max(self._stream.state.unit, unit)
         return self.resample_unit
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Compute HSIC, its permutation null distribution and the p-value.
 
@@ -180,7 +181,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
         return not self._exact()
 
     @available_if(_streams)
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     @unfitted_on_error
     def partial_fit(self, X, y):
         """Add a chunk of pairs to the test (out-of-core or streamed data).
@@ -517,14 +518,8 @@ class HSICTest(_BaseHSICTest):
             verbose=self.verbose,
             stopping=rule,
         )
-        self.statistic_ = observed
-        self.null_distribution_ = null
-        self.n_resamples_used_ = null.shape[0]
-        self.p_value_ = _calibration.final_p_value(
-            rule, null.shape[0], float(_calibration.p_value(observed, null, tolerance))
-        )
-        self.reject_ = bool(self.p_value_ <= self.alpha)
-        self.threshold_ = _calibration.threshold(null, self.alpha)
+        p_value = float(_calibration.p_value(observed, null, tolerance))
+        set_calibrated(self, observed, null, p_value, rule)
         self.resample_unit_ = unit
         self.n_samples_ = n_samples
         if features is None:  # exact kernels

@@ -10,14 +10,10 @@ from sklearn.base import (
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _array_api, _dask
+from .._utils import _array_api, _budgets, _dask
 from .._utils._compat import validate_data
 from ..kernels import median_bandwidth
 from . import _trig
-
-# Rows per block in transform: bounds the projection temporary to about
-# this many entries while keeping each GEMM large enough to be efficient.
-_BLOCK_ENTRIES = 2**22
 
 FLOAT_DTYPES = [np.float64, np.float32]
 
@@ -134,7 +130,7 @@ def trig_features(X, project, feature, n_components, offset=None, weights=None):
     ):
         _trig.project_trig(X, weights, n_pairs, offset, scale, out)
         return out
-    for rows in gen_batches(n, max(1, _BLOCK_ENTRIES // n_components)):
+    for rows in gen_batches(n, max(1, _budgets.BLOCK_ENTRIES // n_components)):
         P = np.ascontiguousarray(project(X[rows]), dtype=X.dtype)
         block = out[rows]
         if n_pairs:

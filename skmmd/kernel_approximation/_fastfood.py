@@ -9,9 +9,9 @@ from numba import njit, prange
 from scipy import sparse
 from sklearn.utils import check_random_state, gen_batches
 
-from .._utils._compat import Interval, StrOptions, _fit_context
+from .._utils import _budgets
+from .._utils._compat import Interval, StrOptions, fit_context
 from ._base import (
-    _BLOCK_ENTRIES,
     BaseSampler,
     n_frequencies,
     random_phases,
@@ -173,7 +173,7 @@ class FastfoodSampler(BaseSampler):
         self.feature = feature
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the Fastfood blocks (and resolve the bandwidth) for X's shape.
 
@@ -224,7 +224,9 @@ class FastfoodSampler(BaseSampler):
         )
         out = np.empty((X.shape[0], self._n_frequencies), dtype=dtype)
         # Sparse rows are densified a chunk at a time, never all at once.
-        for rows in gen_batches(X.shape[0], max(1, _BLOCK_ENTRIES // X.shape[1])):
+        for rows in gen_batches(
+            X.shape[0], max(1, _budgets.BLOCK_ENTRIES // X.shape[1])
+        ):
             block = X[rows]
             block = block.toarray() if sparse.issparse(block) else block
             _fastfood_project(

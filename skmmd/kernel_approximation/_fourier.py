@@ -8,10 +8,9 @@ from scipy.stats import qmc as scipy_qmc
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .._utils import _array_api
-from .._utils._compat import Interval, Options, StrOptions, _fit_context
+from .._utils import _array_api, _budgets
+from .._utils._compat import Interval, Options, StrOptions, fit_context
 from ._base import (
-    _BLOCK_ENTRIES,
     BaseSampler,
     n_frequencies,
     random_phases,
@@ -223,7 +222,7 @@ class RandomFourierSampler(BaseSampler):
                 f"{_RADIAL_KERNELS}; got kernel={self.kernel!r}."
             )
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the random frequencies (and resolve the bandwidth) for X's shape.
 
@@ -288,7 +287,7 @@ class RandomFourierSampler(BaseSampler):
             self.random_offset_,
             xp,
             device,
-            max(1, _BLOCK_ENTRIES // self.n_components),
+            max(1, _budgets.BLOCK_ENTRIES // self.n_components),
         )
 
     def transform(self, X):

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import Interval, StrOptions, _fit_context
+from .._utils._compat import Interval, StrOptions, fit_context
 from . import _gcws_numba
 from ._base import BaseSampler
 
@@ -152,7 +152,7 @@ class GCWSSampler(BaseSampler):
         self.max_table_bytes = max_table_bytes
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the seed and tabulate the random values for X's features.
 

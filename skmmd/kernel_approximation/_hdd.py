@@ -10,7 +10,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import Interval, StrOptions, _fit_context
+from .._utils import _budgets
+from .._utils._compat import Interval, StrOptions, fit_context
 from ..kernels import median_bandwidth
 from . import _trig
 from ._bags import BagTransformerMixin
@@ -28,8 +29,6 @@ _DEFAULT_CUTOFF = {1: 40, 2: 20, 3: 10}
 # Midpoints per axis of the default integration grid (spacing well below the
 # KDE bandwidths that cross-validation picks for a few hundred points).
 _DEFAULT_GRID = {1: 1024, 2: 128, 3: 32}
-# Integration values processed per block of sets in transform.
-_BLOCK_ENTRIES = 2**22
 
 
 def sample_lambdas(divergence, n_lambdas, rng):
@@ -270,7 +269,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             n_mc = max(2**14, 50 * len(V)) if self.n_mc == "auto" else self.n_mc
         return t, M, V, G, n_mc
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit to X and return its features, embedding each set once.
 
@@ -289,7 +288,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         A, dtype = self._fit(X, embed_all=True)
         return self._features(A, dtype)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the scaling, draw the lambdas, points and frequencies.
 
@@ -439,7 +438,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         P = np.atleast_2d(np.asarray(P, dtype=np.float64))
         n_mc = self.integration_points_.shape[0]
         A = np.empty((P.shape[0], self._n_embedding))
-        step = max(1, _BLOCK_ENTRIES // (n_mc * self._n_functions))
+        step = max(1, _budgets.BLOCK_ENTRIES // (n_mc * self._n_functions))
         for rows in gen_batches(P.shape[0], step):
             A[rows] = self._project(self._functions(P[rows]))
         return A
@@ -447,7 +446,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
     def _embed(self, scaled_bags):
         n_mc = self.integration_points_.shape[0]
         A = np.empty((len(scaled_bags), self._n_embedding))
-        step = max(1, _BLOCK_ENTRIES // (n_mc * self._n_functions))
+        step = max(1, _budgets.BLOCK_ENTRIES // (n_mc * self._n_functions))
         for rows in gen_batches(len(scaled_bags), step):
             P = np.stack([self._kde(b) for b in scaled_bags[rows]])
             A[rows] = self._project(self._functions(P))

@@ -12,8 +12,8 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array, gen_batches
 
-from .._utils import _array_api
-from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES
+from .._utils import _array_api, _budgets
+from ._base import FLOAT_DTYPES
 
 _STRATEGIES = ("uniform", "kmeans", "leverage")
 
@@ -98,7 +98,7 @@ def _leverage_scores(sampler, X, candidates, sampled, weights, lam, diag):
     K_SS = sampler._kernel(S, S).astype(np.float64, copy=False)
     chol = scipy.linalg.cholesky(K_SS + np.diag(lam / weights**2), lower=True)
     scores = np.empty(len(candidates))
-    block = max(1, _BLOCK_ENTRIES // len(sampled))
+    block = max(1, _budgets.BLOCK_ENTRIES // len(sampled))
     for rows in gen_batches(len(candidates), block):
         K = sampler._kernel(_take(X, candidates[rows]), S).astype(
             np.float64, copy=False

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import HasMethods, _fit_context
+from .._utils._compat import HasMethods, fit_context
 from ._bags import BagTransformerMixin
 from ._fourier import RandomFourierSampler
 
@@ -67,7 +67,7 @@ class MeanEmbedding(BagTransformerMixin, BaseEstimator):
     def __init__(self, sampler=None):
         self.sampler = sampler
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
         """Fit the sampler on the pooled points of the training sets.
 

@@ -8,9 +8,9 @@ import scipy.linalg
 from sklearn.utils import check_array, check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _array_api
-from .._utils._compat import Interval, StrOptions, _fit_context, validate_data
-from ._base import _BLOCK_ENTRIES, FLOAT_DTYPES, BaseSampler
+from .._utils import _array_api, _budgets
+from .._utils._compat import Interval, StrOptions, fit_context, validate_data
+from ._base import FLOAT_DTYPES, BaseSampler
 from ._landmarks import (
     _STRATEGIES,
     _int32_indices,
@@ -24,8 +24,8 @@ from ._nystroem_kernel import (
     _BANDWIDTH_KERNELS,
     _CONVENTIONS,
     _SKLEARN_KERNELS,
-    _is_vector_data,
     _NystroemKernelMixin,
+    is_vector_data,
 )
 
 
@@ -215,7 +215,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
     def _bandwidth_metric(self):
         return "manhattan" if self.kernel == "laplacian" else "euclidean"
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Choose the landmarks and compute the normalization ``K_SS^{-1/2}``.
 
@@ -237,7 +237,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         xp, device = _array_api.namespace(X)
         if self.kernel == "precomputed":
             return self._fit_precomputed(X)
-        self._vector_input = not callable(self.kernel) or _is_vector_data(X)
+        self._vector_input = not callable(self.kernel) or is_vector_data(X)
         if self._vector_input:
             X = _int32_indices(self._validate_fit_data(X))
             dtype = _numpy_dtype(X.dtype)
@@ -351,7 +351,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         normalization = self.normalization_.astype(dtype, copy=False)
         n = _n_items(X)
         Z = np.empty((n, normalization.shape[1]), dtype=dtype)
-        block = max(1, _BLOCK_ENTRIES // _n_items(S))
+        block = max(1, _budgets.BLOCK_ENTRIES // _n_items(S))
         for rows in gen_batches(n, block):
             X_block = (
                 X[rows]
@@ -384,7 +384,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         normalization = _array_api.astype(self.normalization_, X.dtype, xp)
         n = X.shape[0]
         Z = xp.empty((n, normalization.shape[1]), dtype=X.dtype, device=device)
-        block = max(1, _BLOCK_ENTRIES // S.shape[0])
+        block = max(1, _budgets.BLOCK_ENTRIES // S.shape[0])
         for lo in range(0, n, block):
             rows = slice(lo, min(lo + block, n))
             Z[rows, :] = self._kernel(X[rows, :], S) @ normalization

@@ -13,7 +13,7 @@ from sklearn.metrics.pairwise import (
 from sklearn.utils import gen_batches
 
 from .._utils import _array_api
-from .._utils._compat import _is_numpy_namespace, get_namespace_and_device
+from .._utils._compat import get_namespace_and_device, is_numpy_namespace
 from ..kernels import gaussian_kernel, laplacian_kernel
 from ._base import FLOAT_DTYPES
 from ._landmarks import _n_items, _take
@@ -37,7 +37,7 @@ _CONVENTION_HINT = (
 )
 
 
-def _is_vector_data(X):
+def is_vector_data(X):
     """True for a 2-D numeric array-like or sparse matrix (else: a sequence of
     objects, for a callable kernel)."""
     if sp.issparse(X) or hasattr(X, "iloc"):
@@ -66,7 +66,7 @@ def _rbf(A, B, gamma):
     D *= -2.0
     D += xp.sum(A64 * A64, axis=1)[:, None]
     D += xp.sum(B64 * B64, axis=1)[None, :]
-    if _is_numpy_namespace(xp):  # the same operations, in place
+    if is_numpy_namespace(xp):  # the same operations, in place
         np.maximum(D, 0.0, out=D)
         D = D.astype(A.dtype, copy=False)
         D *= -gamma

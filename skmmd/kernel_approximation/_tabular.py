@@ -10,7 +10,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._compat import Interval, StrOptions, _fit_context, validate_data
+from .._utils import _budgets
+from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
     canonical_array,
@@ -29,14 +30,9 @@ def _clip_far(Z):
     return np.clip(Z, -1e12, 1e12)
 
 
-# Entries of one batch of a narrow block's features (indicators, one-hot) in
-# TabularSampler._grouped_sums: the pipeline's fused chunks are long.
-_BLOCK_ENTRIES = 2**22
-
-
 def _block_sums(block, V, groups, n_groups):
     """Sums per group of a fitted block's features of ``V`` and of their
-    squared norms, in row batches of at most ``_BLOCK_ENTRIES`` entries."""
+    squared norms, in row batches of at most ``_budgets.BLOCK_ENTRIES`` entries."""
     S, q, lo, step = None, np.zeros(n_groups), 0, 256
     while lo < len(groups):
         hi = min(lo + step, len(groups))
@@ -45,7 +41,7 @@ def _block_sums(block, V, groups, n_groups):
         if S is None:
             S, step = (
                 np.zeros((n_groups, Z.shape[1])),
-                max(1, _BLOCK_ENTRIES // max(Z.shape[1], 1)),
+                max(1, _budgets.BLOCK_ENTRIES // max(Z.shape[1], 1)),
             )
         M = sp.csr_matrix(
             (np.ones(hi - lo), (groups[lo:hi], np.arange(hi - lo))),
@@ -219,7 +215,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             categorical = list(self.categorical)
         return [c for c in keys if c not in categorical], categorical
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the column maps (imputer, scaler, Fourier map, encoder) on X.
 

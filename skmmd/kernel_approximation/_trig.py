@@ -287,7 +287,7 @@ _BLAS_LIMIT_LOCK = threading.Lock()
 
 
 @functools.cache
-def _blas_controller():
+def blas_controller():
     import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls it)
 
     return ThreadpoolController()
@@ -309,7 +309,7 @@ def project_trig(X, W, n_pairs, offset, scale, out):
         np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype, copy=False)
     )
     rows = max(1, _PROJECT_BLOCK_ENTRIES // max(W.shape[1], 1))
-    with _BLAS_LIMIT_LOCK, _blas_controller().limit(limits=1, user_api="blas"):
+    with _BLAS_LIMIT_LOCK, blas_controller().limit(limits=1, user_api="blas"):
         _PROJECT[X.dtype](
             X, W, n_pairs, offset, X.dtype.type(scale), rows, out, SINCOS_CONSTANTS
         )

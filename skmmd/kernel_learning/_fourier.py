@@ -10,12 +10,13 @@ from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from .._utils._compat import Interval, _fit_context
+from .._utils import _budgets
+from .._utils._compat import Interval, fit_context
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features
-from ..kernel_approximation._trig import _blas_controller
+from ..kernel_approximation._trig import blas_controller
 from ..kernels import median_bandwidth
-from ..mmd._features import _BLOCK_ENTRIES, power_gradient
+from ..mmd._features import power_gradient
 
 # Fewest training points per sample: the criterion's variance estimate
 # needs two pairs.
@@ -210,7 +211,7 @@ class LearnedFourierSampler(RandomFourierSampler):
     def _array_api_unsupported(self):
         return "LearnedFourierSampler learns its kernel with NumPy"
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the kernel that best tells the two samples in ``X`` apart.
 
@@ -243,7 +244,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         check_draws = rng.standard_normal(size=(d + r, _CHECK_FREQUENCIES * n_freq))
         check = _Criterion(check_draws[:d], check_draws[d:], None, P_a, P_b)
         map_draws = rng.standard_normal(size=r * d) / np.sqrt(d)
-        with _blas_controller().limit(limits=1, user_api="blas"):
+        with blas_controller().limit(limits=1, user_api="blas"):
             best = self._learn(objective, check, map_draws)
         _, self.start_scale_, start, theta, value, start_value, self.n_iter_ = best
         objective.size = objective.trace(start)
@@ -360,7 +361,9 @@ class _Criterion:
         self.X_a, self.X_b = X_a, X_b
         self.n_components = 2 * draws_ard.shape[1] - (offset is not None)
         self.blocks = list(
-            gen_batches(X_a.shape[0], max(1, _BLOCK_ENTRIES // self.n_components))
+            gen_batches(
+                X_a.shape[0], max(1, _budgets.BLOCK_ENTRIES // self.n_components)
+            )
         )
         self._cache = None
         self.size = None  # trace of the metric, set by the start

@@ -12,11 +12,8 @@ from scipy.spatial.distance import pdist
 from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.utils import check_array, check_random_state, gen_batches
 
-from .._utils import _array_api
+from .._utils import _array_api, _budgets
 from .._utils._compat import Interval, StrOptions, validate_params
-
-# Rows per block are chosen so that one block holds about this many entries.
-_BLOCK_ENTRIES = 2**22
 
 _MATERN_NUS = (0.5, 1.5, 2.5)
 
@@ -57,7 +54,7 @@ def _manhattan(A, B):
     return manhattan_distances(_int32_indices(A), _int32_indices(B))
 
 
-def _matern_profile(r, nu):
+def matern_profile(r, nu):
     """Matern correlation as a function of the scaled distance ``r = dist / l``."""
     if nu == 0.5:
         return np.exp(-r)
@@ -79,7 +76,7 @@ def _block_kernel(name, A, B, bandwidth, nu):
         K *= -0.5 / bandwidth**2
         np.exp(K, out=K)
     elif name == "matern":
-        K = _matern_profile(euclidean_distances(A, B) / bandwidth, nu)
+        K = matern_profile(euclidean_distances(A, B) / bandwidth, nu)
     else:  # pragma: no cover - guarded by the public functions
         raise ValueError(f"Unknown kernel {name!r}.")
     dtype = np.result_type(A.dtype, B.dtype)
@@ -131,7 +128,7 @@ def kernel_blocks(
     bandwidth = _check_bandwidth(bandwidth)
     X, Y = _check_pair(X, Y)
     if block_size is None:
-        block_size = max(1, _BLOCK_ENTRIES // max(Y.shape[0], 1))
+        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
     for rows in gen_batches(X.shape[0], block_size):
         yield rows, _block_kernel(kernel, X[rows], Y, bandwidth, nu)
 
@@ -260,7 +257,7 @@ def _random_pair_distances(X, n_pairs, rng, metric):
     first = rng.randint(n, size=n_pairs)
     second = (first + rng.randint(1, n, size=n_pairs)) % n
     out = np.empty(n_pairs)
-    for block in gen_batches(n_pairs, max(1, _BLOCK_ENTRIES // X.shape[1])):
+    for block in gen_batches(n_pairs, max(1, _budgets.BLOCK_ENTRIES // X.shape[1])):
         diff = X[first[block]] - X[second[block]]
         if metric == "manhattan":
             out[block] = np.asarray(abs(diff).sum(axis=1)).ravel()
@@ -512,7 +509,7 @@ def gmm_kernel(X, Y=None, *, block_size=None):
     nx, ny = _l1_norms(X), _l1_norms(Y)
     K = np.empty((X.shape[0], Y.shape[0]))
     if block_size is None:
-        block_size = max(1, _BLOCK_ENTRIES // max(Y.shape[0], 1))
+        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
     for rows in gen_batches(X.shape[0], block_size):
         dist = _manhattan(X[rows], Y)
         total = nx[rows, None] + ny[None, :]

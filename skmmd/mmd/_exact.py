@@ -6,20 +6,20 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import gen_batches
 
+from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, validate_params
-from ..kernels._pairwise import _matern_profile, kernel_blocks
+from ..kernels._pairwise import kernel_blocks, matern_profile
 from ._features import (
-    _BLOCK_ENTRIES,
     _STATISTICS,
     _check_two,
-    _mmd2_from_parts,
     _power_from_h,
+    mmd2_from_parts,
 )
 
 _KERNELS = [StrOptions({"gaussian", "laplacian", "matern"}), callable]
 
 
-def _kernel_params(kernel, bandwidth, nu):
+def kernel_function(kernel, bandwidth, nu):
     """A callable ``k(A, B) -> matrix block`` for a kernel name or callable."""
     if callable(kernel):
         return lambda A, B: np.asarray(kernel(A, B), dtype=np.float64)
@@ -36,7 +36,7 @@ def _kernel_params(kernel, bandwidth, nu):
 def _kernel_sums(X, Y, kfun, block_size=None):
     """``sum k(X, Y)`` and, if ``Y is X``, the trace, from row blocks."""
     if block_size is None:
-        block_size = max(1, _BLOCK_ENTRIES // max(Y.shape[0], 1))
+        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
     total, trace = 0.0, 0.0
     for rows in gen_batches(X.shape[0], block_size):
         K = kfun(X[rows], Y)
@@ -126,14 +126,14 @@ def mmd2_exact(
     unbiased = statistic == "unbiased"
     X, Y = _check_two(X, Y, min_samples=2 if unbiased else 1)
     m, n = X.shape[0], Y.shape[0]
-    kfun = _kernel_params(kernel, bandwidth, nu)
+    kfun = kernel_function(kernel, bandwidth, nu)
     P_xx, D_x = _kernel_sums(X, X, kfun, block_size)
     P_yy, D_y = _kernel_sums(Y, Y, kfun, block_size)
     P_xy, _ = _kernel_sums(X, Y, kfun, block_size)
     if not unbiased:
         D_x = D_y = 0.0
     pairs = (m * (m - 1), n * (n - 1), m * n) if unbiased else (m * m, n * n, m * n)
-    stat, _ = _mmd2_from_parts(P_xx, P_yy, P_xy, D_x, D_y, 0.0, *pairs, unbiased)
+    stat, _ = mmd2_from_parts(P_xx, P_yy, P_xy, D_x, D_y, 0.0, *pairs, unbiased)
     return float(stat)
 
 
@@ -147,7 +147,7 @@ def _paired_kernel(A, B, kernel, bandwidth, nu):
     sq = np.einsum("ij,ij->i", diff, diff)
     if kernel == "gaussian":
         return np.exp(-0.5 * sq / bandwidth**2)
-    return _matern_profile(np.sqrt(sq) / bandwidth, nu)
+    return matern_profile(np.sqrt(sq) / bandwidth, nu)
 
 
 @validate_params(_EXACT_PARAMS, prefer_skip_nested_validation=True)
@@ -266,13 +266,13 @@ def mmd2_block(X, Y, *, kernel="gaussian", bandwidth=1.0, nu=1.5, block_size=Non
     return float(np.mean(stats))
 
 
-def _power_criterion_exact(X, Y, kfun, eps=1e-10):
+def power_criterion_exact(X, Y, kfun, eps=1e-10):
     """:func:`power_criterion` for an exact kernel (quadratic time, blockwise)."""
     n = min(X.shape[0], Y.shape[0])
     X, Y = X[:n], Y[:n]
     row_sums = np.empty(n)
     diag = 0.0
-    for rows in gen_batches(n, max(1, _BLOCK_ENTRIES // (2 * n))):
+    for rows in gen_batches(n, max(1, _budgets.BLOCK_ENTRIES // (2 * n))):
         H = kfun(X[rows], X) + kfun(Y[rows], Y) - kfun(X[rows], Y) - kfun(Y[rows], X)
         row_sums[rows] = H.sum(axis=1)
         diag += float(np.trace(H[:, rows]))

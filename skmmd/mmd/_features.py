@@ -7,15 +7,13 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_array, gen_batches
 
+from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, validate_params
-
-# Rows per block when streaming features or kernel rows.
-_BLOCK_ENTRIES = 2**22
 
 _STATISTICS = StrOptions({"unbiased", "biased"})
 
 
-def _mmd2_from_parts(P_xx, P_yy, P_xy, D_x, D_y, D_xy, n_xx, n_yy, n_xy, unbiased):
+def mmd2_from_parts(P_xx, P_yy, P_xy, D_x, D_y, D_xy, n_xx, n_yy, n_xy, unbiased):
     """MMD^2 from the kernel sums of (possibly resampled, weighted) samples.
 
     ``P_xx = a^T K a``, ``P_yy = c^T K c``, ``P_xy = a^T K c`` for count vectors
@@ -68,7 +66,7 @@ def _feature_sums(Z, transform=None, block_size=None):
     n = Z.shape[0]
     if block_size is None:
         width = Z.shape[1] if transform is None else 1024
-        block_size = max(1, _BLOCK_ENTRIES // max(width, 1))
+        block_size = max(1, _budgets.BLOCK_ENTRIES // max(width, 1))
     for rows in gen_batches(n, block_size):
         block = Z[rows] if transform is None else transform(Z[rows])
         block = np.asarray(block.todense() if hasattr(block, "todense") else block)
@@ -147,7 +145,7 @@ def mmd2_features(X, Y, *, statistic="unbiased", transform=None, block_size=None
     s_x, q_x = _feature_sums(X, transform, block_size)
     s_y, q_y = _feature_sums(Y, transform, block_size)
     pairs = (m * (m - 1), n * (n - 1), m * n) if unbiased else (m * m, n * n, m * n)
-    stat, _ = _mmd2_from_parts(
+    stat, _ = mmd2_from_parts(
         s_x @ s_x, s_y @ s_y, s_x @ s_y, q_x, q_y, 0.0, *pairs, unbiased
     )
     return float(stat)

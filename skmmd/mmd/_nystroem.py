@@ -11,7 +11,7 @@ from sklearn.utils import check_array
 
 from .._utils._compat import HasMethods, Interval, StrOptions, validate_params
 from ..kernel_approximation import NystroemSampler
-from ..kernel_approximation._nystroem import _is_vector_data
+from ..kernel_approximation._nystroem import is_vector_data
 
 ThreeSampleResult = namedtuple(
     "ThreeSampleResult", ["closer", "distance_zx", "distance_zy"]
@@ -37,7 +37,7 @@ Examples
 
 def _samples_and_mode(samples, sampler):
     """Validate the samples; True when they are vector data (2-D arrays)."""
-    vector = not callable(sampler.kernel) or all(_is_vector_data(S) for S in samples)
+    vector = not callable(sampler.kernel) or all(is_vector_data(S) for S in samples)
     if not vector:
         samples = [list(S) for S in samples]
     else:

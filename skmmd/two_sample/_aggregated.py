@@ -8,13 +8,13 @@ from sklearn.utils import (
     get_tags,
 )
 
-from .._testing import _aggregation, _calibration, _engines
-from .._testing._base import stopping_rule
+from .._testing import _aggregation, _engines
+from .._testing._base import set_calibrated, stopping_rule
 from .._testing._multiple import CORRECTIONS
 from .._utils._compat import (
     Interval,
     StrOptions,
-    _fit_context,
+    fit_context,
 )
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
@@ -119,6 +119,11 @@ class AggregatedMMDTest(_BaseMMDTest):
         stopped (the rows of ``null_distribution_``).
     reject_ : bool
         Whether H0 is rejected at level ``alpha``.
+    threshold_ : float
+        The upper ``alpha`` quantile of ``null_distribution_``.
+    result_ : MMDTestResult
+        The same values, with the effect size ``mmd2`` of each kernel and
+        their standard errors.
     statistics_ : ndarray of shape (n_kernels,)
         Each kernel's observed MMD^2.
     p_values_ : ndarray of shape (n_kernels,)
@@ -270,7 +275,7 @@ class AggregatedMMDTest(_BaseMMDTest):
                 names.append(f"{kernel}(bandwidth={bandwidth:.4g})")
         return transformers, names
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     @_with_numpy(fit=True)
     def fit(self, X, y=None):
         """Compute every kernel's statistic and the aggregated p-value.
@@ -350,9 +355,8 @@ class AggregatedMMDTest(_BaseMMDTest):
             stopping=rule,
             p_of=_aggregation.p_value_of(self.method, self.weights_),
         )
-        p_value = _aggregation.set_aggregated_results(self, observed, null)
-        self.p_value_ = _calibration.final_p_value(rule, null.shape[0], p_value)
-        self.reject_ = bool(self.p_value_ <= self.alpha)
+        statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
+        set_calibrated(self, statistic, null, p_value, rule)
         self.result_ = _results.result(self, sums, m, n)
 
     def __sklearn_tags__(self):

@@ -28,8 +28,8 @@ from .._utils import _array_api
 from .._utils._compat import (
     Interval,
     RealNotInt,
-    _fit_context,
-    _is_fitted,
+    fit_context,
+    is_fitted,
 )
 from . import _explain
 from ._sums import mean_difference
@@ -83,7 +83,7 @@ def _prefit(transformers):
     """Copies of the transformers if all are fitted already, else None (maps
     fitted on host array-API arrays: their NumPy views, see
     ``_with_numpy``)."""
-    if not all(_is_fitted(t) for t in transformers):
+    if not all(is_fitted(t) for t in transformers):
         return None
     return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
@@ -274,7 +274,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         if (
             labels is None
             and get_tags(transformer).target_tags.required
-            and not _is_fitted(transformer)  # e.g. a FrozenEstimator: kept as is
+            and not is_fitted(transformer)  # e.g. a FrozenEstimator: kept as is
         ):
             raise ValueError(
                 f"{name} learns its kernel from which sample each row comes "
@@ -319,7 +319,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         return self
 
     @available_if(lambda self: self._streams())
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     @_with_numpy(fit=True)
     @unfitted_on_error
     def partial_fit(self, X, y=None, classes=None):

@@ -7,20 +7,20 @@ from sklearn.utils import check_random_state, gen_batches, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
-from .._testing._base import stopping_rule
+from .._testing._base import set_calibrated, stopping_rule
 from .._testing._multiple import CORRECTIONS
-from .._utils import _array_api
+from .._utils import _array_api, _budgets
 from .._utils._compat import (
     HasMethods,
     Interval,
     Options,
     StrOptions,
-    _fit_context,
+    fit_context,
 )
 from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
-from ..mmd._exact import _kernel_params, _power_criterion_exact
-from ..mmd._features import _BLOCK_ENTRIES, power_criterion
+from ..mmd._exact import kernel_function, power_criterion_exact
+from ..mmd._features import power_criterion
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 from ._sums import KernelSums
@@ -148,6 +148,10 @@ class MMDTest(_BaseMMDTest):
         (``inf`` if ``alpha (B + 1) < 1``, when no p-value can reach alpha).
     reject_ : bool
         Whether H0 is rejected at level ``alpha``.
+    result_ : MMDTestResult
+        The same values, with the effect size ``mmd2`` (an unbiased estimate
+        of the kernel's MMD^2, the same quantity at any ``n`` and resampling
+        unit) and its standard error and confidence interval.
     transformer_ : object or None
         The fitted clone of ``transformer``.
     bandwidth_ : float or None
@@ -273,11 +277,13 @@ class MMDTest(_BaseMMDTest):
         self.train_size = train_size
 
     def _kernel_function(self):
-        return _kernel_params(self.kernel, self.bandwidth_, self.nu)
+        return kernel_function(self.kernel, self.bandwidth_, self.nu)
 
     def _kernel_rows(self, P):
         kfun = self._kernel_function()
-        for rows in gen_batches(P.shape[0], max(1, _BLOCK_ENTRIES // P.shape[0])):
+        for rows in gen_batches(
+            P.shape[0], max(1, _budgets.BLOCK_ENTRIES // P.shape[0])
+        ):
             K = np.asarray(kfun(P[rows], P), dtype=np.float64)
             if not np.all(np.isfinite(K)):
                 raise ValueError(
@@ -287,7 +293,7 @@ class MMDTest(_BaseMMDTest):
                 )
             yield rows, K
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     @_with_numpy(fit=True)
     def fit(self, X, y=None):
         """Compute the statistic, its null distribution and the p-value.
@@ -433,14 +439,8 @@ class MMDTest(_BaseMMDTest):
             verbose=self.verbose,
             stopping=rule,
         )
-        self.statistic_ = observed
-        self.null_distribution_ = null
-        self.n_resamples_used_ = null.shape[0]
-        self.p_value_ = _calibration.final_p_value(
-            rule, null.shape[0], float(_calibration.p_value(observed, null, tolerance))
-        )
-        self.reject_ = bool(self.p_value_ <= self.alpha)
-        self.threshold_ = _calibration.threshold(null, self.alpha)
+        p_value = float(_calibration.p_value(observed, null, tolerance))
+        set_calibrated(self, observed, null, p_value, rule)
         self.result_ = _results.result(self, [sums[0]], m, n)
         self.__dict__.pop("column_report_", None)  # of an earlier fit
         if getattr(self, "_report_maps", None):
@@ -475,7 +475,7 @@ class MMDTest(_BaseMMDTest):
         check_is_fitted(self)
         X, Y, _ = self._two_samples(X, y, reset=False)
         if self.transformer_ is None:
-            return _power_criterion_exact(X, Y, self._kernel_function())
+            return power_criterion_exact(X, Y, self._kernel_function())
         Z_x, Z_y = self.transformer_.transform(X), self.transformer_.transform(Y)
         xp, _ = _array_api.namespace(Z_x)
         if xp is not None:  # the criterion is a few sums, on the host
@@ -511,7 +511,7 @@ class MMDTest(_BaseMMDTest):
         kfun = self._kernel_function()
         S_x, S_y = self._samples
         out = np.empty(X.shape[0])
-        block = max(1, _BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
+        block = max(1, _budgets.BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
         for rows in gen_batches(X.shape[0], block):
             out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(
                 axis=1

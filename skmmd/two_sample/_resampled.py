@@ -17,7 +17,7 @@ from .._testing._calibration import (
     stop_when_settled,
 )
 from .._utils import _budgets
-from ..mmd._features import _mmd2_from_parts
+from ..mmd._features import mmd2_from_parts
 from ._sums import draw_counts, observed_counts, products
 
 # Features of the columns whose sums one slice of ColumnSums.products takes:
@@ -85,7 +85,7 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     P_xx, P_yy, P_xy = products(sums, A, C, permutation)
     f = sums.fixed
     if permutation and not unbiased:
-        return _mmd2_from_parts(
+        return mmd2_from_parts(
             P_xx, P_yy, P_xy, 0.0, 0.0, 0.0, m * m, n * n, m * n, False
         )
     if permutation:  # X* and Y* partition the pooled sample
@@ -105,7 +105,7 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     # A bootstrap sample drawing one point m times has no distinct pair left:
     # its term is 0 (probability about N^(1-m)).
     with np.errstate(invalid="ignore", divide="ignore"):
-        stat, scale = _mmd2_from_parts(
+        stat, scale = mmd2_from_parts(
             P_xx, P_yy, P_xy, D_x, D_y, D_xy, n_xx, n_yy, n_xy, True
         )
         if not unbiased:  # bootstrap V-statistic: add back the self-pairs

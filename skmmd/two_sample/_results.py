@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from .._testing._results import KernelTestResult
-from ..mmd._features import _mmd2_from_parts
+from ..mmd._features import mmd2_from_parts
 
 
 def _unit_products(sums, m):
@@ -96,14 +96,14 @@ def effect_size(sums, m, n):
     sizes, q = sums.sizes, sums.q
     if np.ndim(P_xx):  # one value per column: units down, columns across
         sizes, q = sizes[:, None], q[:, None]
-    mmd2, _ = _mmd2_from_parts(
+    mmd2, _ = mmd2_from_parts(
         P_xx, P_yy, P_xy, q_x, q_y, 0.0, m * (m - 1), n * (n - 1), m * n, True
     )
     X_units, Y_units = slice(None, g_x), slice(g_x, None)
     m_del = m - sizes[X_units]
     n_del = n - sizes[Y_units]
     with np.errstate(invalid="ignore", divide="ignore"):
-        theta_x, _ = _mmd2_from_parts(
+        theta_x, _ = mmd2_from_parts(
             P_xx - 2 * c_x[X_units] + u2[X_units],
             P_yy,
             P_xy - c_y[X_units],
@@ -115,7 +115,7 @@ def effect_size(sums, m, n):
             m_del * n,
             True,
         )
-        theta_y, _ = _mmd2_from_parts(
+        theta_y, _ = mmd2_from_parts(
             P_xx,
             P_yy - 2 * c_y[Y_units] + u2[Y_units],
             P_xy - c_x[Y_units],
@@ -206,6 +206,13 @@ class MMDTestResult(KernelTestResult):
 
     _EFFECT = "mmd2"
     _EFFECT_LABEL = "MMD^2"
+    _TITLE = "skmmd two-sample test report"
+    _FINDING = "the samples differ"
+    _H0 = "one distribution"
+    _NO_COLUMN = (
+        "no column moved at that level on its own: the difference lies in how "
+        "columns vary together, or is spread thinly over several."
+    )
     _SIZES = {
         "n_samples_x": "rows of the reference (X)",
         "n_samples_y": "rows of the current sample (Y)",
