@@ -14,18 +14,18 @@ from numba import prange
 
 from ._jit import serial_and_parallel
 
-# Uniforms drawn per call (8 MB): rows enough for tasks on every thread (at
-# 2 MB, 13 rows of 20000 uniforms made one task, on one core).
+# Uniforms drawn per call (8 MB): rows enough for tasks on every thread (a
+# task takes _ROWS_PER_TASK rows, so a buffer of fewer rows runs on one).
 _UNIFORM_ENTRIES = 2**20
 
 
 # Resamples per parallel task: one index buffer serves them all (a fresh
-# G-entry buffer per resample cost a page-faulting allocation each, measured).
+# G-entry buffer per resample costs a page-faulting allocation each).
 _ROWS_PER_TASK = 16
 # Swaps of a call below which it runs on one thread: waking the thread pool
-# right after a BLAS product (whose threads still spin) cost 5 ms a call,
-# measured in the sequential test's 16-row batches at G = 256; 10^6 swaps take
-# about 3 ms on one thread.
+# right after a BLAS product (whose threads still spin) costs more than the
+# parallel swaps save in small calls (the sequential test's batches of a few
+# rows).
 _PARALLEL_MIN_SWAPS = 2**20
 
 
@@ -62,8 +62,8 @@ def permutation_counts(rng, n_resamples, n_units, out=None):
     k = min(g_x, g_y)
     A = np.empty((n_resamples, G)) if out is None else out[:n_resamples]
     # The uniforms go through one small buffer, a few rows at a time (the same
-    # stream as one call): a fresh array of them all costs more in page faults
-    # than drawing them (measured, 125 MB for B = 999, G = 31250).
+    # stream as one call): a fresh array of them all (B x min(g_x, g_y)
+    # entries) costs more in page faults than drawing them.
     rows = max(1, min(n_resamples, _UNIFORM_ENTRIES // max(k, 1)))
     uniforms = np.empty((rows, k))
     for lo in range(0, n_resamples, rows):

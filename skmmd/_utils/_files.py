@@ -235,7 +235,7 @@ def iter_batches(path, batch_rows, columns=None):
         import pyarrow.parquet as pq
 
         # pre_buffer=True (pyarrow's default) keeps every column chunk read so
-        # far: memory grew with the file (2.9 GB at 10^7 rows, 45 MB without).
+        # far, so that memory would grow with the file.
         reader = pq.ParquetFile(path, pre_buffer=False).iter_batches(
             batch_size=batch_rows, columns=selected
         )
@@ -295,8 +295,8 @@ def _read_csv(path, columns=None):
 
 
 def _read_csv_fast(path, columns=None):
-    """numpy's C parser (10x Python's ``csv`` here, a tenth of a second of a
-    cold start at 2 x 10^4 rows); None when it cannot read the file, which
+    """numpy's C parser (faster than Python's ``csv`` module, which
+    :func:`_read_csv_checked` uses); None when it cannot read the file, which
     then goes through :func:`_read_csv_checked` for its message."""
     with open(path, newline="") as f:
         skip = 0
@@ -391,7 +391,7 @@ def read_table(path, tabular, columns=None):
     """Read one sample: a pandas DataFrame for the tabular test (Parquet, or
     CSV with a header row and columns of any type), else a float array
     (:func:`load_sample`). ``columns``: 0-based positions of the columns to
-    keep (see :func:`skmmd._utils.matched_columns`)."""
+    keep (see :func:`matched_columns`)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file.")

@@ -4,10 +4,9 @@ Small inputs run the serial copy (waking the thread pool costs more than it
 saves); large ones the parallel copy. numba's on-disk cache keys an entry by
 the function's qualified name and signature, not by ``parallel``, so two
 dispatchers of the same Python function share their cache entries: a process
-that loaded the serial compilation for the parallel dispatcher ran
-single-threaded (measured: 1.01 s instead of 0.58 s). The parallel copy is
-therefore a distinct function object with its own qualified name, hence its
-own cache file.
+that loaded the serial compilation for the parallel dispatcher would run
+single-threaded. The parallel copy is therefore a distinct function object
+with its own qualified name, hence its own cache file.
 """
 
 import types

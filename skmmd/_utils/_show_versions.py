@@ -7,7 +7,7 @@ _DEPENDENCIES = ("skmmd", "numpy", "scipy", "scikit-learn", "joblib", "numba", "
 
 
 def _versions():
-    # Imported here: importlib.metadata is a twentieth of `import skmmd`.
+    # Imported here, so that `import skmmd` does not load importlib.metadata.
     from importlib.metadata import PackageNotFoundError, version
 
     info = {}
