@@ -2,10 +2,11 @@
 
 From explicit features in linear time (``_features``: the estimator, the power
 criterion used for kernel selection, the witness function), exact from a kernel
-in row blocks with the linear-time and B-test baselines (``_exact``), and the
+in row blocks with the linear-time and B-test baselines (``_exact``), the
 regularized Nystroem MMD with its three-sample decision rule (``_nystroem``),
-and HSIC, the MMD between a joint distribution and the product of its
-marginals (``_hsic``).
+HSIC, the MMD between a joint distribution and the product of its marginals
+(``_hsic``), and the conditional HSIC statistic of cross-fitted residuals with
+its multiplier bootstrap (``_conditional``).
 These are functions of features or kernels; the tests in
 :mod:`skmmd.two_sample` and :mod:`skmmd.independence` compute the same
 statistics from streamed unit sums.

@@ -1,5 +1,5 @@
 """The regularized Nystroem MMD and its three-sample decision rule
-(Cherfaoui, Kadri, Anthoine & Ralaivola 2022, file 003 of ../shared/papers)."""
+(Cherfaoui, Kadri, Anthoine & Ralaivola 2022, HAL hal-03651849)."""
 
 from collections import namedtuple
 from numbers import Real
