@@ -389,9 +389,10 @@ def make_perturbed_uniform(
 
 
 # ---------------------------------------------------------------------------
-# Sets drawn from mixtures of truncated Gaussians on [0,1]^2 (HDD paper,
-# Sutherland et al. 2016, section 13 of specs/hdd.md; funcLearn's
-# mirror_dists.m and mirror_gmm.m)
+# Sets drawn from mixtures of truncated Gaussians on [0,1]^2: the synthetic
+# experiments of the HDD paper (Sutherland, Oliva, Poczos & Schneider, AAAI
+# 2016), with the generators of Oliva's funcLearn (syn_data/mirror_dists.m and
+# syn_data/mirror_gmm.m)
 # ---------------------------------------------------------------------------
 
 _BOX = 8.0  # components live in [-8, 8]^2, mapped to [0, 1]^2 by (x + 8) / 16
