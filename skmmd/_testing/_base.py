@@ -8,6 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._utils import _streams
 from .._utils._compat import Interval, StrOptions
 from ._calibration import final_p_value, sequential_rule, threshold
 
@@ -22,7 +23,7 @@ def fit_indices(n_rows, seed):
     a seeded uniform subsample of ``_FIT_ROWS`` of them (sorted)."""
     if n_rows <= _FIT_ROWS:
         return None
-    rng = np.random.default_rng([seed, 2])
+    rng = _streams.generator(seed, _streams.FIT_ROWS)
     return np.sort(rng.choice(n_rows, _FIT_ROWS, replace=False))
 
 

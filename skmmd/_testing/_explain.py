@@ -8,6 +8,7 @@ statistics (``two_sample._explain``, ``independence._explain``)."""
 import numpy as np
 from sklearn.base import clone
 
+from .._utils import _streams
 from .._utils._tables import is_dataframe, numeric_array_column, numeric_series
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
@@ -93,7 +94,7 @@ def grid_rows(n_rows, random_state):
     seeded; None for all."""
     if n_rows <= _GRID_ROWS:
         return None
-    rng = np.random.default_rng([random_state, 6])
+    rng = _streams.generator(random_state, _streams.GRID_ROWS)
     return np.sort(rng.choice(n_rows, _GRID_ROWS, replace=False))
 
 

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from . import _calibration
 
 # Rows whose positions are shuffled together (a power of two, so that units of
@@ -51,7 +51,8 @@ def virtual_positions(seed, sample, start, stop, total):
         base = block * _SUPERBLOCK
         lo, hi = max(start, base), min(stop, base + _SUPERBLOCK)
         size = min(_SUPERBLOCK, total - base)
-        perm = np.random.default_rng([seed, 1, sample, block]).permutation(size)
+        perm = _streams.generator(seed, _streams.UNIT_SHUFFLE, sample, block)
+        perm = perm.permutation(size)
         out[lo - start : hi - start] = base + perm[lo - base : hi - base]
     return out
 

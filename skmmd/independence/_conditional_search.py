@@ -19,6 +19,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import validate_parameter_constraints
 
+from .._utils import _streams
 from ._conditional import ConditionalHSICTest
 from ._conditional_maps import (
     _XY_FEATURES,
@@ -100,10 +101,9 @@ class ConditionalSearch:
         self._shared = OrderedDict()  # recent sets -> their features, design
         self._screen_rows = None  # the rows the screens run on
 
-    def _seed(self, *key):
-        """A seed from ``random_state`` and the variables (order-free)."""
-        sequence = np.random.SeedSequence([self.params["random_state"], *key])
-        return int(sequence.generate_state(1)[0] >> 1)
+    def _seed(self, stream, *key):
+        """A seed of ``stream`` from ``random_state`` and the variables."""
+        return _streams.search_seed(self.params["random_state"], stream, *key)
 
     def _column(self, j):
         if j in self._constant:
@@ -114,7 +114,7 @@ class ConditionalSearch:
         if j not in self._features:
             V = self.data[:, [j]]
             self._features[j] = _default_map(
-                V, _XY_FEATURES, self._seed(0, j)
+                V, _XY_FEATURES, self._seed(_streams.SEARCH_COLUMN, j)
             ).transform(V)
         return self._features[j]
 
@@ -124,14 +124,16 @@ class ConditionalSearch:
         if len(S) < 2 or not self.params["z_screen"]:
             return S
         if self._screen_rows is None:  # one draw of rows per search
-            self._screen_rows = fit_rows(len(self.data), self._seed(5))
+            self._screen_rows = fit_rows(
+                len(self.data), self._seed(_streams.SEARCH_SCREEN_ROWS)
+            )
         rows = self._screen_rows
         kept = relevant_columns(
             self.data[np.ix_(rows, S)],
             self.data[rows, i][:, None],
             self.data[rows, k][:, None],
             (self._column(i)[rows], self._column(k)[rows]),
-            self._seed(6, i, k, len(S), *S),
+            self._seed(_streams.SEARCH_SCREEN, i, k, len(S), *S),
         )
         return [S[j] for j in kept]
 
@@ -145,8 +147,10 @@ class ConditionalSearch:
                 width = n_z_features(len(self.data))
             Z = self.data[:, S]
             self._z_maps[key] = (
-                _default_z_map(Z, width, self._seed(1, *S)),
-                _default_weight_map(Z, _Z_WEIGHTS, self._seed(3, *S)),
+                _default_z_map(Z, width, self._seed(_streams.SEARCH_Z_MAP, *S)),
+                _default_weight_map(
+                    Z, _Z_WEIGHTS, self._seed(_streams.SEARCH_WEIGHTS, *S)
+                ),
             )
         return self._z_maps[key]
 
@@ -191,10 +195,12 @@ class ConditionalSearch:
         return calibrated(
             RowFeatures(A, B, z, weights),
             len(self.data),
-            self._seed(2, 1, i, k, len(S), *S),
+            self._seed(_streams.SEARCH_TEST, 1, i, k, len(S), *S),
             n_resamples=self.params["n_resamples"],
             alpha=self.level,
             n_folds=self.params["n_folds"],
             design=design,
-            fold_seed=self._seed(4, len(S), *S),  # one design per set
+            fold_seed=self._seed(
+                _streams.SEARCH_FOLDS, len(S), *S
+            ),  # one design per set
         ).p_value

@@ -9,6 +9,8 @@ grow with the rows.
 
 import numpy as np
 
+from .._utils import _streams
+
 # Folds are balanced within blocks of this many row positions.
 _FOLD_BLOCK = 4096
 
@@ -24,7 +26,7 @@ def fold_labels(seed, positions, n_folds):
     runs = -(-_FOLD_BLOCK // n_folds)
     for block in np.unique(blocks):
         rows = blocks == block
-        rng = np.random.default_rng([seed, 4, int(block)])
+        rng = _streams.generator(seed, _streams.FOLDS, int(block))
         labels = rng.permuted(np.tile(np.arange(n_folds), (runs, 1)), axis=1)
         out[rows] = labels.ravel()[positions[rows] % _FOLD_BLOCK]
     return out

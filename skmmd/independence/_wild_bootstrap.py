@@ -7,6 +7,7 @@ fit noise.
 
 import numpy as np
 
+from .._utils import _streams
 from ..mmd._conditional import residual_products
 
 
@@ -40,7 +41,7 @@ def pseudo_signs(seed, positions, n_draws):
     block = 4096
     for b in np.unique(positions // block):
         rows = positions // block == b
-        rng = np.random.default_rng([seed, 5, int(b)])
+        rng = _streams.generator(seed, _streams.WILD_SIGNS, int(b))
         signs = np.where(rng.random((block, 2 * n_draws)) < 0.5, -1.0, 1.0)
         out[rows] = signs[positions[rows] % block]
     return out[:, :n_draws], out[:, n_draws:]

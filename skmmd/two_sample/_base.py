@@ -24,7 +24,7 @@ from .._testing._base import (
 )
 from .._testing._calibration import FeatureSums, n_max
 from .._testing._explain import unit_width
-from .._utils import _array_api
+from .._utils import _array_api, _streams
 from .._utils._compat import (
     Interval,
     RealNotInt,
@@ -249,7 +249,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 np.arange(m + n),
                 train_size=self.train_size,
                 stratify=labels,
-                random_state=np.random.RandomState([seed, 3]),
+                random_state=np.random.RandomState([seed, _streams.TRAIN_SPLIT]),
             )
         except ValueError as error:
             raise ValueError(
