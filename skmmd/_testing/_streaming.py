@@ -394,9 +394,8 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     power needs), the resampling cost ``B x units x D`` within
     ``_budgets.GEMM_BUDGET`` multiply-adds and the unit sums within
     ``_budgets.UNIT_ENTRIES`` entries, but no larger than a hundredth of
-    the smaller sample (so each keeps about 100 units or more). It is
-    nondecreasing in both sizes, so a stream can double its unit as rows come
-    (merging pairs of units) and end where a single pass over all rows would.
+    the smaller sample (so each keeps about 100 units or more)
+    (:func:`~skmmd._utils._budgets.smallest_unit`).
     """
     cost = max(n_resamples * n_features_out * n_products, 1)
     max_units = max(
@@ -407,12 +406,8 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
             _budgets.POWER_UNITS,
         ),
     )
-    unit = 1
-    while -(-n_x // unit) - (-n_y // unit) > max_units:
-        unit *= 2
-    cap = 1
-    while 2 * cap <= min(n_x, n_y) // 100:
-        cap *= 2
+    unit = _budgets.smallest_unit(lambda u: -(-n_x // u) - (-n_y // u) <= max_units)
+    cap = _budgets.smallest_unit(lambda c: 2 * c > min(n_x, n_y) // 100)
     return max(1, min(unit, cap))
 
 

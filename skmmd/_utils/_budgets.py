@@ -31,3 +31,19 @@ GRAM_ENTRIES = 2**26
 # Fewest resampling units a test runs on at all (the jackknife of the
 # unbiased HSIC needs 5).
 MIN_UNITS = 5
+
+
+def smallest_unit(fits, start=1):
+    """The unit rule of every test's ``resample_unit="auto"``: the smallest
+    power of two (times ``start``) for which ``fits(unit)`` holds.
+
+    Each family says what must fit (its units within a resampling cost, the
+    unit sums or Gram matrices within memory). With ``fits`` monotone in the
+    unit and in the rows, the rule is nondecreasing in the rows, so a stream
+    can double its unit as rows come (merging pairs of units) and end where a
+    single pass over all rows would.
+    """
+    unit = start
+    while not fits(unit):
+        unit *= 2
+    return unit

@@ -355,12 +355,12 @@ class AggregatedHSICTest(_BaseHSICTest):
             return unit
         maps = len(self.x_transformers_) + len(self.y_transformers_)
         cost = n_max(self.n_resamples) * maps / 2
-        while (
-            n_rows // unit > _FINE_UNITS
-            and cost * (n_rows // unit) ** 2 > _PAIRING_BUDGET
-        ):
-            unit *= 2
-        return unit
+
+        def fits(unit):
+            units = n_rows // unit
+            return units <= _FINE_UNITS or cost * units**2 <= _PAIRING_BUDGET
+
+        return _budgets.smallest_unit(fits, start=unit)
 
     def _max_units(self):
         n_grams = len(self.x_transformers_) + len(self.y_transformers_)

@@ -48,14 +48,15 @@ def auto_unit(n_rows, n_resamples, width):
     ``_budgets.UNIT_ENTRIES`` entries and at least ``_budgets.MIN_UNITS``
     units where the rows allow (the multiplier bootstrap is a Gaussian
     approximation, trusted from hundreds of units)."""
-    unit = 1
-    while n_rows // (2 * unit) >= _budgets.MIN_UNITS:
+
+    def fits(unit):
+        if n_rows // (2 * unit) < _budgets.MIN_UNITS:
+            return True  # no coarser unit keeps enough units
         units = n_rows // unit
         cost = n_resamples * units * width
-        if cost <= _BOOTSTRAP_BUDGET and units * width <= _budgets.UNIT_ENTRIES:
-            break
-        unit *= 2
-    return unit
+        return cost <= _BOOTSTRAP_BUDGET and units * width <= _budgets.UNIT_ENTRIES
+
+    return _budgets.smallest_unit(fits)
 
 
 class RowFeatures:

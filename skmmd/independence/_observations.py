@@ -8,6 +8,7 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import validate_data
 
 from .._testing import _inputs, _streaming
+from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from ..kernel_approximation._base import BaseSampler
 from ..mmd._hsic import MAX_OBSERVATIONS, draw_variances
@@ -67,14 +68,14 @@ def _pair_stream(engine, pairs, x_maps, y_maps, unit, seed):
 
 def _auto_unit(n_rows, n_resamples, max_units=MAX_OBSERVATIONS):
     """The smallest power of two keeping ``n_resamples x units^2`` within the
-    pairing budget and the units within the Gram limit (nondecreasing in
-    ``n_rows``, so a stream may coarsen its units as rows come)."""
-    unit = 1
-    while True:
+    pairing budget and the units within the Gram limit
+    (:func:`~skmmd._utils._budgets.smallest_unit`)."""
+
+    def fits(unit):
         units = n_rows // unit
-        if units <= max_units and n_resamples * units**2 <= _PAIRING_BUDGET:
-            return unit
-        unit *= 2
+        return units <= max_units and n_resamples * units**2 <= _PAIRING_BUDGET
+
+    return _budgets.smallest_unit(fits)
 
 
 def observations(sums, unit):
