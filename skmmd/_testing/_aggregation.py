@@ -7,10 +7,17 @@ K kernels and rows 1..B the same statistics on B resamples shared by every
 kernel. Each rule maps ``T`` to one p-value through a function that treats the
 B + 1 rows symmetrically, so under the null (the rows exchangeable) the p-value
 is valid in finite samples: ``P(p <= alpha) <= alpha`` for every alpha.
+
+The two aggregated tests also share how their default kernels are made (random
+Fourier maps over a bandwidth grid, :func:`bandwidth_maps`) and how named
+weight shapes become one weight per kernel (:func:`resolved_weights`).
 """
 
 import numpy as np
 from scipy.special import logsumexp
+
+from ..kernel_approximation import RandomFourierSampler
+from ..kernels import bandwidth_grid
 
 # Relative tolerance when counting ties (as scipy.stats.permutation_test does).
 _TIE_RTOL = 1e-14
@@ -93,6 +100,43 @@ def grid_weights(shape, n):
         "centred": 1 / (np.abs((n + 1) / 2 - i) + (1 if n % 2 else 0.5)),
     }[shape]
     return raw / raw.sum()
+
+
+def bandwidth_maps(V, n_bandwidths, n_components, rng, kernel="gaussian"):
+    """Random Fourier maps of ``kernel`` at each bandwidth of V's grid
+    (:func:`~skmmd.kernels.bandwidth_grid`; Manhattan distances for the
+    Laplacian kernel), each seeded from ``rng`` in turn: ``(maps,
+    bandwidths)``."""
+    metric = "manhattan" if kernel == "laplacian" else "euclidean"
+    bandwidths = bandwidth_grid(V, n_bandwidths, random_state=rng, metric=metric)
+    maps = [
+        RandomFourierSampler(
+            kernel=kernel,
+            bandwidth=float(bandwidth),
+            n_components=n_components,
+            random_state=rng.randint(np.iinfo(np.int32).max),
+        )
+        for bandwidth in bandwidths
+    ]
+    return maps, bandwidths
+
+
+def resolved_weights(weights, n_kernels, n_bandwidths, combine, what, maps_hint):
+    """One weight per kernel, summing to 1, from ``weights``: ``"uniform"``;
+    another shape of :func:`grid_weights` over each grid of ``n_bandwidths``,
+    ``combine``-d into the kernels' weights (None where the kernels are not
+    bandwidth grids: a ValueError, ``maps_hint`` saying what to give); or an
+    array, checked by :func:`checked_weights` (one per ``what``)."""
+    if not isinstance(weights, str):
+        return checked_weights(weights, n_kernels, what)
+    if weights == "uniform":
+        return np.full(n_kernels, 1 / n_kernels)
+    if combine is None:
+        raise ValueError(
+            f"weights={weights!r} applies to the bandwidth grids of the default "
+            f"maps; {maps_hint}"
+        )
+    return combine(grid_weights(weights, n_bandwidths))
 
 
 def checked_weights(weights, n_kernels, what="kernel"):

@@ -13,8 +13,6 @@ from .._testing._calibration import n_max
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
-from ..kernel_approximation import RandomFourierSampler
-from ..kernels import bandwidth_grid
 from ..mmd._hsic import HSICParts, feature_gram
 from ._hsic import _BaseHSICTest, _constant, _fitted
 from ._observations import (
@@ -81,13 +79,18 @@ class AggregatedHSICTest(_BaseHSICTest):
         grids (near the median distance), ``"decreasing"`` small bandwidths.
         ``"auto"``: ``"centred"`` for ``"auto"`` maps (where the median was
         right it keeps the single test's power: ``bench_independence.py``),
-        else ``"uniform"``. An array gives one positive weight per pair, in
+        else ``"uniform"``; :class:`AggregatedMMDTest` keeps MMDAgg's
+        ``"uniform"`` default, whose grid spans one kernel's bandwidths, not
+        the product of two. An array gives one positive weight per pair, in
         the order of ``kernels_``. Any fixed weights keep the p-value valid.
     n_bandwidths : int, default=5
         Bandwidths per variable with ``"auto"`` (``n_bandwidths^2`` pairs of
-        kernels).
+        kernels). Half :class:`AggregatedMMDTest`'s 10: the grid here is the
+        product of two variables' grids, so 5 give 25 pairs, about as many
+        kernels as its 2 x 10.
     n_components : int, default=256
-        Features per kernel with ``"auto"``.
+        Features per kernel with ``"auto"``. Half :class:`AggregatedMMDTest`'s
+        512: each pair of kernels has two maps, one of x and one of y.
     statistic : {"biased", "unbiased"}, default="biased"
         The HSIC estimator of every pair of kernels, as in :class:`HSICTest`
         (of the HSIC of the rows at any resampling unit).
@@ -285,21 +288,18 @@ class AggregatedHSICTest(_BaseHSICTest):
 
     def _resolve_weights(self, n_x, n_y):
         """The pairs' weights, validated and scaled to sum 1."""
-        if isinstance(self.weights, str):
-            grids = all(isinstance(self._maps(v), str) for v in ("x", "y"))
-            shape = self.weights
-            if shape == "auto":
-                shape = "centred" if grids else "uniform"
-            if shape == "uniform":
-                return np.full(n_x * n_y, 1 / (n_x * n_y))
-            if not grids:
-                raise ValueError(
-                    f"weights={self.weights!r} applies to the bandwidth grids of "
-                    "'auto' maps; with lists of maps give one weight per pair."
-                )
-            grid = _aggregation.grid_weights(shape, self.n_bandwidths)
-            return np.outer(grid, grid).ravel()
-        return _aggregation.checked_weights(self.weights, n_x * n_y, "pair of kernels")
+        grids = all(isinstance(self._maps(v), str) for v in ("x", "y"))
+        weights = self.weights
+        if isinstance(weights, str) and weights == "auto":
+            weights = "centred" if grids else "uniform"
+        return _aggregation.resolved_weights(
+            weights,
+            n_x * n_y,
+            self.n_bandwidths,
+            (lambda grid: np.outer(grid, grid).ravel()) if grids else None,
+            "pair of kernels",
+            "with lists of maps give one weight per pair.",
+        )
 
     def _grid(self, V, name, rng):
         """``"auto"``: Gaussian random Fourier maps over a bandwidth grid of V."""
@@ -311,15 +311,9 @@ class AggregatedHSICTest(_BaseHSICTest):
                     "Gaussian kernels: encode them, or give lists of maps."
                 )
             V = V.to_numpy(dtype=np.float64)
-        bandwidths = bandwidth_grid(V, self.n_bandwidths, random_state=rng)
-        maps = [
-            RandomFourierSampler(
-                bandwidth=float(bandwidth),
-                n_components=self.n_components,
-                random_state=rng.randint(np.iinfo(np.int32).max),
-            )
-            for bandwidth in bandwidths
-        ]
+        maps, bandwidths = _aggregation.bandwidth_maps(
+            V, self.n_bandwidths, self.n_components, rng
+        )
         names = [f"{name}: gaussian(bandwidth={b:.4g})" for b in bandwidths]
         return maps, names, bandwidths
 

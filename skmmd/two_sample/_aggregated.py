@@ -16,8 +16,6 @@ from .._utils._compat import (
     StrOptions,
     fit_context,
 )
-from ..kernel_approximation import RandomFourierSampler
-from ..kernels import bandwidth_grid
 from . import _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
@@ -236,18 +234,17 @@ class AggregatedMMDTest(_BaseMMDTest):
 
     def _resolve_weights(self, n_kernels):
         """The kernels' weights, validated and scaled to sum 1."""
-        if isinstance(self.weights, str):
-            if self.weights == "uniform":
-                return np.full(n_kernels, 1 / n_kernels)
-            if not isinstance(self.transformers, str):
-                raise ValueError(
-                    f"weights={self.weights!r} applies to the bandwidth grids of "
-                    "transformers='auto'; with a list of transformers give one "
-                    "weight per transformer."
-                )
-            grid = _aggregation.grid_weights(self.weights, self.n_bandwidths)
-            return np.tile(grid, len(self.kernels)) / len(self.kernels)
-        return _aggregation.checked_weights(self.weights, n_kernels)
+        grids = isinstance(self.transformers, str)
+        return _aggregation.resolved_weights(
+            self.weights,
+            n_kernels,
+            self.n_bandwidths,
+            (lambda grid: np.tile(grid, len(self.kernels)) / len(self.kernels))
+            if grids
+            else None,
+            "kernel",
+            "with a list of transformers give one weight per transformer.",
+        )
 
     def _auto_transformers(self, pooled, rng):
         """Random Fourier maps over each kernel's bandwidth grid (pooled data)."""
@@ -259,20 +256,11 @@ class AggregatedMMDTest(_BaseMMDTest):
             )
         transformers, names = [], []
         for kernel in self.kernels:
-            metric = "manhattan" if kernel == "laplacian" else "euclidean"
-            grid = bandwidth_grid(
-                pooled, self.n_bandwidths, random_state=rng, metric=metric
+            maps, grid = _aggregation.bandwidth_maps(
+                pooled, self.n_bandwidths, self.n_components, rng, kernel
             )
-            for bandwidth in grid:
-                transformers.append(
-                    RandomFourierSampler(
-                        kernel=kernel,
-                        bandwidth=float(bandwidth),
-                        n_components=self.n_components,
-                        random_state=rng.randint(np.iinfo(np.int32).max),
-                    )
-                )
-                names.append(f"{kernel}(bandwidth={bandwidth:.4g})")
+            transformers += maps
+            names += [f"{kernel}(bandwidth={b:.4g})" for b in grid]
         return transformers, names
 
     @fit_context(prefer_skip_nested_validation=False)
