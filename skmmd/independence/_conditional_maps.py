@@ -71,9 +71,9 @@ def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
 def z_scales(n_rows):
     """Multiples of the median bandwidth of each column of (standardized) z,
     and of all columns jointly, for the default z map: smaller ones as ``n``
-    grows, as for any kernel regression (benchmarks/conditional_level_probe.py:
-    at ``n = 10^5`` the small-n scales left type-I error 0.72 on a
-    heteroscedastic 2-D null, these 0.04)."""
+    grows, as for any kernel regression: the regression error must fall
+    faster than ``n^-1/4`` (benchmarks/conditional_level_probe.py measures the
+    level of both sets of scales)."""
     if n_rows <= 2000:
         return (0.2, 0.5, 1.0), (0.25, 0.5, 1.0)
     return (0.1, 0.2, 0.5, 1.0), (0.15, 0.25, 0.5, 1.0)
@@ -187,9 +187,9 @@ def relevant_columns(Z, x, y, targets, random_state):
     the other columns)`` (the most dependent one if none is). A column
     independent of all of it can be left out without changing the hypothesis
     (``p(x, y | z) = p(x, y | z without it)``), and leaving it out spares the
-    joint block of the z map a dimension: with three independent columns
-    beside an interaction of two, the level at n = 1000 was 0.177 with them,
-    0.056 with the screen (benchmarks/bench_conditional.py).
+    joint block of the z map a dimension, which the level of a test of an
+    interaction beside independent columns needs
+    (benchmarks/bench_conditional.py).
 
     Each column's 20 Gaussian random Fourier features (at its median
     bandwidth; every median of the screen on 300 rows) are tested
@@ -201,11 +201,8 @@ def relevant_columns(Z, x, y, targets, random_state):
     leaves no trace in any column alone). The level is 0.1 up to 300 rows
     and ``0.1 (300 / m)^2`` on ``m`` beyond (0.009 at 1000): an irrelevant
     column stays less often as the bias it brings grows with ``n``, while a
-    column that matters gives p-values falling much faster than ``1 / m^2``.
-    In 500 draws of each null of the benchmark at ``n = 300`` and at 1000,
-    no column that matters was left out (with 6 features per column: 7 of
-    500 at 300); irrelevant columns stayed in 9-10 % at 300, 1.5 % at
-    1000."""
+    column that matters gives p-values falling much faster than ``1 / m^2``
+    (benchmarks/bench_conditional.py counts the columns kept on its nulls)."""
     rng = check_random_state(random_state)
     level = _Z_SCREEN * min(1.0, _SCREEN_ROWS / len(Z)) ** 2
     margins = [V for V in (x, y) if V is not None]

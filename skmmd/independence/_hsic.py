@@ -431,9 +431,9 @@ class HSICTest(_BaseHSICTest):
 
     def _auto_map(self, transformer, V, random_state):
         """:meth:`_map`, a Gaussian map of numbers at the median distance of
-        many random pairs of rows (of a fixed subsample's, the median would
-        err by ~2 %, moving HSIC by ~8 %, at every ``n``: error that the
-        result's interval cannot see)."""
+        many random pairs of rows (a fixed subsample's median would carry an
+        error that does not shrink with ``n`` and that the result's interval
+        cannot see)."""
         fitted = self._map(transformer, V, random_state)
         if isinstance(transformer, str) and isinstance(fitted, RandomFourierSampler):
             fitted.set_params(

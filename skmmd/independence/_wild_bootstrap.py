@@ -77,9 +77,8 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
     ``E[u_i . u_j]`` of rows whose residuals share fit noise: ``r_i`` holds
     ``-H^a_ij`` times the x-noise of row ``j`` where ``j`` trained the x-fit
     of ``i``, and ``s_i, s_j`` share the noise of the rows both y-fits
-    trained on. These are negative, of the order of ``df / n_train``
-    (``E[T]`` about 0.91 times the bootstrap's mean at ``n = 1000``), so the
-    test is conservative. Draw ``M`` pseudo-data sets of pure noise, ``w_i
+    trained on. These are negative, of the order of ``df / n_train``, so
+    without the correction the test is conservative. Draw ``M`` pseudo-data sets of pure noise, ``w_i
     r_i`` and ``v_i s_i`` with independent signs (H0 holds: independent
     noise, conditional means 0), re-fit them with the same folds and
     penalties (one solve each, the eigendecompositions kept), and compare
@@ -93,13 +92,10 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
     another (disjoint training folds, ``ridge.split``; without it the
     estimate keeps ``2 t0 . d``). So ``E||t0 + d||^2 = E||t0||^2 +
     E||d||^2``, and the draws' ``2 t0 . d``, of mean 0 and the largest
-    variance in the test's regime, are left out. The estimate's standard
-    deviation over sign draws against that of ``||t0 + d||^2 - ||t0||^2``
-    (the test's default maps, three nulls, two data sets each): 2-3 times
-    smaller at ``n = 1000-2000`` (0.009-0.041 against 0.013-0.067 at ``M =
-    16``), smaller in 11 of 12 at ``n = 300-500`` (``M = 8``). Where the fits
-    nearly interpolate Gaussian noise (penalty ``1e-3``, ``Dz`` near
-    ``n_train``) ``d`` dominates and it can be larger.
+    variance in the test's regime, are left out, which makes the estimate's
+    spread over sign draws smaller than that of ``||t0 + d||^2 - ||t0||^2``.
+    Where the fits nearly interpolate Gaussian noise (penalty ``1e-3``,
+    ``Dz`` near ``n_train``) ``d`` dominates and it can be larger.
     """
     M = n_draws
 

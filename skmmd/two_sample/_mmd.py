@@ -88,8 +88,8 @@ class MMDTest(_BaseMMDTest):
         that resamples single points, at cost ``O(B N D)``. Any unit size gives
         a test of exact level: the random grouping does not depend on the data
         or their order, so the units are exchangeable under the null. The power
-        is the same as long as there are hundreds of units (measured down to
-        256). ``"auto"`` uses 1 up to 512 points in all, then the smallest
+        is the same as long as there are hundreds of units (the benchmarks
+        page). ``"auto"`` uses 1 up to 512 points in all, then the smallest
         size leaving at most 512 units (and ``B N D`` within about ``1.7
         10^10`` multiply-adds, the unit sums within 256 MB), keeping at least
         100 units per sample.

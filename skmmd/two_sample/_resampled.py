@@ -77,7 +77,7 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
     draws of one point would count at full similarity ``k(x, x)``, which the
     observed samples (distinct points) never have: in high dimension that
     makes the bootstrap null far too wide and the test conservative, for both
-    statistics (measured type-I error 0.001-0.01 instead of 0.05 at d = 200).
+    statistics.
     So such pairs are excluded, and the biased statistic of a resample is the
     V-statistic of distinct points, ``(1 - 1/m) mean_{pairs} k + (1/m) mean
     k(x_i, x_i)`` for X* (likewise Y*).
@@ -249,7 +249,7 @@ def resampled_statistics(
 
     def sequential(s):
         # One batch after the other, all drawn into one buffer: fresh pages
-        # for every batch's counts cost more than drawing them (measured).
+        # for every batch's counts cost more than drawing them.
         if permutation and not buffer:
             buffer.append(np.empty((rows, G)))
         out = buffer[0] if buffer else None

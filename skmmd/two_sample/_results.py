@@ -270,12 +270,10 @@ class MMDTestResult(KernelTestResult):
         upper limit is the ``theta`` solving ``theta - mmd2 = z se sqrt(theta /
         f)``, ``f = max(mmd2, se)`` (or ``mmd2 + z se`` when that is below
         ``f``, where the statistic is indistinguishable from 0). The plain
-        symmetric interval ``mmd2 -/+ z se`` covered 91-96 % at nominal 95 %
-        on moderate alternatives, since a low estimate comes with a low
-        standard error; this one covered 97.8-98.2 % on the same data
-        (``N = 2000`` per sample, 500 repetitions each: Gaussian mean shift and
-        scale change, categorical shares) and 100 % under the null
-        (``benchmarks/bench_tables.py``). Trust it from about a thousand
+        symmetric interval ``mmd2 -/+ z se`` under-covers on moderate
+        alternatives, since a low estimate comes with a low standard error;
+        ``benchmarks/bench_tables.py`` measures the coverage of both (the
+        benchmarks page). Trust it from about a thousand
         points (resampling units) per sample; under the null the jackknife
         over-estimates the variance of the degenerate statistic, so the
         interval is conservative there.
