@@ -158,8 +158,8 @@ class RidgeFolds:
     mean by about ``(2/n) sum_ij (H^a_ij H^b_ij + H^a_ij H^b_ji) E|r|^2|s|^2``,
     a few times ``df / n`` relative to ``E[T]``. Disjoint x- and y-training
     folds, with ``l`` in the x-set of ``k`` only if ``k`` is not in the y-set
-    of ``l``, make both products
-    vanish, for fits on ``2/5`` of the rows (``K = 5``). What remains is
+    of ``l``, make both products vanish, for fits on ``2/5`` of the rows
+    (``K = 5``). What remains is
     ``n ||E[da(z) db(z)']||_F^2`` for the errors ``da, db`` of the x- and
     y-fits; their variance parts come from disjoint rows, independent under
     H0, so only the product of the smoothing biases counts: hence ``shrink``.

@@ -79,9 +79,9 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
     of ``i``, and ``s_i, s_j`` share the noise of the rows both y-fits
     trained on. These are negative, of the order of ``df / n_train``, so
     without the correction the test is conservative. Draw ``M`` pseudo-data
-    sets of pure noise, ``w_i r_i`` and ``v_i s_i`` with independent signs (H0 holds: independent
-    noise, conditional means 0), re-fit them with the same folds and
-    penalties (one solve each, the eigendecompositions kept), and compare
+    sets of pure noise, ``w_i r_i`` and ``v_i s_i`` with independent signs
+    (H0 holds: independent noise, conditional means 0), re-fit them with the
+    same folds and penalties (one solve each, the eigendecompositions kept), and compare
     the mean of ``||sum_i u*_i||^2`` with that of ``sum_i ||u*_i||^2``.
 
     The first is estimated as ``sum_i ||u_i||^2 + ||sum_i (u*_i - w_i v_i
