@@ -8,16 +8,13 @@ kernel. Each rule maps ``T`` to one p-value through a function that treats the
 B + 1 rows symmetrically, so under the null (the rows exchangeable) the p-value
 is valid in finite samples: ``P(p <= alpha) <= alpha`` for every alpha.
 
-The two aggregated tests also share how their default kernels are made (random
-Fourier maps over a bandwidth grid, :func:`bandwidth_maps`) and how named
-weight shapes become one weight per kernel (:func:`resolved_weights`).
+The two aggregated tests also share how named weight shapes become one weight
+per kernel (:func:`resolved_weights`); their default kernels are made in
+:mod:`skmmd._testing._grids`.
 """
 
 import numpy as np
 from scipy.special import logsumexp
-
-from ..kernel_approximation import RandomFourierSampler
-from ..kernels import bandwidth_grid
 
 # Relative tolerance when counting ties (as scipy.stats.permutation_test does).
 _TIE_RTOL = 1e-14
@@ -100,25 +97,6 @@ def grid_weights(shape, n):
         "centred": 1 / (np.abs((n + 1) / 2 - i) + (1 if n % 2 else 0.5)),
     }[shape]
     return raw / raw.sum()
-
-
-def bandwidth_maps(V, n_bandwidths, n_components, rng, kernel="gaussian"):
-    """Random Fourier maps of ``kernel`` at each bandwidth of V's grid
-    (:func:`~skmmd.kernels.bandwidth_grid`; Manhattan distances for the
-    Laplacian kernel), each seeded from ``rng`` in turn: ``(maps,
-    bandwidths)``."""
-    metric = "manhattan" if kernel == "laplacian" else "euclidean"
-    bandwidths = bandwidth_grid(V, n_bandwidths, random_state=rng, metric=metric)
-    maps = [
-        RandomFourierSampler(
-            kernel=kernel,
-            bandwidth=float(bandwidth),
-            n_components=n_components,
-            random_state=rng.randint(np.iinfo(np.int32).max),
-        )
-        for bandwidth in bandwidths
-    ]
-    return maps, bandwidths
 
 
 def resolved_weights(weights, n_kernels, n_bandwidths, combine, what, maps_hint):

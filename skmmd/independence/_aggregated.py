@@ -7,7 +7,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from .._testing import _aggregation
+from .._testing import _aggregation, _grids
 from .._testing._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
 from .._testing._calibration import n_max
 from .._utils import _budgets
@@ -311,7 +311,7 @@ class AggregatedHSICTest(_BaseHSICTest):
                     "Gaussian kernels: encode them, or give lists of maps."
                 )
             V = V.to_numpy(dtype=np.float64)
-        maps, bandwidths = _aggregation.bandwidth_maps(
+        maps, bandwidths = _grids.bandwidth_maps(
             V, self.n_bandwidths, self.n_components, rng
         )
         names = [f"{name}: gaussian(bandwidth={b:.4g})" for b in bandwidths]

@@ -8,7 +8,7 @@ from sklearn.utils import (
     get_tags,
 )
 
-from .._testing import _aggregation, _engines
+from .._testing import _aggregation, _engines, _grids
 from .._testing._base import set_calibrated, stopping_rule
 from .._testing._multiple import CORRECTIONS
 from .._utils._compat import (
@@ -256,7 +256,7 @@ class AggregatedMMDTest(_BaseMMDTest):
             )
         transformers, names = [], []
         for kernel in self.kernels:
-            maps, grid = _aggregation.bandwidth_maps(
+            maps, grid = _grids.bandwidth_maps(
                 pooled, self.n_bandwidths, self.n_components, rng, kernel
             )
             transformers += maps
