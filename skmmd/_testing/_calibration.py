@@ -206,6 +206,15 @@ class SequentialRule:
             last = max(j for j, r in enumerate(self.early) if r >= 0)
             self.early[last] = -1
         self._p_values(early, futile, full)
+        self._freeze()
+
+    def _freeze(self):
+        """Make the rule read-only: one rule per level is shared by every
+        test (:func:`sequential_rule` caches it)."""
+        self.early, self.futile = tuple(self.early), tuple(self.futile)
+        self.p_early, self.p_futile = tuple(self.p_early), tuple(self.p_futile)
+        for table in (*self.p_early, *self.p_futile, self.p_full):
+            table.flags.writeable = False
 
     def _null_mass(self):
         mass, start, early, futile = np.ones(1), 0, [], []
