@@ -42,8 +42,9 @@ class SkmmdCIT(CIT_Base):
         (which ``pc`` and ``fci`` take for themselves).
     cache_path : str or None, default=None
         causal-learn's JSON cache of p-values.
-    **kwargs : dict
-        Passed to ``CIT_Base``.
+
+    Any other option (a misspelt one, or one the test does not have) is a
+    ``TypeError``, whether given here or through ``pc(..., **options)``.
 
     See Also
     --------
@@ -73,7 +74,6 @@ class SkmmdCIT(CIT_Base):
         n_z_features="auto",
         z_screen=True,
         cache_path=None,
-        **kwargs,
     ):
         self.search = ConditionalSearch(
             data,
@@ -84,7 +84,7 @@ class SkmmdCIT(CIT_Base):
             n_z_features=n_z_features,
             z_screen=z_screen,
         )
-        super().__init__(self.search.data, cache_path=cache_path, **kwargs)
+        super().__init__(self.search.data, cache_path=cache_path)
         key = json.dumps(self.search.params, sort_keys=True).encode()
         self.check_cache_method_consistent("skmmd", hashlib.md5(key).hexdigest())
 
