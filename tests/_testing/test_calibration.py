@@ -1,6 +1,7 @@
-"""The calibration loop's sequential option, ``n_resamples="auto"``: the rule's
-guarantees (exact, from its tables), the loop's stopping, and every test
-family using it."""
+"""The calibration loop every test uses (skmmd/_testing/_calibration.py): the
+p-value's definition and ties, and the sequential option
+``n_resamples="auto"``: the rule's guarantees (exact, from its tables), the
+loop's stopping, and every test family using it."""
 
 import numpy as np
 import pytest
@@ -18,10 +19,21 @@ from skmmd._testing._calibration import (
     AUTO_RESAMPLES,
     SequentialRule,
     _urn_step,
+    p_value,
     resample_batches,
     run_batches,
     sequential_rule,
 )
+
+
+def test_p_value_definition_and_ties():
+    null = np.array([0.1, 0.2, 0.3, 0.3, 0.5])
+    assert p_value(0.3, null, 0.0) == pytest.approx(4 / 6)
+    assert p_value(0.6, null, 0.0) == pytest.approx(1 / 6)  # never 0
+    # A value equal up to the tolerance counts as a tie.
+    assert p_value(0.3 + 1e-15, null, 1e-14) == pytest.approx(4 / 6)
+    assert p_value(0.3 + 1e-15, null, 0.0) == pytest.approx(2 / 6)
+
 
 ALPHA = 0.05
 
@@ -294,43 +306,3 @@ def test_bad_n_resamples():
             HSICTest(n_resamples=bad).fit(X, Y)
         with pytest.raises(ValueError, match="n_resamples"):
             MMDTest(n_resamples=bad).fit(X, Y)
-
-
-def test_causal_search_uses_auto():
-    pytest.importorskip("causallearn")
-    from skmmd.causal import SkmmdCIT
-
-    rng = np.random.default_rng(10)
-    z = rng.normal(size=500)
-    data = np.column_stack([z + 0.5 * rng.normal(size=500), z, rng.normal(size=500)])
-    auto = SkmmdCIT(data, n_resamples="auto")
-    fixed = SkmmdCIT(data)
-    for args in ((0, 2), (0, 1), (0, 2, [1])):
-        assert (auto(*args) <= 0.05) == (fixed(*args) <= 0.05)
-    # Through causal-learn's keyword arguments (pc keeps "alpha" for itself).
-    from causallearn.search.ConstraintBased.PC import pc
-
-    graph = pc(data, 0.05, "skmmd", n_resamples="auto", level=0.05, show_progress=False)
-    assert graph.G.graph[0, 2] == 0 and graph.G.graph[0, 1] != 0
-    with pytest.raises(ValueError, match="n_resamples. parameter of SkmmdCIT must be"):
-        SkmmdCIT(data, n_resamples="fast")
-    with pytest.raises(ValueError, match="level. parameter of SkmmdCIT must be"):
-        SkmmdCIT(data, n_resamples="auto", level=1.5)
-
-
-def test_command_line_auto(tmp_path, capsys):
-    import json
-
-    from skmmd.cli import main
-
-    X, Y = _null_xy(11)
-    paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
-    for path, V in zip(paths, (X, Y)):
-        np.savetxt(path, V, delimiter=",")
-    args = ["test", *map(str, paths), "--seed", "0", "--json"]
-    assert main([*args, "--n-resamples", "auto"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["n_resamples"] == "auto" and 16 <= out["n_resamples_used"] < 999
-    with pytest.raises(SystemExit):
-        main([*args, "--n-resamples", "fast"])
-    assert 'must be an integer or "auto"' in capsys.readouterr().err

@@ -1,46 +1,26 @@
-"""Dask: samplers on dask arrays, the tests' distributed reduction on a real
-multi-process LocalCluster (one per module, so the suite stays fast)."""
+"""The tests on dask arrays (skmmd/_testing/_dask.py): any chunking equals
+memory, the reduction on a real multi-process LocalCluster (one per module, so
+the suite stays fast), dask DataFrames, unknown chunk sizes, bad input, and
+workers lost in the middle of a reduction."""
 
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from skmmd import (
+    AggregatedMMDTest,
+    FastfoodSampler,
+    HSICTest,
+    MMDTest,
+    RandomFourierSampler,
+)
+from tests.helpers.clusters import local_cluster
+
 da = pytest.importorskip("dask.array", reason="dask is an optional extra")
 distributed = pytest.importorskip("distributed", reason="distributed is optional")
 
-from skmmd import (  # noqa: E402
-    AggregatedMMDTest,
-    FastfoodSampler,
-    GCWSSampler,
-    HSICTest,
-    MMDTest,
-    NormalizedRandomFourierSampler,
-    NystroemSampler,
-    RandomFourierSampler,
-)
-
 REL = 1e-10
-
-
-def _cluster():
-    # Two worker processes of one thread and one numba thread each: the
-    # workers' threads and numba's would otherwise oversubscribe the cores.
-    return distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        env={"NUMBA_NUM_THREADS": "1"},
-    )
-
-
-@pytest.fixture(scope="module")
-def client():
-    with _cluster() as cluster, distributed.Client(cluster) as client:
-        yield client
 
 
 def _data(seed=0, m=9000, n=7000, d=3):
@@ -77,61 +57,20 @@ def test_dask_arrays_of_any_chunking_equal_memory(name):
         assert test.n_features_in_ == 3
 
 
-def test_on_a_multiprocess_cluster(client):
+def test_on_a_multiprocess_cluster(dask_client):
     X, Y = _data(1)
     ref = _tests()["rff"].fit(X, Y)
     dX, dY = da.from_array(X, chunks=2000), da.from_array(Y, chunks=1500)
-    with distributed.get_task_stream(client) as stream:
+    with distributed.get_task_stream(dask_client) as stream:
         test = _tests()["rff"].fit(dX, dY)
     _same(test, ref)
     # The unit sums were computed in the worker processes, not in this one.
     workers = {t["worker"] for t in stream.data if "_block_sums" in t["key"]}
-    assert workers and workers <= set(client.scheduler_info()["workers"])
-    pids = client.run(os.getpid)
+    assert workers and workers <= set(dask_client.scheduler_info()["workers"])
+    pids = dask_client.run(os.getpid)
     assert os.getpid() not in pids.values() and len(set(pids.values())) == 2
     aggregated = _tests()["aggregated"].fit(dX, dY)
     _same(aggregated, _tests()["aggregated"].fit(X, Y))
-
-
-def test_sampler_transform_is_lazy_and_equals_numpy(client):
-    X, _ = _data(2, m=3000)
-    dX = da.from_array(X, chunks=(700, 2))  # column chunks are merged first
-    samplers = [
-        RandomFourierSampler(n_components=40, random_state=0),
-        NormalizedRandomFourierSampler(n_components=40, random_state=0),
-        FastfoodSampler(n_components=40, random_state=0),
-        NystroemSampler(n_components=30, random_state=0),
-    ]
-    for sampler in samplers:
-        fitted = sampler.fit(dX)  # a bounded subsample: all 3000 rows here
-        Z = fitted.transform(dX)
-        assert isinstance(Z, da.Array) and Z.chunks[0] == dX.chunks[0]
-        assert Z.shape == (3000, fitted.transform(X[:1]).shape[1])
-        np.testing.assert_allclose(Z.compute(), fitted.transform(X), rtol=1e-12)
-        ref = type(sampler)(**sampler.get_params()).fit(X)
-        np.testing.assert_allclose(
-            fitted.transform(X), ref.transform(X), rtol=1e-12, atol=1e-15
-        )
-    gcws = GCWSSampler(n_components=16, random_state=0).fit(np.abs(X))
-    Z = gcws.transform(da.from_array(np.abs(X), chunks=700)).compute()
-    assert (Z != gcws.transform(np.abs(X))).nnz == 0
-
-
-def test_fit_on_a_large_dask_array_reads_a_bounded_subsample(monkeypatch):
-    from skmmd._utils import _dask
-
-    monkeypatch.setattr(_dask, "FIT_ROWS", 500)
-    X, _ = _data(3, m=5000)
-    sampler = RandomFourierSampler(n_components=8, random_state=0)
-    sampler.fit(da.from_array(X, chunks=1000))
-    rng = np.random.RandomState(0)
-    idx = np.sort(
-        np.random.default_rng(rng.randint(np.iinfo(np.int32).max)).choice(
-            5000, 500, replace=False
-        )
-    )
-    ref = RandomFourierSampler(n_components=8, random_state=0).fit(X[idx])
-    assert sampler.bandwidth_ == ref.bandwidth_
 
 
 def test_unknown_chunk_sizes_are_handled():
@@ -162,16 +101,6 @@ def test_bad_dask_input(monkeypatch):
         MMDTest(None).fit(da.from_array(X), da.from_array(Y))
 
 
-def test_importing_skmmd_does_not_import_dask():
-    code = (
-        "import sys, skmmd; print('dask' in sys.modules, 'distributed' in sys.modules)"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["False", "False"]
-
-
 def test_dask_dataframes_pass_partitions_to_the_transformer():
     dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is optional")
     pd = pytest.importorskip("pandas")
@@ -190,7 +119,7 @@ def test_dask_dataframes_pass_partitions_to_the_transformer():
         )
 
 
-def test_hsic_on_a_cluster_equals_in_memory(client):
+def test_hsic_on_a_cluster_equals_in_memory(dask_client):
     """HSICTest on dask arrays (pairs reduced to unit sums on the workers)
     gives the in-memory statistic and p-value for the same seed."""
     from skmmd import HSICTest
@@ -219,7 +148,7 @@ def test_hsic_on_a_cluster_equals_in_memory(client):
         make().fit(da.from_array(x), da.from_array(y[:-1]))
 
 
-def test_aggregated_hsic_on_a_cluster_equals_memory_and_chunks(client):
+def test_aggregated_hsic_on_a_cluster_equals_memory_and_chunks(dask_client):
     """AggregatedHSICTest: every map's unit sums reduced on the workers give
     the in-memory statistics, null and p-value, and so do chunks given to
     partial_fit (fitted maps), for the same seed."""
@@ -262,7 +191,7 @@ def test_aggregated_hsic_on_a_cluster_equals_memory_and_chunks(client):
     assert lazy.p_value_ == ref.p_value_
 
 
-def test_column_report_on_a_cluster_equals_in_memory(client):
+def test_column_report_on_a_cluster_equals_in_memory(dask_client):
     """explain_columns: the column maps' unit sums are reduced on the workers
     with the test's; the report equals the in-memory one."""
     pd = pytest.importorskip("pandas")
@@ -280,7 +209,7 @@ def test_column_report_on_a_cluster_equals_in_memory(client):
     assert expected.column[0] == "1" and expected.adjusted_p_value[0] <= 0.05
 
 
-def test_columnwise_report_on_a_cluster_equals_in_memory(client):
+def test_columnwise_report_on_a_cluster_equals_in_memory(dask_client):
     """The default map's report (every numeric column in one columnwise map,
     in the test's stream) from dask arrays equals the in-memory one; so does
     HSICTest.explain's."""
@@ -350,18 +279,18 @@ def test_a_worker_killed_mid_reduction_and_every_worker_gone(monkeypatch):
     monkeypatch.setattr(_dask, "NO_WORKERS_TIMEOUT", 2.0, raising=False)
     X, Y = _data(7, m=20000, n=20000)
     ref = _tests()["rff"].fit(X, Y)
-    with _cluster() as cluster, distributed.Client(cluster) as client:
-        dX, dY = client.persist([da.from_array(X, chunks=4096),
+    with local_cluster() as cluster, distributed.Client(cluster) as dask_client:
+        dX, dY = dask_client.persist([da.from_array(X, chunks=4096),
                                  da.from_array(Y, chunks=4096)])  # fmt: skip
         distributed.wait([dX, dY])
-        killer = Killer(cluster, client.run(os.getpid))
+        killer = Killer(cluster, dask_client.run(os.getpid))
         cluster.scheduler.add_plugin(killer)
         test = _tests()["rff"].fit(dX, dY)
         assert len(killer.killed) == 1 and killer.merged_at_kill == 0
         _same(test, ref)
         cluster.scheduler.remove_plugin(name=Killer.name)
-        client.wait_for_workers(2, timeout=60)
-        everyone = Killer(cluster, client.run(os.getpid), every=True)
+        dask_client.wait_for_workers(2, timeout=60)
+        everyone = Killer(cluster, dask_client.run(os.getpid), every=True)
         cluster.scheduler.add_plugin(everyone)
         outcome = []
 

@@ -1,4 +1,6 @@
-"""The streaming pipeline: partial_fit, chunking, units, bad chunks."""
+"""The streaming pipeline (skmmd/_testing/_streaming.py): partial_fit,
+chunking, the resampling units (random groups of rows, not the row order),
+bad chunks."""
 
 import pickle
 
@@ -6,14 +8,38 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from skmmd import (
-    AggregatedMMDTest,
-    FastfoodSampler,
-    MMDTest,
-    RandomFourierSampler,
-)
-from skmmd._testing._streaming import UnitSums
+from skmmd import AggregatedMMDTest, FastfoodSampler, MMDTest, RandomFourierSampler
+from skmmd._testing._streaming import UnitSums, virtual_positions
 from skmmd._utils import _budgets
+from tests.helpers.units import unit_members
+
+
+def test_units_are_random_groups_not_row_order():
+    # Consecutive rows would group similar points of a sorted sample (or of a
+    # time-ordered file), and the units of X and Y would then not be
+    # exchangeable under H0.
+    units, _ = unit_members(20, 20, 4, seed=3)
+    assert not all(np.array_equal(np.diff(g), [1, 1, 1]) for g in units)
+    again, _ = unit_members(20, 20, 4, seed=3)
+    assert all(np.array_equal(a, b) for a, b in zip(units, again))  # seeded
+    # A unit is a function of the seed and the row's position only.
+    head = virtual_positions(3, 0, 0, 9000, 9000)
+    np.testing.assert_array_equal(
+        virtual_positions(3, 0, 5000, 9000, 9000), head[5000:]
+    )
+    assert sorted(head) == list(range(9000))  # a bijection of the positions
+    # Rows of complete superblocks do not depend on the total.
+    np.testing.assert_array_equal(virtual_positions(3, 0, 0, 4096, 5000), head[:4096])
+
+
+def test_remainder_is_less_than_a_unit():
+    # The last, partial superblock is shuffled at its own size, so all its
+    # units are complete but one.
+    for m in (10, 4095, 4097, 9001):
+        units, (fixed_x, _) = unit_members(m, 7, 3)
+        assert len(fixed_x) == m % 3
+        assert sum(len(g) for g in units if g.max() < m) == m - m % 3
+
 
 REL = 1e-10
 

@@ -1,107 +1,26 @@
-import io
+"""The ``test`` command (skmmd/cli/_two_sample.py): sample files (CSV, .npy,
+Parquet, read in batches), options, JSON and text output, exit statuses,
+``--explain`` and ``--correction``, ``--report``, ``--n-resamples auto``."""
+
 import json
 import re
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-import skmmd.cli._demo as _demo
-from skmmd.__main__ import (
-    EXIT_REJECT,
-    load_sample,
-    main,
-    run_demo,
-    run_two_sample_demo,
-    run_warmup,
-)
+from skmmd import MMDTest, RandomFourierSampler, mmd_test
 from skmmd._utils import _files
+from skmmd.cli import EXIT_INPUT, EXIT_REJECT, main
+from skmmd.inspection import ColumnSummaries
+from tests.helpers.cli import printed_rows
+from tests.helpers.pages import self_contained
 
 
-def test_demo_prints_both_models_with_good_accuracy():
-    out = io.StringIO()
-    run_demo(out=out)
-    rows = [
-        line.split()
-        for line in out.getvalue().splitlines()
-        if line.startswith("digits")
-    ]
-    assert len(rows) == 2
-    accuracies = [float(row[-2]) for row in rows]
-    assert min(accuracies) > 0.95
-
-
-def test_module_entry_point_runs_demo(monkeypatch):
-    # ``python -m skmmd`` reaches main() in a fresh process ...
-    result = subprocess.run(
-        [sys.executable, "-m", "skmmd", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert "Run the skmmd demo (no arguments)" in result.stdout
-    # ... and main() with no arguments runs both demos, whose output the
-    # doctest of doc/user_guide/_demo_output.rst checks (running the whole
-    # demo again in a subprocess here cost 45 s of the suite).
-    calls = []
-    monkeypatch.setattr(_demo, "run_demo", lambda **kw: calls.append(("svm", kw)))
-    monkeypatch.setattr(
-        _demo, "run_two_sample_demo", lambda **kw: calls.append(("mmd", kw))
-    )
-    assert main([]) == 0
-    assert calls == [
-        ("svm", {"copies": 1, "random_state": 0}),
-        ("mmd", {"random_state": 0}),
-    ]
-
-
-def test_bad_arguments():
-    with pytest.raises(SystemExit):
-        main(["--copies", "0"])
-
-
-@pytest.fixture
-def samples(tmp_path):
-    rng = np.random.default_rng(0)
-    a = tmp_path / "a.csv"
-    np.savetxt(a, rng.normal(size=(60, 3)), delimiter=",", header="u,v,w", comments="")
-    b = tmp_path / "b.npy"
-    np.save(b, rng.normal(size=(70, 3)) + 1.0)
-    same = tmp_path / "same.csv"
-    np.savetxt(same, rng.normal(size=(50, 3)), delimiter=",")
-    return a, b, same
-
-
-def test_load_sample_csv_header_and_npy(samples):
-    a, b, same = samples
-    assert load_sample(a).shape == (60, 3)
-    assert load_sample(b).shape == (70, 3)
-    assert load_sample(same).shape == (50, 3)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "1,2\n3,4\n",
-        "u,v\n1,2\n\n3,4\n",  # a header, a blank line
-        "\n\n1,2\n3,4",  # blank lines first, no final newline
-        ",,\n1,2\n,\n3,4\n",  # rows of empty cells
-        "1_0,2\n3, 4 \n",  # what float() reads and loadtxt does not
-        "7\n8\n9\n",  # one column
-        "u,v\n1,2\n",  # one row
-    ],
-)
-def test_csv_fast_parser_reads_what_the_checked_one_reads(tmp_path, text):
-    path = tmp_path / "x.csv"
-    path.write_text(text)
-    np.testing.assert_array_equal(
-        _files._read_csv(path), _files._read_csv_checked(path)
-    )
-
-
-def test_cli_table_without_pandas_says_what_to_install(samples, monkeypatch, capsys):
-    a, b, _ = samples
+def test_cli_table_without_pandas_says_what_to_install(
+    sample_files, monkeypatch, capsys
+):
+    a, b, _ = sample_files
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas fails
     assert main(["test", str(a), str(b), "--n-resamples", "19"]) == 2
     err = capsys.readouterr().err
@@ -119,8 +38,8 @@ MAPS = {
 
 
 @pytest.mark.parametrize("transformer", list(MAPS))
-def test_cli_json(samples, capsys, transformer):
-    a, b, _ = samples
+def test_cli_json(sample_files, capsys, transformer):
+    a, b, _ = sample_files
     status = main(
         [
             "test",
@@ -143,8 +62,8 @@ def test_cli_json(samples, capsys, transformer):
     assert "null_distribution" not in result and "pvalue" not in str(result)
 
 
-def test_cli_text_is_reproducible(samples, capsys):
-    a, _, same = samples
+def test_cli_text_is_reproducible(sample_files, capsys):
+    a, _, same = sample_files
     outputs = []
     for _ in range(2):
         assert (
@@ -172,9 +91,9 @@ def _write(path, text):
         ("1,2,3\n", "at least 2 points; got 1 in X"),
     ],
 )
-def test_cli_bad_files(tmp_path, samples, capsys, content, match):
+def test_cli_bad_files(tmp_path, sample_files, capsys, content, match):
     bad = _write(tmp_path / "bad.csv", content)
-    good = str(samples[2])
+    good = str(sample_files[2])
     # Numeric transformer: a non-numeric value is an error (auto reads a table).
     assert main(["test", bad, good, "--transformer", "rff"]) == 2
     err = capsys.readouterr().err
@@ -182,8 +101,8 @@ def test_cli_bad_files(tmp_path, samples, capsys, content, match):
     assert re.search(match, err)
 
 
-def test_cli_file_errors(tmp_path, samples, capsys):
-    a, b, _ = samples
+def test_cli_file_errors(tmp_path, sample_files, capsys):
+    a, b, _ = sample_files
     assert main(["test", str(tmp_path / "missing.csv"), str(b)]) == 2
     assert "no such file" in capsys.readouterr().err
     two_cols = _write(tmp_path / "two.csv", "1,2\n3,4\n5,6\n")
@@ -203,26 +122,12 @@ def test_cli_file_errors(tmp_path, samples, capsys):
         (["--transformer", "nope"], "invalid choice: 'nope'"),
     ],
 )
-def test_cli_bad_options(samples, capsys, extra, match):
-    a, b, _ = samples
+def test_cli_bad_options(sample_files, capsys, extra, match):
+    a, b, _ = sample_files
     with pytest.raises(SystemExit) as exc:
         main(["test", str(a), str(b), *extra])
     assert exc.value.code == 2
     assert re.search(match, capsys.readouterr().err)
-
-
-def test_two_sample_demo_output():
-    out = io.StringIO()
-    run_two_sample_demo(copies=2, out=out)
-    text = out.getvalue()
-    assert "random halves (same law)" in text and "even vs odd digits" in text
-    rows = [line.split() for line in text.splitlines() if "MMDTest" in line]
-    # Even vs odd digits differ: both tests give the smallest p-value 1/1000,
-    # on the digits and on their jittered copies.
-    assert [row[-2] for row in rows if "odd" in row] == ["0.001"] * 4
-    # Random halves come from one law: no rejection at any size.
-    assert all(float(row[-2]) > 0.05 for row in rows if "halves" in row)
-    assert {row[-6] for row in rows} == {"1797", "3594"}  # N: digits and 2 copies
 
 
 def test_cli_mixed_tables_parquet_and_csv(tmp_path, capsys):
@@ -300,7 +205,6 @@ def _json(capsys, *argv):
 
 def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
     (a, b), X, Y = parquet_samples
-    from skmmd import MMDTest, RandomFourierSampler
 
     # A fixed bandwidth: every row counts, and any batch size gives the
     # in-memory test's result.
@@ -347,106 +251,12 @@ def test_cli_streamed_bad_files(tmp_path, parquet_samples, capsys):
     assert "only in the first ['v', 'w']" in capsys.readouterr().err
 
 
-@pytest.fixture
-def dependence_table(tmp_path):
-    pd = pytest.importorskip("pandas")
-    rng = np.random.default_rng(2)
-    n = 600
-    table = pd.DataFrame(
-        {
-            "age": rng.uniform(20, 70, n),
-            "noise": rng.normal(size=n),
-            "city": rng.choice(["Kyiv", "Lviv", "Odesa"], n),
-        }
-    )
-    table["spend"] = (
-        np.abs(table.age - 45) / 10 + (table.city == "Lviv") + 0.5 * rng.normal(size=n)
-    )
-    path = tmp_path / "table.csv"
-    table.to_csv(path, index=False)
-    return path, table
-
-
-def test_cli_independence_equals_hsic_test(dependence_table, capsys):
-    """The command is hsic_test on the file's table: same statistic and
-    p-value, the same per-column report (--explain)."""
-    from skmmd import hsic_test
-
-    path, table = dependence_table
-    args = ["independence", str(path), "--target", "spend", "--n-resamples", "99"]
-    assert main([*args, "--explain", "--json"]) == EXIT_REJECT
-    result = json.loads(capsys.readouterr().out)
-    expected = hsic_test(table, "spend", explain=True, n_resamples=99, random_state=0)
-    assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
-    assert result["p_value"] == expected.pvalue == 0.01
-    # The independence result's own names (HSICTestResult.to_dict).
-    assert result["hsic"] == pytest.approx(expected.hsic, rel=1e-12)
-    assert result["n_pairs"] == expected.n_pairs == len(table)
-    assert "mmd2" not in result and "n_samples_x" not in result
-    columns = [row["column"] for row in result["columns"]]
-    assert columns == list(expected.column_report.column)
-    assert set(columns[:2]) == {"age", "city"}
-    assert main([*args, "--columns", "noise"]) == 0
-    text = capsys.readouterr().out
-    assert "against 1 column," in text and "do not reject H0" in text
-
-
-@pytest.mark.parametrize(
-    "extra, match",
-    [
-        (["--target", "price"], r"--target names columns \['price'\]"),
-        (["--target", "spend", "--columns", "age,zip"], r"names columns \['zip'\]"),
-        (["--target", "spend", "--exact"], "X has non-numeric columns and x_trans"),
-    ],
-)
-def test_cli_independence_errors(dependence_table, capsys, extra, match):
-    path, _ = dependence_table
-    assert main(["independence", str(path), "--n-resamples", "9", *extra]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("python -m skmmd independence: error:")
-    assert re.search(match, err)
-
-
-def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
-    path, _ = dependence_table
-    args = ["independence", str(path), "--target", "spend", "--columns", "age"]
-    assert main([*args, "--exact", "--n-resamples", "49", "--json"]) == EXIT_REJECT
-    result = json.loads(capsys.readouterr().out)
-    assert result["kernel"] == "exact" and result["p_value"] == 0.02
-
-
-def test_cli_independence_aggregate(dependence_table, capsys):
-    """--aggregate is hsic_test(..., aggregate=True) on the numeric columns."""
-    from skmmd import hsic_test
-
-    path, table = dependence_table
-    args = ["independence", str(path), "--target", "spend", "--n-resamples", "49"]
-    assert main([*args, "--columns", "age", "--aggregate", "--json"]) == EXIT_REJECT
-    result = json.loads(capsys.readouterr().out)
-    expected = hsic_test(
-        table[["age"]], table[["spend"]], aggregate=True, n_resamples=49, random_state=0
-    )
-    assert result["kernel"] == "aggregated"
-    assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
-    assert result["p_value"] == expected.pvalue == 0.02
-    assert main([*args, "--columns", "age", "--aggregate"]) == EXIT_REJECT
-    text = capsys.readouterr().out
-    assert "aggregated HSIC independence test" in text and "25 pairs" in text
-    assert main([*args, "--aggregate"]) == 2
-    assert "X has non-numeric columns and x_transformers" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit:  # before the table is read
-        main([*args, "--aggregate", "--explain"])
-    assert exit.value.code == 2
-    assert "leave out --given, --exact and --explain" in capsys.readouterr().err
-
-
 def test_cli_mmd_test_and_mmdtest_share_defaults(tmp_path, capsys):
     """The three front doors give the same statistic and p-value for the same
     data and seed: arrays (NPY, headerless CSV) get random Fourier features,
     tables (Parquet, CSV with a header) a TabularSampler."""
     pd = pytest.importorskip("pandas")
     pytest.importorskip("pyarrow")
-    from skmmd import MMDTest, mmd_test
 
     rng = np.random.default_rng(5)
     X, Y = rng.normal(size=(300, 3)), rng.normal(size=(250, 3)) + [0.3, 0, 0]
@@ -477,16 +287,16 @@ def test_cli_mmd_test_and_mmdtest_share_defaults(tmp_path, capsys):
         assert status == EXIT_REJECT
 
 
-def test_cli_exit_status_says_whether_h0_was_rejected(samples, capsys):
-    a, b, same = samples
+def test_cli_exit_status_says_whether_h0_was_rejected(sample_files, capsys):
+    a, b, same = sample_files
     assert main(["test", str(a), str(same), "--n-resamples", "99"]) == 0
     assert "do not reject" in capsys.readouterr().out
     assert main(["test", str(a), str(b), "--n-resamples", "99"]) == EXIT_REJECT
     assert "decision = reject H0" in capsys.readouterr().out
 
 
-def test_cli_json_null_distribution_on_request(samples, capsys):
-    a, b, _ = samples
+def test_cli_json_null_distribution_on_request(sample_files, capsys):
+    a, b, _ = sample_files
     argv = ["test", str(a), str(b), "--n-resamples", "49", "--json"]
     main([*argv, "--null-distribution"])
     assert len(json.loads(capsys.readouterr().out)["null_distribution"]) == 49
@@ -496,7 +306,7 @@ def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
     """--explain on files read in batches: the report comes from the test's own
     pass (named columns, the first rows held out), equal to MMDTest's with
     explain_columns on the same chunks."""
-    from skmmd import MMDTest, TabularSampler
+    from skmmd import TabularSampler
 
     (a, b), X, Y = parquet_samples
     out = _json(capsys, a, b, "--batch-rows", "3000", "--explain")
@@ -517,8 +327,194 @@ def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
         assert row["statistic"] == pytest.approx(statistics[row["column"]], rel=1e-10)
 
 
-def test_warmup_compiles_what_a_test_runs(capsys):
-    assert main(["warmup"]) == 0
-    assert capsys.readouterr().out.startswith("skmmd warmup: kernels compiled")
-    out = io.StringIO()
-    assert run_warmup(out=out) == 0 and "cached in" in out.getvalue()
+N_COLUMNS, SHIFTED = 500, ["x007", "x250", "x444"]
+
+
+@pytest.fixture(scope="module")
+def wide_files(tmp_path_factory):
+    """Two Parquet samples of 400 rows and 500 columns; three columns of the
+    second shifted by one standard deviation."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(0)
+    names = [f"x{i:03d}" for i in range(N_COLUMNS)]
+    X = pd.DataFrame(rng.normal(size=(400, N_COLUMNS)), columns=names)
+    Y = pd.DataFrame(rng.normal(size=(400, N_COLUMNS)), columns=names)
+    Y[SHIFTED] += 1.0
+    folder = tmp_path_factory.mktemp("wide")
+    a, b = folder / "a.parquet", folder / "b.parquet"
+    X.to_parquet(a, index=False)
+    Y.to_parquet(b, index=False)
+    return ["test", str(a), str(b), "--explain", "--n-resamples", "199"]
+
+
+def test_explain_counts_the_moved_columns_of_500(wide_files, capsys):
+    # Exit status 1: H0 rejected (skmmd.cli's documented statuses).
+    assert main(wide_files) == EXIT_REJECT == 1
+    out = capsys.readouterr().out
+    rows, heading = printed_rows(out, "per-column report:")
+    assert heading == (
+        "per-column report: 3 of 500 columns moved at alpha = 0.05 "
+        "(family-wise error controlled by step-down maxT)"
+    )
+    assert len(rows) == 20  # the top rows, not 500
+    assert {row[0] for row in rows[:3]} == set(SHIFTED)
+    assert "... and 480 more columns (none moved; --json lists them all)" in out
+    # The witness rows show the columns of the report's rows, not all 500.
+    assert (
+        "rows where the witness is most extreme (the report's 20 columns above; "
+        "--json has all 500):" in out
+    )
+
+
+def test_correction_fdr_is_printed(wide_files, capsys):
+    assert main([*wide_files, "--correction", "fdr"]) == EXIT_REJECT
+    out = capsys.readouterr().out
+    rows, heading = printed_rows(out, "per-column report:")
+    # Every moved column is printed (adjusted_p_value: the fifth column).
+    moved = {row[0] for row in rows if float(row[4]) <= 0.05}
+    assert set(SHIFTED) <= moved
+    assert heading == (
+        f"per-column report: {len(moved)} of 500 columns moved at alpha = 0.05 "
+        "(false discovery rate controlled by Benjamini-Hochberg)"
+    )
+    assert "step-down maxT" not in out
+
+
+def test_json_carries_the_correction_and_every_column(tmp_path, capsys):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(2)
+    names = [f"v{i}" for i in range(30)]
+    X = pd.DataFrame(rng.normal(size=(300, 30)), columns=names)
+    Y = pd.DataFrame(rng.normal(size=(300, 30)), columns=names)
+    Y[["v4", "v9"]] += 1.0
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    X.to_parquet(a, index=False)
+    Y.to_parquet(b, index=False)
+    argv = ["test", str(a), str(b), "--explain", "--n-resamples", "99", "--json"]
+    assert main(argv) == EXIT_REJECT
+    result = json.loads(capsys.readouterr().out)
+    assert result["correction"] == "fwer"  # the default
+    assert len(result["columns"]) == 30  # every column, not the top rows
+    assert {"pooled_p_value", "adjusted_p_value"} <= set(result["columns"][0])
+    assert main([*argv, "--correction", "none"]) == EXIT_REJECT
+    result = json.loads(capsys.readouterr().out)
+    assert result["correction"] == "none"
+    # Not adjusted: each column's own permutation p-value.
+    assert all(c["adjusted_p_value"] == c["p_value"] for c in result["columns"])
+    moved = {c["column"] for c in result["columns"] if c["adjusted_p_value"] <= 0.05}
+    assert {"v4", "v9"} <= moved
+
+
+def _null_xy(seed, n=200):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
+
+
+def test_command_line_auto(tmp_path, capsys):
+    import json
+
+    from skmmd.cli import main
+
+    X, Y = _null_xy(11)
+    paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
+    for path, V in zip(paths, (X, Y)):
+        np.savetxt(path, V, delimiter=",")
+    args = ["test", *map(str, paths), "--seed", "0", "--json"]
+    assert main([*args, "--n-resamples", "auto"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_resamples"] == "auto" and 16 <= out["n_resamples_used"] < 999
+    with pytest.raises(SystemExit):
+        main([*args, "--n-resamples", "fast"])
+    assert 'must be an integer or "auto"' in capsys.readouterr().err
+
+
+@pytest.fixture
+def table_files(tmp_path, drifted):
+    pytest.importorskip("pyarrow", reason="Parquet needs pyarrow")
+    X, Y = drifted
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    X.to_parquet(a, index=False)
+    Y.to_parquet(b, index=False)
+    return str(a), str(b)
+
+
+def test_cli_report(table_files, tmp_path, capsys):
+    a, b = table_files
+    path = tmp_path / "report.html"
+    argv = ["test", a, b, "--explain", "--n-resamples", "99", "--report", str(path)]
+    assert main(argv) == EXIT_REJECT
+    assert f"report   = {path}" in capsys.readouterr().out
+    assert main([*argv[:-2], "--json"]) == EXIT_REJECT
+    out = json.loads(capsys.readouterr().out)
+    page = self_contained(path.read_text(encoding="utf-8"))
+    assert page.values["p_value"] == out["p_value"]
+    assert page.values["statistic"] == out["statistic"]
+    moved = [c["column"] for c in out["columns"] if c["adjusted_p_value"] <= 0.05]
+    assert page.column_figures() == moved and "amount" in moved
+    html = path.read_text(encoding="utf-8")
+    assert "--explain --n-resamples 99 --report" in html  # the settings
+
+
+def test_cli_report_errors(table_files, tmp_path, capsys, monkeypatch):
+    a, b = table_files
+    import skmmd.cli._two_sample as cli
+
+    def no_test(args):
+        raise AssertionError("the test ran")
+
+    monkeypatch.setattr(cli, "_make_test", no_test)  # checked before the test
+    path = tmp_path / "missing" / "report.html"
+    assert main(["test", a, b, "--report", str(path)]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert f"error: {path}: cannot write the report there, the folder" in err
+    path = tmp_path / "report.html"
+    status = main(["test", a, b, "--columns", "amount,height", "--report", str(path)])
+    assert status == EXIT_INPUT and not path.exists()
+    assert "--columns names columns ['height']" in capsys.readouterr().err
+
+
+def test_cli_report_summaries_come_from_the_tests_batches(
+    tmp_path, capsys, monkeypatch
+):
+    """Files read in batches: the summaries are updated with the batches the
+    test reads (each file read once), every row counted, held-out ones too."""
+    pytest.importorskip("pandas", reason="the report's tables use pandas")
+    pa = pytest.importorskip("pyarrow", reason="Parquet needs pyarrow")
+    import pyarrow.parquet as pq
+
+    import skmmd.cli._two_sample as cli
+
+    rng = np.random.default_rng(1)
+    paths = []
+    for name, shift in (("x", 0.0), ("y", 0.5)):
+        data = rng.normal(size=(6000, 2)) + [shift, 0.0]
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(
+            pa.table({"u": data[:, 0], "v": data[:, 1]}), path, row_group_size=1000
+        )
+        paths.append(str(path))
+    reads, updates = [], []
+    iter_batches = _files.iter_batches
+    monkeypatch.setattr(
+        _files,
+        "iter_batches",
+        lambda *a, **k: reads.append(a[0]) or iter_batches(*a, **k),
+    )
+
+    class Spy(ColumnSummaries):
+        def update(self, X, Y, names=None):
+            updates.append((len(X), len(Y), names))
+            return super().update(X, Y, names)
+
+    monkeypatch.setattr(cli, "ColumnSummaries", Spy)
+    report = tmp_path / "r.html"
+    argv = [*paths, "--batch-rows", "2000", "--explain", "--n-resamples", "99"]
+    assert main(["test", *argv, "--report", str(report)]) == EXIT_REJECT
+    assert sorted(reads) == sorted(paths)  # each file read once
+    assert updates == [(2000, 2000, ["u", "v"])] * 3
+    page = self_contained(report.read_text(encoding="utf-8"))
+    assert page.column_figures() == ["u"]
+    assert "n_held_out</th><td>2000" in report.read_text(encoding="utf-8")
+    capsys.readouterr()

@@ -1,21 +1,12 @@
-"""The conditional-independence core: cross-fitted ridge from sufficient
-statistics against direct numpy fits, its cross-validated penalty against
-brute force, the residual products, the multiplier bootstrap and effect size
-against loops, a small seeded level and power check, and bad input."""
+"""Cross-fitted ridge from sufficient statistics (skmmd/independence/_ridge.py):
+residuals against direct numpy fits, double cross-fitting, the
+cross-validated penalty against brute force, shrink, refits of the targets,
+and bad input."""
 
 import numpy as np
 import pytest
 
-from skmmd import RandomFourierSampler
-from skmmd.independence._conditional_maps import n_z_features
 from skmmd.independence._ridge import PENALTIES, RidgeFolds
-from skmmd.independence._wild_bootstrap import null_scale
-from skmmd.mmd._conditional import ConditionalParts, residual_products
-
-
-def _signs(rng, n_resamples, n_units):
-    """Rademacher multiplier weights, one row per draw."""
-    return 2.0 * rng.integers(0, 2, size=(n_resamples, n_units)) - 1.0
 
 
 def _problem(rng, n=300, dz=6, df=4, K=4):
@@ -127,28 +118,9 @@ def test_without_z_features_residuals_are_centered_by_the_other_folds(rng):
         )
 
 
-def test_default_penalties_and_z_feature_rule():
+def test_default_penalties():
     assert RidgeFolds(3).penalties is None
     assert PENALTIES[0] == 1e-8 and PENALTIES[-1] == 10.0 and len(PENALTIES) == 19
-    sizes = [n_z_features(n) for n in (10, 1000, 10**4, 10**5, 10**7)]
-    assert sizes == sorted(sizes) and sizes[0] == 48 and sizes[-1] == 600
-    assert all(d % 6 == 0 for d in sizes)
-
-
-def test_residual_products_are_row_wise_outer_products(rng):
-    R, S = rng.normal(size=(7, 3)), rng.normal(size=(7, 2))
-    P = residual_products(R, S)
-    assert P.shape == (7, 6)
-    for i in range(7):
-        np.testing.assert_allclose(P[i], np.outer(R[i], S[i]).ravel())
-
-
-def test_weighted_products_are_the_products_of_x_z_features(rng):
-    R, S, G = rng.normal(size=(7, 3)), rng.normal(size=(7, 2)), rng.normal(size=(7, 4))
-    P = residual_products(R, S, G)
-    assert P.shape == (7, 24)
-    for i in range(7):
-        np.testing.assert_allclose(P[i], np.outer(np.outer(R[i], G[i]), S[i]).ravel())
 
 
 @pytest.mark.parametrize("split", [None, 2])
@@ -164,147 +136,6 @@ def test_refit_of_the_targets_reproduces_the_fit(rng, split):
     np.testing.assert_allclose(intercept, ridge.intercept_[:, columns], rtol=1e-8)
     R = ridge.residuals(C, F[:, columns], folds, coef, intercept)
     np.testing.assert_allclose(R, ridge.residuals(C, F, folds)[:, columns], atol=1e-10)
-
-
-def _noise_problem(seed, n=300, dz=100, split=3):
-    """Pure noise targets (H0), heteroscedastic, many z-features per training
-    row (fit noise matters), weights 1 and cos(z)."""
-    rng = np.random.default_rng(seed)
-    z = rng.normal(size=(n, 1))
-    C = RandomFourierSampler(n_components=dz, random_state=seed).fit_transform(z)
-    F = rng.normal(size=(n, 6)) * (0.5 + np.abs(z))
-    G = np.hstack([np.ones((n, 1)), np.cos(z)])
-    folds = rng.permutation(np.arange(n) % 5)
-    ridge = RidgeFolds(5, penalties=[1e-3], split=split).add(C, F, folds).fit()
-    return C, F, G, folds, ridge
-
-
-def _chunks(C, F, G, folds, size):
-    for lo in range(0, len(C), size):
-        rows = slice(lo, lo + size)
-        yield np.arange(lo, lo + len(C[rows])), C[rows], F[rows], G[rows], folds[rows]
-
-
-@pytest.mark.parametrize("split", [3, None])
-def test_null_scale_is_the_statistic_over_the_bootstrap_mean(split):
-    # Chunks do not matter; the estimate matches the ratio of mean T to mean
-    # bootstrap T over repetitions of pure noise: below 1 with disjoint x-
-    # and y-training folds where fits have many features per training row
-    # (0.88 +- 0.03 over 200), above 1 when they share rows (1.29 +- 0.06
-    # over 80, where leaving out the draws' t0 . d would give 1.08).
-    C, F, G, folds, ridge = _noise_problem(0, split=split)
-    kappas = [
-        null_scale(lambda: _chunks(C, F, G, folds, size), ridge, 3, seed=3)
-        for size in (300, 37)
-    ]
-    assert kappas[0] == pytest.approx(kappas[1], rel=1e-9)
-    T, Tb, estimates = [], [], []
-    for seed in range(80):
-        C, F, G, folds, ridge = _noise_problem(seed, split=split)
-        R = ridge.residuals(C, F, folds)
-        P = residual_products(R[:, :3], R[:, 3:], G)
-        T.append(np.sum(P.sum(axis=0) ** 2))
-        Tb.append(np.sum(P * P))
-        chunks = lambda: _chunks(C, F, G, folds, 300)  # noqa: E731
-        estimates.append(null_scale(chunks, ridge, 3, seed=seed))
-    assert 0.8 < np.mean(estimates) < 0.95 if split else np.mean(estimates) > 1.15
-    assert np.mean(estimates) == pytest.approx(np.mean(T) / np.mean(Tb), abs=0.12)
-
-
-def test_statistic_and_bootstrap_match_their_definitions(rng):
-    n, G = 120, 30
-    P = residual_products(rng.normal(size=(n, 3)), rng.normal(size=(n, 2)))
-    units = rng.permutation(np.arange(n) % G)
-    U = np.array([P[units == g].sum(axis=0) for g in range(G)])
-    parts = ConditionalParts(U, np.bincount(units))
-    T, scale = parts.observed()
-    assert T == pytest.approx(n * np.sum(P.mean(axis=0) ** 2), rel=1e-12)
-    assert scale >= T
-    rng = np.random.default_rng(1)
-    for W in (_signs(rng, 25, G), rng.standard_normal((25, G))):
-        stats, scales = parts.statistics(W)
-        loop = [np.sum((W[b] @ U) ** 2) / n for b in range(25)]
-        np.testing.assert_allclose(stats, loop, rtol=1e-12)
-        assert np.all(scales >= stats)
-    # Weights of one on every unit give the observed statistic.
-    assert parts.statistics(np.ones((1, G)))[0][0] == pytest.approx(T, rel=1e-12)
-
-
-def test_effect_and_its_jackknife_match_brute_force(rng):
-    sizes = rng.integers(1, 5, size=12)
-    U = rng.normal(size=(12, 4)) + 0.3 * sizes[:, None]
-
-    def effect(U, m):
-        total = U.sum(axis=0)
-        cross = total @ total - np.sum(U * U)
-        return cross / (m.sum() ** 2 - m @ m)
-
-    value, se = ConditionalParts(U, sizes).effect()
-    assert value == pytest.approx(effect(U, sizes), rel=1e-12)
-    loo = np.array([effect(np.delete(U, h, 0), np.delete(sizes, h)) for h in range(12)])
-    expected = np.sqrt(11 / 12 * np.sum((loo - loo.mean()) ** 2))
-    assert se == pytest.approx(expected, rel=1e-10)
-    assert np.isnan(ConditionalParts(U[:2], sizes[:2]).effect()[1])
-
-
-def test_effect_is_unbiased_for_independent_rows():
-    # Rows with mean mu: the cross terms of distinct units estimate ||mu||^2
-    # without the diagonal's variance; 2000 draws put the mean within about
-    # 4 standard errors (each effect has sd ~ 0.05).
-    rng = np.random.default_rng(0)
-    mu = np.array([0.2, -0.1, 0.0])
-    sizes = np.array([1, 2, 3, 4, 5, 5])
-    draws = []
-    for _ in range(2000):
-        U = np.array([rng.normal(mu, 1.0, size=(m, 3)).sum(axis=0) for m in sizes])
-        draws.append(ConditionalParts(U, sizes).effect()[0])
-    assert np.mean(draws) == pytest.approx(mu @ mu, abs=4 * np.std(draws) / 45)
-
-
-def _p_value(x, y, z, seed):
-    """The recommended pipeline, small: 6 + 6 features of x and y, z-features
-    at three bandwidths, double cross-fitting on 5 folds, 199 Rademacher
-    resamples."""
-    n = len(x)
-    rng = np.random.default_rng(seed)
-    maps = [RandomFourierSampler(n_components=6, random_state=seed + i) for i in (1, 2)]
-    F = np.hstack([m.fit_transform(v) for m, v in zip(maps, (x, y))])
-    d = n_z_features(n) // 3
-    base = RandomFourierSampler(n_components=d, random_state=seed).fit(z).bandwidth_
-    C = np.hstack(
-        [
-            RandomFourierSampler(
-                n_components=d, bandwidth=base * f, random_state=seed + 3 + i
-            ).fit_transform(z)
-            for i, f in enumerate((0.2, 0.5, 1.0))
-        ]
-    )
-    folds = rng.integers(0, 5, size=n)
-    R = RidgeFolds(5, split=6).add(C, F, folds).fit().residuals(C, F, folds)
-    parts = ConditionalParts(residual_products(R[:, :6], R[:, 6:]), np.ones(n))
-    T = parts.observed()[0]
-    null = parts.statistics(_signs(rng, 199, n))[0]
-    return (1 + np.sum(null >= T)) / 200
-
-
-@pytest.mark.slow
-def test_level_and_power_on_a_non_linear_null_and_alternative():
-    # 60 tests at n = 300 of a strong 1-D null: at level 0.05 the count of
-    # rejections is Binomial(60, 0.05), P(>= 9) < 0.01. Shared noise of scale
-    # 1 is found nearly always.
-    rejected, found = 0, 0
-    for seed in range(60):
-        rng = np.random.default_rng(seed)
-        z = rng.normal(size=(300, 1))
-        e = rng.normal(size=(300, 3))
-        x = np.exp(z) + 0.3 * e[:, :1]
-        y = np.tanh(2 * z) + 0.3 * e[:, 1:2]
-        rejected += _p_value(x, y, z, 1000 * seed) <= 0.05
-        if seed < 20:
-            shared = e[:, 2:]
-            found += _p_value(x + shared, y + shared, z, 1000 * seed + 7) <= 0.05
-    assert rejected <= 8
-    assert found >= 18
 
 
 def test_bad_input_messages(rng):
@@ -329,5 +160,3 @@ def test_bad_input_messages(rng):
         RidgeFolds(4).add(C[:1], F[:1], np.zeros(1, int)).fit()
     with pytest.raises(ValueError, match="call fit first"):
         RidgeFolds(4).add(C, F, folds).residuals(C, F, folds)
-    with pytest.raises(ValueError, match="one size per row"):
-        ConditionalParts(np.ones((3, 2)), np.ones(2))

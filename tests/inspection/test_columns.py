@@ -1,79 +1,21 @@
-"""The per-column report of a wide table, drawn and written: the display
-draws the top ``max_columns`` bars in the order of ``explain`` (adjusted
-p-value, then pooled p-value, then z) and counts all the columns in its
-title; the HTML report names the correction, counts the moved columns out of
-all, and leaves out the rows of columns far from moving."""
-
-import re
+"""ColumnReportDisplay (skmmd/inspection/_columns.py): the top
+``max_columns`` bars in the order of ``explain`` (adjusted p-value, then
+pooled p-value, then z), all the columns counted in its title, from a result,
+a report or an estimator."""
 
 import numpy as np
 import pytest
 
-from skmmd import MMDTest, MMDTestResult
+from skmmd import MMDTest, mmd_test
+from skmmd.inspection import ColumnReportDisplay
+from tests.helpers.artists import vertical_at
+from tests.helpers.reports import MOVED, column_report, result_of
 
 pd = pytest.importorskip("pandas")
-matplotlib = pytest.importorskip("matplotlib")
+
+matplotlib = pytest.importorskip("matplotlib", reason="the displays need matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from skmmd.inspection import ColumnReportDisplay  # noqa: E402
-
-N_COLUMNS, MOVED = 1000, ["c0777", "c0003", "c0512"]
-
-
-def _moved(n):
-    """The three moved columns of ``_report(n=n)``, most evidence first."""
-    return [f"c{n * k // 1000:04d}" for k in (777, 3, 512)]
-
-
-def _report(correction="fwer", n=N_COLUMNS):
-    """A report of ``n`` columns as ``explain`` writes it, three of them
-    moved (those of ``_moved(n)``), given in a shuffled order."""
-    rng = np.random.default_rng(0)
-    names = [f"c{i:04d}" for i in range(n)]
-    fitted = rng.uniform(0.01, 1.0, size=n)
-    adjusted = np.minimum(1.0, fitted * 20 + 0.06)
-    z = rng.normal(size=n)
-    for rank, name in enumerate(_moved(n)):
-        i = names.index(name)
-        # One adjusted p-value for all three, told apart by the fitted
-        # p-value; their z runs the other way, so a rank by z would differ.
-        fitted[i], adjusted[i], z[i] = 1e-30 * 10**rank, 0.001, 10.0 + rank
-    report = pd.DataFrame(
-        {
-            "column": names,
-            "statistic": rng.uniform(size=n),
-            "p_value": np.maximum(fitted, 0.001),
-            "pooled_p_value": fitted,
-            "adjusted_p_value": adjusted,
-            "z": z,
-            "mmd2_low": np.zeros(n),
-            "mmd2_high": rng.uniform(size=n),
-        }
-    )
-    report = report.sample(frac=1.0, random_state=1).reset_index(drop=True)
-    report.attrs["correction"] = correction
-    return report
-
-
-def _result(report):
-    return MMDTestResult(
-        statistic=0.01,
-        pvalue=0.001,
-        null_distribution=np.linspace(-0.01, 0.005, 99),
-        alpha=0.05,
-        mmd2=0.01,
-        standard_error=0.004,
-        n_samples_x=400,
-        n_samples_y=400,
-        column_report=report,
-    )
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+plt = pytest.importorskip("matplotlib.pyplot")
 
 
 def _labels(display):
@@ -81,7 +23,7 @@ def _labels(display):
 
 
 def test_display_of_1000_columns_draws_the_top_20():
-    report = _report()
+    report = column_report()
     display = ColumnReportDisplay(report=report).plot()
     assert len(display.bars_) == 20 and len(display.z_labels_) == 20
     assert display.ax_.get_title() == "3 of 1000 columns moved (top 20 shown)"
@@ -99,7 +41,7 @@ def test_display_of_1000_columns_draws_the_top_20():
 
 
 def test_display_names_the_correction_and_draws_all_on_request():
-    report = _report("fdr", n=40)
+    report = column_report("fdr", n=40)
     display = ColumnReportDisplay(report=report, max_columns=None).plot()
     assert len(display.bars_) == 40
     assert display.ax_.get_title() == "3 of 40 columns moved"  # nothing left out
@@ -112,11 +54,11 @@ def test_display_names_the_correction_and_draws_all_on_request():
 @pytest.mark.parametrize("bad", [0, -3, 2.5, True, "20"])
 def test_display_rejects_a_bad_max_columns(bad):
     with pytest.raises(ValueError, match="max_columns must be a positive integer"):
-        ColumnReportDisplay(report=_report(n=30), max_columns=bad).plot()
+        ColumnReportDisplay(report=column_report(n=30), max_columns=bad).plot()
 
 
 def test_from_result_and_from_estimator_pass_max_columns():
-    display = ColumnReportDisplay.from_result(_result(_report()), max_columns=7)
+    display = ColumnReportDisplay.from_result(result_of(column_report()), max_columns=7)
     assert len(display.bars_) == 7
     assert display.ax_.get_title() == "3 of 1000 columns moved (top 7 shown)"
     rng = np.random.default_rng(0)
@@ -129,55 +71,71 @@ def test_from_result_and_from_estimator_pass_max_columns():
     assert _labels(display)[0] == "2"
 
 
-def _table_rows(html):
-    table = re.search(r'<table class="columns">(.*?)</table>', html).group(1)
-    return re.findall(r"<tr[^>]*>(.*?)</tr>", table)[1:]  # after the header
+def test_column_report_display_one_bar_per_column_in_order(explained):
+    report = explained.column_report_
+    display = ColumnReportDisplay.from_estimator(explained)
+    ax = display.ax_
+    assert len(display.bars_) == len(report) == 3
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == list(report["column"])
+    assert labels[0] == "1"  # the moved column has the most evidence
+    widths = [bar.get_width() for bar in display.bars_]
+    assert np.allclose(widths, -np.log10(report["adjusted_p_value"]))
+    # the first bar is drawn on top
+    assert display.bars_[0].get_y() < display.bars_[1].get_y()
+    assert ax.yaxis_inverted()
+    assert vertical_at(display.alpha_line_, -np.log10(explained.alpha))
+    moved = report["adjusted_p_value"] <= explained.alpha
+    colors = [bar.get_facecolor() for bar in display.bars_]
+    assert [c == colors[0] for c in colors] == list(moved == moved.iloc[0])
+    assert ax.get_title() == f"{int(moved.sum())} of 3 columns moved"
 
 
-def test_html_report_of_1000_columns_counts_and_leaves_rows_out():
-    report = _report().sort_values(
-        ["adjusted_p_value", "pooled_p_value"], kind="stable"
+def test_column_report_display_from_result_and_kwargs(shifted):
+    result = mmd_test(*shifted, explain=True, n_resamples=99, random_state=0)
+    fig, ax = plt.subplots()
+    display = ColumnReportDisplay.from_result(result, ax=ax, color="green")
+    assert display.ax_ is ax
+    assert all(
+        np.allclose(bar.get_facecolor()[:3], matplotlib.colors.to_rgb("green"))
+        for bar in display.bars_
     )
-    report.attrs["correction"] = "fwer"
-    html = _result(report).to_html()
-    rows = _table_rows(html)
-    assert len(rows) == 3 + 20  # the moved columns and 20 more
-    assert html.count('<tr class="moved">') == 3
-    assert "977 more columns, none moved, are left out of the table" in html
-    count = "3 of 1000 columns moved at alpha = 0.05 (family-wise error controlled "
-    assert f"In all, {count}by step-down maxT)." in html  # the verdict
-    assert f"Columns that moved: {', '.join(MOVED)}." in html
-    assert "min-p" not in html
-    assert "<dt>pooled_p_value</dt><dd>its statistic, on the scale of a fit" in html
-    assert re.search(r"<dt>adjusted_p_value</dt><dd>[^<]*step-down maxT", html)
 
 
-@pytest.mark.parametrize(
-    "correction, words",
-    [
-        ("fdr", "false discovery rate controlled by Benjamini-Hochberg"),
-        ("fdr_by", "false discovery rate controlled by Benjamini-Yekutieli"),
-        ("none", "no correction: each column&#x27;s own permutation p-value"),
-    ],
-)
-def test_html_report_says_which_correction(correction, words):
-    report = _report(correction, n=30)
-    html = _result(report).to_html()
-    assert f"3 of 30 columns moved at alpha = 0.05 ({words})." in html
-    assert len(_table_rows(html)) == 3 + 20  # of 3 moved and 27 others
-    assert "7 more columns, none moved, are left out of the table" in html
-    notes = dict(re.findall(r"<dt>(\w+)</dt><dd>([^<]*)</dd>", html))
-    expected = {"fdr": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli",
-                "none": "not adjusted"}[correction]  # fmt: skip
-    assert expected in notes["adjusted_p_value"]
-    assert "step-down maxT" not in notes["adjusted_p_value"]
+def test_column_report_display_needs_explain_data(shifted):
+    test = MMDTest(n_resamples=19, random_state=0).fit(*shifted)
+    with pytest.raises(ValueError, match=r"explain_columns=True.*explain\(\)"):
+        ColumnReportDisplay.from_estimator(test)
+    with pytest.raises(ValueError, match="This result has no per-column report"):
+        ColumnReportDisplay.from_result(test.result_)
 
 
-def test_html_report_of_many_moved_columns_names_the_first_20():
-    report = _report(n=60)
-    report["adjusted_p_value"] = np.linspace(0.0001, 0.04, 60)  # all moved
-    html = _result(report).to_html()
-    verdict = re.search(r'id="verdict">(.*?)</p>', html).group(1)
-    assert "and 40 more (see the table)." in verdict
-    assert "60 of 60 columns moved" in verdict
-    assert len(_table_rows(html)) == 60  # every moved column is in the table
+def test_column_report_ranks_ties_by_z_and_names_an_independence_screening(
+    wide_tables,
+):
+    pd = pytest.importorskip("pandas")
+    from skmmd import HSICTest
+
+    X, _ = wide_tables
+    rng = np.random.default_rng(7)
+    y = X.iloc[:, 0] + X.iloc[:, 5] + 0.3 * rng.normal(size=300)
+    report = HSICTest(n_resamples=99, random_state=0).fit(X, y).explain(X, y)
+    # Given in any order, the bars are by adjusted p-value, then the pooled
+    # p-value, then z: as explain ranks them.
+    shuffled = report.sample(frac=1.0, random_state=0).reset_index(drop=True)
+    display = ColumnReportDisplay(report=shuffled).plot()
+    keys = ["adjusted_p_value", "pooled_p_value", "z"]
+    expected = report.sort_values(keys, ascending=[True, True, False])
+    labels = [t.get_text() for t in display.ax_.get_yticklabels()]
+    assert labels[:2] == [f"customer_lifeti\u2026imate_{i}_in_euros" for i in (0, 5)]
+    assert len(labels) == len(expected)
+    z_labels = [t.get_text() for t in display.z_labels_]
+    assert z_labels == [f"z = {z:.3g}" for z in expected["z"]]
+    title = display.ax_.get_title()
+    assert "depend on y" in title and "moved" not in title
+    tied = pd.DataFrame({"column": ["a", "b", "c"], "p_value": [0.01] * 3,
+                         "adjusted_p_value": [0.01] * 3, "z": [2.0, 9.0, 5.0],
+                         "mmd2_low": [0.0] * 3})  # fmt: skip
+    display = ColumnReportDisplay(report=tied).plot()
+    assert [t.get_text() for t in display.ax_.get_yticklabels()] == ["b", "c", "a"]
+    assert "moved" in display.ax_.get_title()

@@ -2,7 +2,6 @@ from functools import partial
 
 import numpy as np
 import pytest
-from gram_bounds import check_gram_accuracy
 from scipy import sparse, stats
 from scipy.linalg import hadamard
 from sklearn.exceptions import NotFittedError
@@ -10,6 +9,7 @@ from sklearn.exceptions import NotFittedError
 from skmmd import FastfoodSampler
 from skmmd._utils import _budgets
 from skmmd.kernels import gaussian_kernel
+from tests.helpers.gram_bounds import check_gram_accuracy
 
 # Same number of components as the Fourier sampler's accuracy tests.
 N_COMPONENTS = 1024

@@ -3,11 +3,11 @@ from functools import partial
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from gram_bounds import check_gram_accuracy
 from scipy.spatial.distance import pdist
 
 from skmmd import NormalizedRandomFourierSampler, RandomFourierSampler
 from skmmd.kernels import gaussian_kernel, laplacian_kernel, matern_kernel
+from tests.helpers.gram_bounds import check_gram_accuracy
 
 KERNELS = {
     "gaussian": gaussian_kernel,

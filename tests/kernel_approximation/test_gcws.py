@@ -4,8 +4,7 @@ Statistical bounds: a code collision of sample j is a Bernoulli variable,
 independent over j, so a collision rate over k samples has standard error
 ``sqrt(p (1 - p) / k)``. Bounds are 4 standard errors (two-sided normal tail
 6e-5 per comparison) or wider where many comparisons are made at once, so the
-100-seed sweep (``SKMMD_SEED_SWEEP=1``) passes unless the sampler is wrong.
-"""
+100-seed sweep (``SKMMD_SEED_SWEEP=1``) passes unless the sampler is wrong."""
 
 import numpy as np
 import pytest
@@ -15,10 +14,12 @@ from scipy import stats
 from skmmd import GCWSSampler
 from skmmd.kernel_approximation import _gcws_numba
 from skmmd.kernels import gmm_kernel
+from tests.helpers.references import sign_split
 
 # Pure-numpy reference of the spec's counter-based randomness (section 5b),
 # independent of the numba code it checks.
 PHI = 0x9E3779B97F4A7C15
+
 U64 = np.uint64
 
 
@@ -43,14 +44,6 @@ def uniform(seed, stream, i, j):
     return ((key(seed, stream, i, j) >> U64(11)).astype(np.float64) + 0.5) * 2.0**-53
 
 
-def sign_split(u):
-    """``u~[2i] = max(u_i, 0)``, ``u~[2i+1] = max(-u_i, 0)``."""
-    out = np.zeros(2 * u.size)
-    out[0::2] = np.maximum(u, 0)
-    out[1::2] = np.maximum(-u, 0)
-    return out
-
-
 def reference_icws(u, seed, k):
     """(i*, t*) of one dense row by the spec's formulas (section 2)."""
     w = sign_split(np.asarray(u, dtype=np.float64))
@@ -71,11 +64,6 @@ def code_hash(seed, i_star, t_star, j, n_bits, include_t=True):
         with np.errstate(over="ignore"):
             h = h ^ (t_star.astype(U64) * U64(PHI))
     return (mix64(h) & U64(2**n_bits - 1)).astype(np.int64)
-
-
-def brute_gmm(u, v):
-    a, b = sign_split(u), sign_split(v)
-    return np.minimum(a, b).sum() / np.maximum(a, b).sum()
 
 
 def pair_rows(rng, n_features=200):
@@ -115,47 +103,6 @@ def pair_rows(rng, n_features=200):
 
 def collision_rate(A, B):
     return (A == B).mean(axis=1)
-
-
-# ---------------------------------------------------------------------------
-# gmm_kernel
-
-
-def test_gmm_kernel_matches_brute_force(rng):
-    X = rng.normal(size=(7, 5))
-    X[2, :3] = 0
-    Y = np.abs(rng.normal(size=(4, 5)))
-    K = gmm_kernel(X, Y)
-    expected = np.array([[brute_gmm(x, y) for y in Y] for x in X])
-    np.testing.assert_allclose(K, expected, rtol=0, atol=1e-14)
-    np.testing.assert_allclose(
-        gmm_kernel(sp.csr_matrix(X), sp.csr_matrix(Y)), K, atol=1e-14
-    )
-    np.testing.assert_allclose(gmm_kernel(X.astype(np.float32), Y), K, atol=1e-6)
-    np.testing.assert_allclose(gmm_kernel(X, Y, block_size=2), K, atol=0)
-
-
-def test_gmm_kernel_properties(rng):
-    X = rng.normal(size=(6, 4))
-    K = gmm_kernel(X)
-    np.testing.assert_allclose(np.diag(K), 1.0, atol=1e-14)
-    np.testing.assert_allclose(K, K.T, atol=1e-15)
-    np.testing.assert_allclose(gmm_kernel(3.7 * X, 3.7 * X), K, atol=1e-14)
-    np.testing.assert_allclose(np.diag(gmm_kernel(X, -X)), 0.0, atol=1e-15)
-    assert K.min() >= 0 and K.max() <= 1
-    # The spec's example: u = [-5, 3] splits to [0, 5, 3, 0].
-    np.testing.assert_array_equal(sign_split(np.array([-5.0, 3.0])), [0, 5, 3, 0])
-    assert np.abs(sign_split(X[0])).sum() == pytest.approx(np.abs(X[0]).sum())
-
-
-def test_gmm_kernel_zero_rows():
-    K = gmm_kernel([[0.0, 0.0], [1.0, -2.0]])
-    np.testing.assert_array_equal(K, [[1.0, 0.0], [0.0, 1.0]])
-
-
-def test_gmm_kernel_feature_mismatch():
-    with pytest.raises(ValueError, match="same number of features"):
-        gmm_kernel(np.ones((2, 3)), np.ones((2, 4)))
 
 
 # ---------------------------------------------------------------------------

@@ -1,15 +1,12 @@
-"""Tests of HDDSampler, MeanEmbedding and the exact HDD references.
-
-Sections follow the validation plan of specs/hdd.md, section 14 (items 1-5),
-then input handling, scikit-learn compatibility and errors.
-"""
+"""HDDSampler (skmmd/kernel_approximation/_hdd.py): the Fuglede
+representation reproduces kappa, the lambda samplers against their CDFs, the
+embedding of exact densities, invariants, input handling, scikit-learn
+compatibility and errors."""
 
 import itertools
-import pickle
 
 import numpy as np
 import pytest
-from gram_bounds import bernstein, check_gram_accuracy
 from scipy import integrate, stats
 from sklearn.base import clone
 from sklearn.linear_model import Ridge
@@ -27,8 +24,8 @@ from skmmd.kernels import (
     gaussian_kernel,
     hdd_divergence_matrix,
     hdd_integrand,
-    hdd_kernel,
 )
+from tests.helpers.gram_bounds import check_gram_accuracy
 
 Z_MASS = {"js": np.log(2.0) / 2, "hellinger": 0.5, "tv": 1.0}
 
@@ -52,6 +49,7 @@ def fuglede_term(x, y, lam):
 # ---------------------------------------------------------------------------
 # 1. Table 1: the Fuglede representation reproduces kappa
 # ---------------------------------------------------------------------------
+
 
 PAIRS = [(1.0, 0.0), (0.3, 2.5), (5.0, 0.2), (0.01, 3.0), (2.0, 1.9), (0.0, 0.7)] + [
     tuple(v) for v in np.random.default_rng(0).exponential(size=(14, 2))
@@ -191,8 +189,8 @@ DENSITIES_1D = [
     _truncnorm,
 ]
 
-
 _LAMS = np.linspace(-40.0, 40.0, 1601)
+
 _U = ((np.arange(4000) + 0.5) / 4000)[:, None]
 
 
@@ -276,13 +274,6 @@ def test_exact_density_embedding_1d(divergence, global_random_seed):
 # ---------------------------------------------------------------------------
 # 4. Invariants
 # ---------------------------------------------------------------------------
-
-
-@pytest.fixture
-def bags_2d(global_random_seed):
-    rng = np.random.default_rng(global_random_seed)
-    sizes = [50, 80, 1, 120, 200, 30]
-    return [rng.beta(1 + i, 2, size=(n, 2)) for i, n in enumerate(sizes)]
 
 
 @pytest.mark.parametrize("divergence", ["js", "hellinger", "tv"])
@@ -382,73 +373,6 @@ def test_random_features_match_exact_kernel_on_embedding(bags_2d, global_random_
 
 
 # ---------------------------------------------------------------------------
-# Exact references (skmmd.kernels)
-# ---------------------------------------------------------------------------
-
-
-def test_density_divergence_known_values():
-    beta21 = lambda u: 2.0 * u[:, 0]  # noqa: E731
-    unif = lambda u: np.ones(len(u))  # noqa: E731
-    # TV: int |2u - 1| = 1/2; H^2 = 1 - int sqrt(2u) = 1 - 2 sqrt(2) / 3
-    assert density_divergence(beta21, unif, divergence="tv", n_features=1) == (
-        pytest.approx(0.5, abs=1e-6)
-    )
-    h2 = density_divergence(beta21, unif, divergence="hellinger", n_features=1)
-    assert h2 == pytest.approx(1 - 2 * np.sqrt(2) / 3, abs=1e-6)
-    # JS: by quad
-    js = integrate.quad(lambda u: hdd_integrand(2 * u, 1.0, "js"), 0, 1)[0]
-    assert density_divergence(beta21, unif, n_features=1) == pytest.approx(js, abs=1e-7)
-    # grid input and disjoint supports reach the maxima
-    p, q = np.array([[2.0, 0.0]]), np.array([[0.0, 2.0]])
-    for div, top in [("js", np.log(2)), ("hellinger", 1.0), ("tv", 2.0)]:
-        assert density_divergence(p, q, divergence=div) == pytest.approx(top)
-        assert hdd_kernel(np.vstack([p, q]), divergence=div, bandwidth=2.0)[
-            0, 1
-        ] == pytest.approx(np.exp(-top / 8))
-
-
-def test_hdd_divergence_matrix_callables_and_grid_agree():
-    dens = [lambda u, a=a: stats.beta.pdf(u[:, 0], a, 2) for a in (1, 2, 3)]
-    u = ((np.arange(4096) + 0.5) / 4096)[:, None]
-    grid = np.stack([d(u) for d in dens])
-    R1 = hdd_divergence_matrix(dens, n_features=1)
-    R2 = hdd_divergence_matrix(grid)
-    assert_allclose(R1, R2)
-    assert_allclose(np.diag(R1), 0.0, atol=1e-15)
-    assert_allclose(R1, R1.T)
-    assert hdd_divergence_matrix(grid[:1], grid).shape == (1, 3)
-
-
-@pytest.mark.parametrize(
-    "call, match",
-    [
-        (lambda: hdd_integrand(1.0, 1.0, "kl"), "divergence must be one of"),
-        (lambda: density_divergence(lambda u: u, lambda u: u), "n_features"),
-        (
-            lambda: density_divergence(np.ones(3), np.ones(4)),
-            "same grid",
-        ),
-        (lambda: density_divergence(np.ones(0), np.ones(0)), "at least one value"),
-        (
-            lambda: density_divergence(
-                lambda u: np.ones(3), lambda u: np.ones(3), n_features=1
-            ),
-            "must map an",
-        ),
-        (lambda: hdd_divergence_matrix(np.ones(3)), "one density per row"),
-        (
-            lambda: hdd_divergence_matrix(np.ones((2, 3)), np.ones((2, 4))),
-            "same grid",
-        ),
-        (lambda: hdd_kernel(np.ones((2, 3)), bandwidth=-1.0), "bandwidth"),
-    ],
-)
-def test_exact_reference_errors(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
-
-
-# ---------------------------------------------------------------------------
 # Input handling: sizes, 1-point sets, clipping, empty sets, dtypes
 # ---------------------------------------------------------------------------
 
@@ -530,41 +454,6 @@ def test_cv_bandwidth_shrinks_with_set_size():
     assert h_large < h_small
 
 
-EMPTY = np.zeros((0, 2))
-
-
-@pytest.mark.parametrize("Est", [HDDSampler, MeanEmbedding])
-@pytest.mark.parametrize(
-    "X, err, match",
-    [
-        ([np.ones((3, 2)), EMPTY], ValueError, "Set 1 of X is empty"),
-        ([], ValueError, "at least one set"),
-        (np.ones((3, 2)), ValueError, "got a 2-D array"),
-        ("abc", TypeError, "sequence of 2-D arrays"),
-        (5, TypeError, "sequence of 2-D arrays"),
-        ([np.ones(3)], ValueError, r"Set 0 of X must be a 2-D array"),
-        ([np.ones((3, 2)), np.ones((3, 3))], ValueError, "Set 1 of X has 3 features"),
-        ([np.array([[np.nan, 1.0]])], ValueError, "NaN"),
-    ],
-)
-def test_bad_input_errors(Est, X, err, match):
-    with pytest.raises(err, match=match):
-        Est().fit(X)
-
-
-@pytest.mark.parametrize("Est", [HDDSampler, MeanEmbedding])
-def test_transform_errors(Est, bags_2d):
-    est = Est().fit(bags_2d)
-    with pytest.raises(ValueError, match="Set 0 of X is empty"):
-        est.transform([EMPTY])
-    with pytest.raises(ValueError, match="fitted n_features_in_ has 2"):
-        est.transform([np.ones((3, 3))])
-    with pytest.raises(TypeError, match="sparse"):
-        from scipy import sparse
-
-        est.transform([sparse.csr_matrix(np.ones((3, 2)))])
-
-
 @pytest.mark.parametrize(
     "params, match",
     [
@@ -578,42 +467,6 @@ def test_transform_errors(Est, bags_2d):
 def test_parameter_errors(params, match, bags_2d):
     with pytest.raises(ValueError, match=match):
         HDDSampler(**params).fit(bags_2d)
-
-
-# ---------------------------------------------------------------------------
-# scikit-learn compatibility with list input (check_estimator cannot feed
-# sets: its checks generate 2-D numeric arrays, which are not sequences of
-# sets. The checks that apply are re-done here: clone, get/set_params,
-# pickling, fit idempotence, n_features_in_, feature names out, not-fitted
-# error, Pipeline, GridSearchCV, cross_val_score.)
-# ---------------------------------------------------------------------------
-
-ESTIMATORS = [
-    HDDSampler(n_components=32, random_state=0),
-    HDDSampler(divergence="hellinger", n_components=None, random_state=0),
-    MeanEmbedding(RandomFourierSampler(n_components=32, random_state=0)),
-]
-
-
-@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
-def test_sklearn_contract_with_list_input(est, bags_2d):
-    from sklearn.exceptions import NotFittedError
-
-    with pytest.raises(NotFittedError):
-        clone(est).transform(bags_2d)
-    c = clone(est)
-    assert str(c.get_params()) == str(est.get_params())
-    Z = c.fit(bags_2d).transform(bags_2d)
-    assert c.n_features_in_ == 2
-    assert_allclose(c.fit_transform(bags_2d), Z)  # idempotent fit
-    assert_allclose(c.fit(bags_2d).transform(bags_2d), Z)
-    restored = pickle.loads(pickle.dumps(c))
-    assert_allclose(restored.transform(bags_2d), Z)
-    names = c.get_feature_names_out()
-    assert len(names) == Z.shape[1]
-    assert names[0].startswith(type(est).__name__.lower())
-    # fit does not mutate the parameters
-    assert str(clone(est).get_params()) == str(c.get_params())
 
 
 def test_set_params_changes_map(bags_2d):
@@ -658,50 +511,3 @@ def test_pipeline_linear_svc(global_random_seed):
     y = np.repeat([0, 1], 20)
     clf = make_pipeline(HDDSampler(n_components=256, random_state=0), LinearSVC())
     assert clf.fit(bags, y).score(bags, y) == 1.0
-
-
-# ---------------------------------------------------------------------------
-# MeanEmbedding against the exact mean kernel
-# ---------------------------------------------------------------------------
-
-
-def test_mean_embedding_matches_mean_kernel(global_random_seed):
-    rng = np.random.default_rng(global_random_seed)
-    bags = [rng.normal(loc=i, size=(n, 2)) for i, n in enumerate([5, 17, 1, 40])]
-    D = 4096
-    emb = MeanEmbedding(
-        RandomFourierSampler(
-            bandwidth=1.5, n_components=D, random_state=global_random_seed
-        )
-    ).fit(bags)
-    M = emb.transform(bags)
-    exact = np.array(
-        [[gaussian_kernel(a, b, bandwidth=1.5).mean() for b in bags] for a in bags]
-    )
-    # each entry is an average of cos_sin Gram entries, each with variance
-    # <= 1 / (D / 2) terms bounded by 2: Bernstein at delta = 1e-4 / 16.
-    tol = bernstein(1.0, D // 2, 2.0, 1e-4 / 16)
-    assert np.max(np.abs(M @ M.T - exact)) <= tol
-    # a deliberately wrong embedding (sum instead of mean) fails the check
-    sizes = np.array([len(b) for b in bags])
-    wrong = M * sizes[:, None]
-    assert np.max(np.abs(wrong @ wrong.T - exact)) > tol
-
-
-def test_mean_embedding_blocks_and_default_sampler(monkeypatch):
-    from skmmd.kernel_approximation import _mean_embedding
-
-    rng = np.random.default_rng(0)
-    bags = [rng.normal(size=(n, 3)) for n in (3, 9, 1, 20, 7)]
-    emb = MeanEmbedding().fit(bags)
-    assert isinstance(emb.sampler_, RandomFourierSampler)
-    full = emb.transform(bags)
-    monkeypatch.setattr(_mean_embedding, "_BLOCK_POINTS", 8)
-    assert_allclose(emb.transform(bags), full)
-    expected = emb.sampler_.transform(bags[3]).mean(axis=0)
-    assert_allclose(full[3], expected)
-
-
-def test_mean_embedding_rejects_non_transformer(bags_2d):
-    with pytest.raises(ValueError, match="sampler"):
-        MeanEmbedding(sampler=Ridge()).fit(bags_2d)

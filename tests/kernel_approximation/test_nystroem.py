@@ -1,3 +1,7 @@
+"""NystroemSampler (skmmd/kernel_approximation/_nystroem.py, with its kernel
+conventions and landmarks): Gram accuracy, dtypes, sparse input, the choice
+of landmarks, callable kernels on graphs, precomputed kernels, errors."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -7,6 +11,7 @@ from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 from skmmd import NystroemSampler
 from skmmd._utils._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel, laplacian_kernel
+from tests.helpers.graphs import random_graphs, shortest_path_kernel
 
 # The estimator checks run in tests/test_common.py (ESTIMATORS).
 
@@ -230,37 +235,6 @@ def test_leverage_picks_isolated_points(global_random_seed):
         assert len(np.unique(idx)) == 12
         found.append(len(set(range(400, 405)) & set(idx.tolist())))
     assert np.mean(found) >= 2
-
-
-# -- structured inputs ---------------------------------------------------------
-
-
-def shortest_path_histogram(adjacency, max_length=6):
-    """Histogram of shortest-path lengths 1..max_length (Floyd-Warshall)."""
-    n = adjacency.shape[0]
-    D = np.where(adjacency > 0, 1.0, np.inf)
-    np.fill_diagonal(D, 0.0)
-    for k in range(n):
-        D = np.minimum(D, D[:, [k]] + D[[k], :])
-    lengths = D[np.triu_indices(n, k=1)]
-    return np.array([(lengths == ell).sum() for ell in range(1, max_length + 1)], float)
-
-
-def shortest_path_kernel(A, B):
-    """Shortest-path kernel (Borgwardt & Kriegel 2005), delta on path lengths:
-    the inner product of the path-length histograms."""
-    HA = np.array([shortest_path_histogram(g) for g in A])
-    HB = np.array([shortest_path_histogram(g) for g in B])
-    return HA @ HB.T
-
-
-def random_graphs(rng, n_graphs):
-    graphs = []
-    for _ in range(n_graphs):
-        size = int(rng.integers(4, 9))
-        upper = np.triu(rng.uniform(size=(size, size)) < 0.4, k=1)
-        graphs.append((upper | upper.T).astype(int))
-    return graphs
 
 
 class CountingKernel:

@@ -1,4 +1,6 @@
-"""Kernels learned for test power: the gradient, the sampler, the split protocol."""
+"""LearnedFourierSampler (skmmd/kernel_learning/_fourier.py): the gradient
+against finite differences, the criterion, dtypes, pipelines, power where the
+median heuristic has none, bad input."""
 
 import pickle
 
@@ -11,12 +13,7 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from skmmd import (
-    AggregatedMMDTest,
-    LearnedFourierSampler,
-    MMDTest,
-    RandomFourierSampler,
-)
+from skmmd import LearnedFourierSampler, MMDTest
 from skmmd.datasets import make_hdgm, make_liu_blobs
 from skmmd.kernel_approximation._base import random_phases
 from skmmd.kernel_learning._fourier import _Criterion
@@ -127,67 +124,6 @@ def test_learned_kernel_has_power_where_the_median_heuristic_has_none():
         median += MMDTest(n_resamples=99, random_state=seed).fit(X, Y).reject_
     assert learned == 5
     assert median <= 1
-
-
-def test_split_protocol_level():
-    # Seeded fast version of bench_power's type-I experiment: the learned map
-    # never sees the rows it tests, so the permutation p-value is valid.
-    # 60 null draws at alpha = 0.1: P(Binomial(60, 0.1) >= 13) < 0.01.
-    rejections = 0
-    for seed in range(60):
-        X, Y = make_liu_blobs(4, null=True, random_state=seed)
-        test = MMDTest(
-            LearnedFourierSampler(n_components=32, max_iter=10, random_state=seed),
-            train_size=0.5,
-            n_resamples=39,
-            alpha=0.1,
-            random_state=seed,
-        ).fit(X, Y)
-        assert test.n_held_out_ == 36
-        assert test.n_samples_x_ + test.n_samples_y_ == 36
-        rejections += test.reject_
-    assert rejections < 13
-
-
-def test_split_protocol_tests_only_the_rest():
-    X, Y = make_liu_blobs(10, random_state=0)
-    sampler = RandomFourierSampler(n_components=32, random_state=0)
-    test = MMDTest(sampler, train_size=30, random_state=0).fit(X, Y)
-    assert (test.n_samples_x_, test.n_samples_y_) == (75, 75)
-    assert test.n_held_out_ == 30
-    # Without train_size nothing changes: every row is tested.
-    plain = MMDTest(sampler, random_state=0).fit(X, Y)
-    assert (plain.n_samples_x_, plain.n_held_out_) == (90, 0)
-
-
-def test_split_protocol_partial_fit_trains_on_the_first_chunk():
-    X, Y = make_liu_blobs(20, random_state=0)
-    test = MMDTest(
-        LearnedFourierSampler(n_components=32, max_iter=5, random_state=0),
-        train_size=0.5,
-        n_resamples=19,
-        random_state=0,
-    )
-    test.partial_fit(X[:60], Y[:60]).partial_fit(X[60:], Y[60:])
-    assert test.n_held_out_ == 120
-    assert test.n_samples_x_ == 120
-    assert hasattr(test.transformer_, "criterion_")
-
-
-def test_aggregated_with_learned_and_fixed_kernels():
-    X, Y = make_liu_blobs(20, random_state=0)
-    test = AggregatedMMDTest(
-        [
-            LearnedFourierSampler(n_components=64, max_iter=10, random_state=0),
-            RandomFourierSampler(n_components=64, random_state=0),
-        ],
-        train_size=0.5,
-        n_resamples=49,
-        random_state=0,
-    ).fit(X, Y)
-    assert len(test.statistics_) == 2
-    assert 0 < test.p_value_ <= 1
-    assert test.n_held_out_ == 180
 
 
 def test_bad_input_names_the_problem():

@@ -1,3 +1,7 @@
+"""The exact kernels and the median bandwidth (skmmd/kernels/_pairwise.py):
+against scikit-learn and brute force, blocks, dtypes and errors; the
+generalized min-max kernel."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,11 +12,59 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 from skmmd.kernels import (
     gaussian_kernel,
+    gmm_kernel,
     kernel_blocks,
     laplacian_kernel,
     matern_kernel,
     median_bandwidth,
 )
+from tests.helpers.references import sign_split
+
+
+def brute_gmm(u, v):
+    a, b = sign_split(u), sign_split(v)
+    return np.minimum(a, b).sum() / np.maximum(a, b).sum()
+
+
+# ---------------------------------------------------------------------------
+# gmm_kernel
+
+
+def test_gmm_kernel_matches_brute_force(rng):
+    X = rng.normal(size=(7, 5))
+    X[2, :3] = 0
+    Y = np.abs(rng.normal(size=(4, 5)))
+    K = gmm_kernel(X, Y)
+    expected = np.array([[brute_gmm(x, y) for y in Y] for x in X])
+    np.testing.assert_allclose(K, expected, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(
+        gmm_kernel(sp.csr_matrix(X), sp.csr_matrix(Y)), K, atol=1e-14
+    )
+    np.testing.assert_allclose(gmm_kernel(X.astype(np.float32), Y), K, atol=1e-6)
+    np.testing.assert_allclose(gmm_kernel(X, Y, block_size=2), K, atol=0)
+
+
+def test_gmm_kernel_properties(rng):
+    X = rng.normal(size=(6, 4))
+    K = gmm_kernel(X)
+    np.testing.assert_allclose(np.diag(K), 1.0, atol=1e-14)
+    np.testing.assert_allclose(K, K.T, atol=1e-15)
+    np.testing.assert_allclose(gmm_kernel(3.7 * X, 3.7 * X), K, atol=1e-14)
+    np.testing.assert_allclose(np.diag(gmm_kernel(X, -X)), 0.0, atol=1e-15)
+    assert K.min() >= 0 and K.max() <= 1
+    # The spec's example: u = [-5, 3] splits to [0, 5, 3, 0].
+    np.testing.assert_array_equal(sign_split(np.array([-5.0, 3.0])), [0, 5, 3, 0])
+    assert np.abs(sign_split(X[0])).sum() == pytest.approx(np.abs(X[0]).sum())
+
+
+def test_gmm_kernel_zero_rows():
+    K = gmm_kernel([[0.0, 0.0], [1.0, -2.0]])
+    np.testing.assert_array_equal(K, [[1.0, 0.0], [0.0, 1.0]])
+
+
+def test_gmm_kernel_feature_mismatch():
+    with pytest.raises(ValueError, match="same number of features"):
+        gmm_kernel(np.ones((2, 3)), np.ones((2, 4)))
 
 
 @pytest.fixture

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from test_nystroem import random_graphs, shortest_path_kernel
 
 from skmmd import NystroemSampler
 from skmmd._utils._compat import InvalidParameterError
 from skmmd.kernels import gaussian_kernel
 from skmmd.mmd import ThreeSampleResult, nystroem_mmd2, three_sample_test
+from tests.helpers.graphs import random_graphs, shortest_path_kernel
 
 
 def exact_biased_mmd2(X, Y, bandwidth):

@@ -1,9 +1,22 @@
+"""AggregatedMMDTest (skmmd/two_sample/_aggregated.py): level and power on
+small seeded problems, the single-kernel case against MMDTest, weights,
+learned and fixed kernels together, batches and jobs, bad input."""
+
 import numpy as np
 import pytest
 from scipy import stats
 
-from skmmd import AggregatedMMDTest, MMDTest, RandomFourierSampler
-from skmmd.datasets import make_mixture_of_gaussians, make_perturbed_uniform
+from skmmd import (
+    AggregatedMMDTest,
+    LearnedFourierSampler,
+    MMDTest,
+    RandomFourierSampler,
+)
+from skmmd.datasets import (
+    make_liu_blobs,
+    make_mixture_of_gaussians,
+    make_perturbed_uniform,
+)
 
 FAST = {"n_bandwidths": 3, "n_components": 64, "n_resamples": 99}
 
@@ -152,3 +165,19 @@ def test_bad_samples():
         AggregatedMMDTest().fit(X, X[:1])
     with pytest.raises(ValueError, match="exactly two classes"):
         AggregatedMMDTest().fit(X, np.arange(20) % 3)
+
+
+def test_aggregated_with_learned_and_fixed_kernels():
+    X, Y = make_liu_blobs(20, random_state=0)
+    test = AggregatedMMDTest(
+        [
+            LearnedFourierSampler(n_components=64, max_iter=10, random_state=0),
+            RandomFourierSampler(n_components=64, random_state=0),
+        ],
+        train_size=0.5,
+        n_resamples=49,
+        random_state=0,
+    ).fit(X, Y)
+    assert len(test.statistics_) == 2
+    assert 0 < test.p_value_ <= 1
+    assert test.n_held_out_ == 180

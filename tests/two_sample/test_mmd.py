@@ -1,19 +1,35 @@
+"""MMDTest and mmd_test (skmmd/two_sample/_mmd.py, _api.py): two samples or
+pooled with labels, jobs and batches, the statistic against the mmd
+functions, p-value and decision, the classifier and its witness, units, level,
+tables and other inputs passed through to the transformer, bad input."""
+
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone, is_classifier
 from sklearn.exceptions import DataConversionWarning
+from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.metrics.pairwise import linear_kernel
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, check_cv
 from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
-from skmmd import AggregatedMMDTest, MMDTest, RandomFourierSampler
+import skmmd
+from skmmd import (
+    AggregatedMMDTest,
+    MMDTest,
+    MMDTestResult,
+    RandomFourierSampler,
+    TabularSampler,
+)
 from skmmd.datasets import make_blobs_two_sample
 from skmmd.kernels import median_bandwidth
 from skmmd.mmd import mmd2_exact, mmd2_features
+from skmmd.two_sample import _resampled
+from tests.helpers.data import mixed_table
 
 
 def _rff(n_components=128, **params):
@@ -24,6 +40,7 @@ TESTS = {
     "exact": lambda **p: MMDTest(None, **p),
     "rff": lambda **p: MMDTest(_rff(), **p),
 }
+
 
 # sklearn's estimator checks and parameter validation run over MMDTest
 # instances in tests/test_common.py; none is expected to fail. MMDTest is a
@@ -406,7 +423,6 @@ def test_grid_search_candidates_never_resample(rng, monkeypatch):
     # A fit defers the resampling until a result is read: GridSearchCV's
     # candidates, scored by the power criterion, never resample; the selected
     # test, refit, resamples once its p-value is read, as an eager fit would.
-    from skmmd.two_sample import _resampled
 
     X, Y = rng.normal(size=(150, 2)), rng.normal(size=(150, 2)) * 1.5
     pooled, labels = np.vstack([X, Y]), np.repeat([0, 1], 150)
@@ -442,3 +458,159 @@ def test_partial_fit_after_an_unread_fit_counts_the_new_rows(rng):
     whole = MMDTest(fixed, random_state=0).fit(X, Y)
     assert grown.n_samples_x_ == 300
     assert grown.statistic_ == whole.statistic_ and grown.p_value_ == whole.p_value_
+
+
+# Inputs ------------------------------------------------------------------
+
+
+def test_dataframes_pass_through_with_feature_names(global_random_seed):
+    rng = np.random.default_rng(global_random_seed)
+    X, Y = mixed_table(rng, 300), mixed_table(rng, 300, shift=0.5, missing=0.4)
+    test = MMDTest(TabularSampler(random_state=0), random_state=0).fit(X, Y)
+    assert list(test.feature_names_in_) == list(X.columns)
+    assert test.p_value_ <= 0.01  # income and its missing rate moved
+    # Pooled + labels gives the same test.
+    pooled = pd.concat([X, Y], ignore_index=True)
+    labels = np.repeat(["ref", "new"], 300)
+    again = MMDTest(TabularSampler(random_state=0), random_state=0)
+    again.fit(pooled, pd.Series(labels))
+    # classes are sorted: "new" is the first sample, so MMD^2 is the same.
+    assert again.statistic_ == pytest.approx(test.statistic_, rel=1e-10)
+    assert np.all(np.isfinite(test.witness(Y.iloc[:5])))
+    agg = AggregatedMMDTest([TabularSampler(random_state=0)], random_state=0)
+    assert agg.fit(X, Y).p_value_ <= 0.01
+
+
+def test_the_make_column_transformer_of_the_issue_works():
+    from sklearn.compose import make_column_transformer
+    from sklearn.preprocessing import OneHotEncoder
+
+    rng = np.random.default_rng(0)
+    X, Y = mixed_table(rng, 100, missing=0), mixed_table(rng, 100, missing=0)
+    mapping = make_column_transformer(
+        (skmmd.RandomFourierSampler(random_state=0), ["income", "age"]),
+        (OneHotEncoder(), ["region", "plan", "active"]),
+    )
+    test = MMDTest(mapping, n_resamples=99, random_state=0).fit(X, Y)
+    assert 0 < test.p_value_ <= 1
+
+
+def test_sequences_of_objects_pass_through():
+    rng = np.random.default_rng(0)
+    words = np.array(["apple", "pear", "plum", "fig", "kiwi"])
+    X = [" ".join(rng.choice(words[:3], 4)) for _ in range(60)]
+    Y = [" ".join(rng.choice(words[2:], 4)) for _ in range(60)]
+    test = MMDTest(HashingVectorizer(n_features=64), random_state=0).fit(X, Y)
+    assert test.p_value_ == pytest.approx(1 / 1000)
+    assert not hasattr(test, "n_features_in_")
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda Y: Y[["age", "income", "region", "plan", "active"]], "same order"),
+        (lambda Y: Y.rename(columns={"age": "years"}), r"only in X: \['age'\]"),
+        (lambda Y: Y.assign(age=Y.age.astype(str)), "'age' .*float64 in X"),
+        (lambda Y: Y.iloc[:0], "at least 2 points; got 80 in X and 0 in Y"),
+        (lambda Y: Y.iloc[:, :0], "same columns"),
+    ],
+)
+def test_mismatched_tables_raise_naming_columns(change, match):
+    rng = np.random.default_rng(0)
+    X, Y = mixed_table(rng, 80), mixed_table(rng, 80)
+    with pytest.raises(ValueError, match=match):
+        MMDTest(TabularSampler()).fit(X, change(Y))
+    with pytest.raises(ValueError, match="no columns"):
+        MMDTest(TabularSampler()).fit(X.iloc[:, :0], Y.iloc[:, :0])
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["all_nan", "constant_in_one", "category_in_one", "int_vs_float", "cat_vs_str"],
+)
+def test_bad_tables_give_a_finite_result(bad):
+    rng = np.random.default_rng(0)
+    X, Y = mixed_table(rng, 120), mixed_table(rng, 120)
+    if bad == "all_nan":
+        X["income"], Y["income"] = np.nan, np.nan
+    elif bad == "constant_in_one":
+        Y["age"] = 40.0
+    elif bad == "category_in_one":
+        Y.loc[:40, "plan"] = "enterprise"
+    elif bad == "int_vs_float":
+        X["age"] = X["age"].astype(int)
+    else:
+        Y["region"] = Y["region"].astype(str)
+    result = skmmd.mmd_test(X, Y, n_resamples=199, random_state=0)
+    assert np.isfinite(result.statistic) and np.isfinite(result.standard_error)
+    if bad in ("constant_in_one", "category_in_one"):
+        assert result.pvalue <= 0.01  # real differences are found
+    if bad == "all_nan":
+        assert result.pvalue > 0.01
+
+
+def test_exact_callable_kernel_returning_nan_raises():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
+
+    def kernel(A, B):
+        return np.full((len(A), len(B)), np.nan)
+
+    with pytest.raises(ValueError, match="kernel returned non-finite values"):
+        MMDTest(None, kernel=kernel).fit(X, Y)
+
+
+def test_a_large_mixed_table_runs_without_preprocessing():
+    # The issue's 10^5 rows x 20 columns, numeric, category, string, boolean
+    # and missing values: no preprocessing by the user.
+    rng = np.random.default_rng(0)
+    n = 100_000
+    columns = {}
+    for j in range(8):
+        values = rng.normal(size=n)
+        values[rng.random(n) < 0.05] = np.nan
+        columns[f"num{j}"] = values
+    for j in range(4):
+        columns[f"cat{j}"] = pd.Categorical(rng.choice(list("abcdef"), n))
+    for j in range(4):
+        labels = rng.choice(["red", "green", "blue", None], n).astype(object)
+        columns[f"str{j}"] = labels
+    for j in range(4):
+        columns[f"flag{j}"] = rng.random(n) < 0.5
+    table = pd.DataFrame(columns)
+    X, Y = table.iloc[: n // 2], table.iloc[n // 2 :]
+    # mmd_test fits MMDTest(TabularSampler()) (test_mmd_test_is_the_estimator).
+    statistic, pvalue = skmmd.mmd_test(X, Y, n_resamples=99, random_state=0)
+    assert np.isfinite(statistic) and pvalue > 0.01
+
+
+def test_mmd_test_is_the_estimator():
+    rng = np.random.default_rng(0)
+    X, Y = mixed_table(rng, 150), mixed_table(rng, 150, shift=0.3)
+    result = skmmd.mmd_test(X, Y, random_state=3)
+    statistic, pvalue = result
+    test = MMDTest(TabularSampler(random_state=3), random_state=3).fit(X, Y)
+    assert statistic == test.statistic_ and pvalue == test.p_value_
+    np.testing.assert_array_equal(result.null_distribution, test.null_distribution_)
+    assert isinstance(test.result_, MMDTestResult)
+    assert result.to_dict(delta=0.01)["relevance"]["delta"] == 0.01
+    agg = skmmd.mmd_test(X, Y, transformer=[TabularSampler(random_state=0)] * 2)
+    assert agg.confidence_interval().low.shape == (2,)
+
+
+def test_type_one_error_on_mixed_tables_with_missing_values():
+    # Small seeded version of benchmarks/bench_tables.py (1000 repetitions):
+    # 80 null repetitions at alpha = 0.1; rejections ~ Binomial(80, 0.1),
+    # P(outside [1, 17]) < 2e-3.
+    rng = np.random.default_rng(1)
+    rejections = 0
+    for r in range(80):
+        X, Y = mixed_table(rng, 40), mixed_table(rng, 40)
+        test = MMDTest(
+            TabularSampler(n_components=32, random_state=r),
+            n_resamples=39,
+            alpha=0.1,
+            random_state=r,
+        )
+        rejections += test.fit(X, Y).reject_
+    assert 1 <= rejections <= 17

@@ -1,3 +1,9 @@
+"""The two-sample resampled statistics (skmmd/two_sample/_resampled.py): the
+null against brute force on the same draws (permutation and bootstrap, from
+feature sums and from kernel sums), units, batches and jobs, Gram rows in
+blocks, the per-column sums, and the level of the exact bootstrap test in high
+dimension."""
+
 import numpy as np
 import pytest
 from sklearn.metrics.pairwise import linear_kernel
@@ -6,13 +12,15 @@ from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
 from skmmd._testing._calibration import p_value
-from skmmd._testing._streaming import Stream, virtual_positions
+from skmmd._testing._streaming import Stream
 from skmmd._utils import _budgets
 from skmmd.mmd import mmd2_features
 from skmmd.two_sample._resampled import resampled_statistics
 from skmmd.two_sample._sums import KernelSums, draw_counts
+from tests.helpers.units import unit_members
 
 METHODS = ["permutation", "bootstrap"]
+
 STATISTICS = ["unbiased", "biased"]
 
 
@@ -21,18 +29,6 @@ def _feature_sums(P, m, n, unit=1, seed=0):
     identity = FunctionTransformer().fit(P)
     stream = Stream([identity], [P.shape[1]], unit, seed)
     return stream.add((P[:m], P[m:]), unit).sums()[0]
-
-
-def _unit_members(m, n, unit, seed=0):
-    """Pooled rows of each resampled unit (in the pipeline's order: complete
-    units of X by unit id, then Y's) and the fixed rows of X and of Y."""
-    units, fixed = [], []
-    for sample, (size, shift) in enumerate(((m, 0), (n, m))):
-        ids = virtual_positions(seed, sample, 0, size, size) // unit
-        complete = [g for g in np.unique(ids) if np.sum(ids == g) == unit]
-        units += [np.flatnonzero(ids == g) + shift for g in complete]
-        fixed.append(np.flatnonzero(~np.isin(ids, complete)) + shift)
-    return units, fixed
 
 
 def _linear_rows(P):
@@ -100,7 +96,7 @@ def test_resample_units_match_explicit_resamples(rng, method):
     assert sums.n_units == (3, 4)
     _, null, _ = resampled_statistics(sums, m, n, method=method, n_resamples=B, seed=5)
     A, C = draw_counts(np.random.default_rng(5), method, B, (3, 4))
-    units, (fixed_x, fixed_y) = _unit_members(m, n, u)
+    units, (fixed_x, fixed_y) = unit_members(m, n, u)
     # Units hold 3 points of one sample; X keeps 1 fixed point, Y 2.
     assert all(len(u) == 3 for u in units) and len(fixed_x) == 1 and len(fixed_y) == 2
     assert all(u.max() < m for u in units[:3]) and all(u.min() >= m for u in units[3:])
@@ -119,33 +115,6 @@ def test_resample_units_match_explicit_resamples(rng, method):
         else:
             expected = _bootstrap_mmd2(P, idx_x, idx_y)
         assert null[b] == pytest.approx(expected, abs=1e-12)
-
-
-def test_units_are_random_groups_not_row_order():
-    # Consecutive rows would group similar points of a sorted sample (or of a
-    # time-ordered file), and the units of X and Y would then not be
-    # exchangeable under H0.
-    units, _ = _unit_members(20, 20, 4, seed=3)
-    assert not all(np.array_equal(np.diff(g), [1, 1, 1]) for g in units)
-    again, _ = _unit_members(20, 20, 4, seed=3)
-    assert all(np.array_equal(a, b) for a, b in zip(units, again))  # seeded
-    # A unit is a function of the seed and the row's position only.
-    head = virtual_positions(3, 0, 0, 9000, 9000)
-    np.testing.assert_array_equal(
-        virtual_positions(3, 0, 5000, 9000, 9000), head[5000:]
-    )
-    assert sorted(head) == list(range(9000))  # a bijection of the positions
-    # Rows of complete superblocks do not depend on the total.
-    np.testing.assert_array_equal(virtual_positions(3, 0, 0, 4096, 5000), head[:4096])
-
-
-def test_remainder_is_less_than_a_unit():
-    # The last, partial superblock is shuffled at its own size, so all its
-    # units are complete but one.
-    for m in (10, 4095, 4097, 9001):
-        units, (fixed_x, _) = _unit_members(m, 7, 3)
-        assert len(fixed_x) == m % 3
-        assert sum(len(g) for g in units if g.max() < m) == m - m % 3
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -184,34 +153,6 @@ def test_results_do_not_depend_on_batch_or_n_jobs(
     ]
     for null in runs[1:]:
         np.testing.assert_array_equal(null, runs[0])
-
-
-def test_permutations_are_uniform_subsets():
-    # Every unit is in X* with probability g_x / G; with 4000 draws the count is
-    # Binomial(4000, 0.3): sd 29, so +-5 sd = +-145 around 1200.
-    A, C = draw_counts(np.random.default_rng(0), "permutation", 4000, (3, 7))
-    assert C is None
-    np.testing.assert_array_equal(A.sum(axis=1), 3)
-    assert np.all(np.abs(A.sum(axis=0) - 1200) < 145)
-
-
-def test_bootstrap_counts():
-    # m + n draws of 10 units per resample: each unit count ~ Binomial(10, 0.1)
-    # per sample size, mean over 4000 resamples of A is m/G = 0.3 (sd 0.008).
-    A, C = draw_counts(np.random.default_rng(0), "bootstrap", 4000, (3, 7))
-    np.testing.assert_array_equal(A.sum(axis=1), 3)
-    np.testing.assert_array_equal(C.sum(axis=1), 7)
-    assert np.all(np.abs(A.mean(axis=0) - 0.3) < 0.05)
-    assert np.all(np.abs(C.mean(axis=0) - 0.7) < 0.08)
-
-
-def test_p_value_definition_and_ties():
-    null = np.array([0.1, 0.2, 0.3, 0.3, 0.5])
-    assert p_value(0.3, null, 0.0) == pytest.approx(4 / 6)
-    assert p_value(0.6, null, 0.0) == pytest.approx(1 / 6)  # never 0
-    # A value equal up to the tolerance counts as a tie.
-    assert p_value(0.3 + 1e-15, null, 1e-14) == pytest.approx(4 / 6)
-    assert p_value(0.3 + 1e-15, null, 0.0) == pytest.approx(2 / 6)
 
 
 @pytest.mark.parametrize("statistic", STATISTICS)
@@ -276,33 +217,32 @@ def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
     np.testing.assert_allclose(runs[0][1], runs[1][1], atol=1e-12)
 
 
-def test_permutation_subsets_are_uniform_over_all_subsets():
-    # Every 2-subset of 5 units (and, drawn through the complement, every
-    # 3-subset) is equally likely: 20000 draws over 10 subsets, chi-square
-    # with 9 degrees of freedom, P(> 33.7) = 1e-4.
-    from itertools import combinations
+def test_column_sums_equal_each_columns_own_sums(rng):
+    """ColumnSums' products and effect sizes, all columns at once, against
+    each column's own FeatureSums (a view of its block)."""
+    from skmmd._testing._calibration import FeatureSums
+    from skmmd.two_sample._resampled import ColumnSums, _statistics
+    from skmmd.two_sample._results import effect_size
 
-    from scipy.stats import chi2
-
-    for n_units in ((2, 3), (3, 2)):
-        A, _ = draw_counts(np.random.default_rng(0), "permutation", 20000, n_units)
-        subsets = {s: i for i, s in enumerate(combinations(range(5), n_units[0]))}
-        counts = np.bincount(
-            [subsets[tuple(np.flatnonzero(row))] for row in A], minlength=10
+    k, w, g = 6, 5, (30, 40)
+    U = rng.normal(size=(70, k * w))
+    fixed = {"s_x": rng.normal(size=k * w), "s_y": rng.normal(size=k * w)}
+    fixed.update(q_x=3.0 * k, q_y=2.0 * k, r_x=3, r_y=2)
+    whole = FeatureSums([U[:25], U[25:]], np.full(70, 4.0 * k), g, 4, fixed)
+    columns = ColumnSums(whole, k)
+    A = np.zeros((9, 70))
+    for row in A:
+        row[rng.choice(70, 30, replace=False)] = 1.0
+    m, n = 4 * 30 + 3, 4 * 40 + 2
+    stat, _ = _statistics(columns, A, None, m, n, True, True)
+    mmd2, se = effect_size(columns, m, n)
+    for j in range(k):
+        cols = slice(j * w, (j + 1) * w)
+        own = dict(
+            fixed, s_x=fixed["s_x"][cols], s_y=fixed["s_y"][cols], q_x=3.0, q_y=2.0
         )
-        expected = 20000 / 10
-        assert ((counts - expected) ** 2 / expected).sum() < chi2.isf(1e-4, 9)
-
-
-def test_permutation_draws_equal_on_one_thread_and_many(monkeypatch):
-    # Small batches run the serial copy of the draws, large ones the parallel
-    # copy: both must draw the same subsets from the same uniforms.
-    from skmmd._utils import _draws
-
-    def draws(threshold):
-        monkeypatch.setattr(_draws, "_PARALLEL_MIN_SWAPS", threshold)
-        return _draws.permutation_counts(np.random.default_rng(3), 40, (37, 60))
-
-    serial, parallel = draws(2**62), draws(0)
-    np.testing.assert_array_equal(serial, parallel)
-    assert (serial.sum(axis=1) == 37).all()
+        one = FeatureSums([U[:25, cols], U[25:, cols]], np.full(70, 4.0), g, 4, own)
+        np.testing.assert_allclose(
+            stat[:, j], _statistics(one, A, None, m, n, True, True)[0]
+        )
+        np.testing.assert_allclose((mmd2[j], se[j]), effect_size(one, m, n))

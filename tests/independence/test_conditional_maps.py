@@ -1,0 +1,64 @@
+"""The maps of a conditional test (skmmd/independence/_conditional_maps.py):
+the screen that leaves out the columns of Z independent of everything, and
+the size of Z's default map."""
+
+import numpy as np
+import pytest
+
+from skmmd import ConditionalHSICTest
+from skmmd.independence._conditional_maps import n_z_features
+
+
+def _test(**params):
+    return ConditionalHSICTest(n_resamples=199, random_state=0, **params)
+
+
+def _interaction_and_noise_columns(n, rng):
+    """z0 and z1 drive x and y through an interaction; z2..z4 are independent
+    of everything."""
+    z = rng.normal(size=(n, 5))
+    x = np.sin(2 * z[:, 0]) * z[:, 1] + 0.3 * rng.normal(size=n)
+    y = np.cos(2 * z[:, 0]) + z[:, 1] ** 2 / 2 + 0.3 * rng.normal(size=n)
+    return x, y, z
+
+
+def test_screen_leaves_out_the_columns_independent_of_everything():
+    x, y, z = _interaction_and_noise_columns(1000, np.random.default_rng(12))
+    test = _test().fit(x, y, Z=z)
+    assert test.z_columns_.tolist() == [0, 1]
+    assert test.z_transformer_.n_features_in_ == 2
+    full = _test(z_screen=False).fit(x, y, Z=z)
+    assert full.z_columns_.tolist() == [0, 1, 2, 3, 4]
+    assert full.z_transformer_.n_features_in_ == 5
+    # Kept: columns acting only jointly (x and y depend on sign(z0 z1): no
+    # trace in either column alone), seen by the features of the rest jointly.
+    rng = np.random.default_rng(13)
+    z = rng.normal(size=(1000, 3))
+    s = np.sign(z[:, 0] * z[:, 1])
+    x, y = (s + 0.5 * rng.normal(size=1000) for _ in range(2))
+    assert _test().fit(x, y, Z=z).z_columns_.tolist() == [0, 1]
+
+
+def test_screen_takes_a_table_with_text_for_x():
+    pd = pytest.importorskip("pandas", reason="pandas is not installed")
+    x, y, z = _interaction_and_noise_columns(600, np.random.default_rng(16))
+    # x as a table with a text column: its TabularSampler features are screened.
+    X = pd.DataFrame({"x": x, "sign": np.where(x > 0, "up", "down")})
+    kept = _test().fit(X, y, Z=z).z_columns_.tolist()
+    assert kept[:2] == [0, 1] and len(kept) < 5
+
+
+def test_screen_keeping_every_column_changes_nothing():
+    rng = np.random.default_rng(14)
+    z = rng.normal(size=(400, 2))
+    x = np.sin(2 * z[:, 0]) + z[:, 1] + 0.3 * rng.normal(size=400)
+    y = np.cos(2 * z[:, 0]) + z[:, 1] ** 2 + 0.3 * rng.normal(size=400)
+    test = _test().fit(x, y, Z=z)
+    assert test.z_columns_.tolist() == [0, 1]
+    assert test.p_value_ == _test(z_screen=False).fit(x, y, Z=z).p_value_
+
+
+def test_z_feature_rule():
+    sizes = [n_z_features(n) for n in (10, 1000, 10**4, 10**5, 10**7)]
+    assert sizes == sorted(sizes) and sizes[0] == 48 and sizes[-1] == 600
+    assert all(d % 6 == 0 for d in sizes)

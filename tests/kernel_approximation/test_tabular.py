@@ -1,0 +1,76 @@
+"""TabularSampler (skmmd/kernel_approximation/_tabular.py): the documented
+kernel, missing values and unseen categories, arrays and explicit categorical
+columns, the fused grouped sums."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skmmd import TabularSampler
+from skmmd._utils import _budgets
+
+# TabularSampler ------------------------------------------------------------
+
+
+def test_tabular_sampler_kernel_is_the_documented_sum():
+    # Categorical part exact: (1/p) * #matching columns (+ the numeric block).
+    df = pd.DataFrame(
+        {"a": ["x", "y", "x", None], "b": pd.Categorical(["u", "u", "v", "v"])}
+    )
+    Z = TabularSampler(random_state=0).fit_transform(df)
+    matches = (df.values[:, None, :] == df.values[None, :, :]).sum(axis=2)
+    matches[3, 3] = 2  # None matches None: missing is a category of its own
+    np.testing.assert_allclose(Z @ Z.T, matches / 2, atol=1e-12)
+
+
+def test_tabular_sampler_missing_indicator_and_unseen_categories():
+    df = pd.DataFrame({"num": [1.0, np.nan, 3.0, 4.0], "cat": ["a", "b", "a", "b"]})
+    sampler = TabularSampler(n_components=64, random_state=0).fit(df)
+    assert sampler.numeric_columns_ == ["num"]
+    assert sampler.categorical_columns_ == ["cat"]
+    Z = sampler.transform(df)
+    # k(x, x) = (1 + [missing] + 1) / 2 with cos/sin features of unit norm.
+    np.testing.assert_allclose((Z**2).sum(axis=1), [1, 1.5, 1, 1], atol=1e-12)
+    new = sampler.transform(pd.DataFrame({"num": [1.0], "cat": ["never seen"]}))
+    names = sampler.get_feature_names_out()
+    assert np.all(new[0, np.char.startswith(names.astype(str), "categorical")] == 0)
+
+
+def test_tabular_sampler_on_arrays_and_explicit_categorical():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 3))
+    Z = TabularSampler(n_components=32, random_state=0).fit_transform(X)
+    assert Z.shape == (50, 32 + 3)
+    sampler = TabularSampler(categorical=[2], random_state=0).fit(X.round())
+    assert sampler.categorical_columns_ == [2]
+    with pytest.raises(ValueError, match=r"categorical names columns \[7\]"):
+        TabularSampler(categorical=[7]).fit(X)
+
+
+def test_tabular_grouped_sums_match_the_features(monkeypatch):
+    """The fused per-unit sums (the pipeline's path) equal the sums of
+    ``transform``'s rows, in batches of any size, added into ``out``."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "age": rng.normal(40, 10, size=300),
+            "city": rng.choice(["Oslo", "Lima", "Pune"], size=300),
+            "income": rng.lognormal(size=300),
+        }
+    )
+    frame.loc[[4, 9], "age"] = np.nan
+    groups = rng.integers(0, 23, size=300)
+    M = sp.csr_matrix((np.ones(300), (groups, np.arange(300))), shape=(23, 300))
+    for table in (frame, rng.normal(size=(300, 2))):
+        sampler = TabularSampler(n_components=32, random_state=0).fit(table)
+        Z = sampler.transform(table)
+        for entries in (2**22, 7):  # one batch; a few rows per batch
+            monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
+            S, q = sampler._grouped_sums(table, groups, 23)
+            np.testing.assert_allclose(S, M @ Z, atol=1e-12)
+            np.testing.assert_allclose(q, M @ np.sum(Z * Z, axis=1), atol=1e-12)
+        out = (np.ones((23, Z.shape[1])), np.ones(23))
+        assert sampler._grouped_sums(table, groups, 23, out=out) is out
+        np.testing.assert_allclose(out[0], 1 + M @ Z, atol=1e-12)

@@ -1,0 +1,148 @@
+"""The causal-learn adapter (skmmd/causal.py): the test registered as
+"skmmd" for PC and FCI, reproducible graphs, the work shared by the tests
+given one conditioning set, screening, ``n_resamples="auto"``, bad data, and
+the extra named when causal-learn is missing."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from skmmd.independence import _conditional_search
+
+
+def test_causal_search_uses_auto():
+    pytest.importorskip("causallearn")
+    from skmmd.causal import SkmmdCIT
+
+    rng = np.random.default_rng(10)
+    z = rng.normal(size=500)
+    data = np.column_stack([z + 0.5 * rng.normal(size=500), z, rng.normal(size=500)])
+    auto = SkmmdCIT(data, n_resamples="auto")
+    fixed = SkmmdCIT(data)
+    for args in ((0, 2), (0, 1), (0, 2, [1])):
+        assert (auto(*args) <= 0.05) == (fixed(*args) <= 0.05)
+    # Through causal-learn's keyword arguments (pc keeps "alpha" for itself).
+    from causallearn.search.ConstraintBased.PC import pc
+
+    graph = pc(data, 0.05, "skmmd", n_resamples="auto", level=0.05, show_progress=False)
+    assert graph.G.graph[0, 2] == 0 and graph.G.graph[0, 1] != 0
+    with pytest.raises(ValueError, match="n_resamples. parameter of SkmmdCIT must be"):
+        SkmmdCIT(data, n_resamples="fast")
+    with pytest.raises(ValueError, match="level. parameter of SkmmdCIT must be"):
+        SkmmdCIT(data, n_resamples="auto", level=1.5)
+
+
+def test_causal_learn_absent_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "causallearn.utils.cit", None)
+    monkeypatch.delitem(sys.modules, "skmmd.causal", raising=False)
+    with pytest.raises(ImportError, match=r"pip install 'skmmd\[causal\]'"):
+        import skmmd.causal  # noqa: F401
+
+
+def _causal_data(n, rng):
+    """x0 -> x1 -> x2 and x0 -> x3, non-linear (x1 and x3 given x0 are
+    independent; so are x0 and x2 given x1)."""
+    x0 = rng.normal(size=n)
+    x1 = np.sin(2 * x0) + 0.3 * rng.normal(size=n)
+    x2 = x1**2 + 0.3 * rng.normal(size=n)
+    x3 = np.tanh(2 * x0) + 0.3 * rng.normal(size=n)
+    return np.column_stack([x0, x1, x2, x3])
+
+
+def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.search.ConstraintBased.PC import pc
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401 (registers the test)
+
+    data = _causal_data(600, np.random.default_rng(8))
+    calls = []
+    original = _conditional_search._default_map
+    monkeypatch.setattr(
+        _conditional_search,
+        "_default_map",
+        lambda *args: calls.append(1) or original(*args),
+    )
+    options = {"n_resamples": 199, "n_z_features": 60}  # a small, fast test
+    graphs = [
+        pc(data, 0.05, "skmmd", show_progress=False, **options).G.graph
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(graphs[0], graphs[1])
+    assert len(calls) == 2 * 4  # each column's features once per search
+    skeleton = {tuple(sorted(e)) for e in zip(*np.nonzero(graphs[0]))}
+    assert skeleton == {(0, 1), (1, 2), (0, 3)}
+    test = CIT(data, "skmmd", **options)
+    assert test(1, 3, [0]) == test(3, 1, (0,)) == test.pvalue_cache["1;3|0"]
+
+
+def test_the_registered_test_leaves_out_columns_independent_of_everything():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401
+
+    rng = np.random.default_rng(15)
+    data = np.column_stack([_causal_data(600, rng), rng.normal(size=600)])
+    options = {"n_resamples": 99, "n_z_features": 60}
+    test = CIT(data, "skmmd", **options)
+    # x4 is independent of everything: the test is the one given x0 alone.
+    assert test(1, 3, [0, 4]) == test(1, 3, [0])
+    assert list(test.search._z_maps) == [(0,)]
+    unscreened = CIT(data, "skmmd", z_screen=False, **options)
+    unscreened(1, 3, [0, 4])
+    assert list(unscreened.search._z_maps) == [(0, 4)]
+
+
+def test_tests_given_one_set_share_its_design_whatever_the_order(monkeypatch):
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401 (registers the test)
+
+    data = _causal_data(500, np.random.default_rng(11))
+    options = {"n_resamples": 99, "n_z_features": 60}
+    first = CIT(data, "skmmd", **options)
+    p = [first(1, 3, [0]), first(2, 3, [0]), first(1, 2, [0, 3])]
+    (features, design), _ = first.search._shared[(0,)]
+    assert design.sealed and features[0].shape[0] == 500
+    assert len(design._bases) == 10  # 5 folds x (x-fits, y-fits), computed once
+    again = CIT(data, "skmmd", **options)  # the other order, nothing shared yet
+    assert [again(1, 2, [0, 3]), again(2, 3, [0]), again(1, 3, [0])] == p[::-1]
+    # An evicted set is recomputed, to the same p-values.
+    monkeypatch.setattr(_conditional_search, "_SHARED_BYTES", 1)
+    small = CIT(data, "skmmd", **options)
+    later = [small(2, 3, [0]), small(1, 2, [0, 3]), small(1, 3, [0])]
+    assert later == [p[1], p[2], p[0]]
+    assert list(small.search._shared) == [(0,)]
+
+
+def test_fci_runs_the_registered_test():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.search.ConstraintBased.FCI import fci
+
+    import skmmd.causal  # noqa: F401
+
+    data = _causal_data(400, np.random.default_rng(9))
+    graph, _ = fci(
+        data, "skmmd", 0.05, show_progress=False, n_resamples=99, n_z_features=60
+    )
+    assert graph.get_graph_edges()
+
+
+def test_causal_bad_data_names_the_column():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401
+
+    data = _causal_data(200, np.random.default_rng(10))
+    data[3, 2] = np.nan
+    with pytest.raises(ValueError, match=r"column\(s\) \[2\]"):
+        CIT(data, "skmmd")
+    data[3, 2] = 0.0
+    data[:, 1] = 1.0
+    with pytest.raises(ValueError, match="column 1 of data is constant"):
+        CIT(data, "skmmd")(0, 1)
