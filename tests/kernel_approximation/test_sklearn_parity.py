@@ -175,10 +175,14 @@ def test_rbf_sampler_data_driven_bandwidth():
 
 
 def test_input_validation():
-    # Lists and CSR matrices are accepted.
+    # Lists and CSR matrices are accepted, and mapped as the array is.
     X_list = [[1, 2], [3, 4], [5, 6]]
-    rbf_sampler().fit(X_list).transform(X_list)
-    rbf_sampler().fit(sp.csr_matrix(X_list)).transform(sp.csr_matrix(X_list))
+    X = np.asarray(X_list, dtype=np.float64)
+    expected = rbf_sampler(random_state=0).fit(X).transform(X)
+    assert expected.shape == (3, 100)
+    for given in (X_list, sp.csr_matrix(X_list)):
+        Z = rbf_sampler(random_state=0).fit(given).transform(given)
+        np.testing.assert_allclose(Z, expected)
 
 
 # -- Nystroem ---------------------------------------------------------------------
