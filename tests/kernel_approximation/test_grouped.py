@@ -186,21 +186,26 @@ def test_fused_sums_beyond_fast_reduction_are_libm(rng, n_pairs):
     np.testing.assert_allclose(q, q_ref, rtol=1e-13)
 
 
+@pytest.fixture
+def set_numba_threads():
+    """``numba.set_num_threads`` for one test: the number of threads it found
+    is restored after it."""
+    before = numba.get_num_threads()
+    yield numba.set_num_threads
+    numba.set_num_threads(before)
+
+
 @pytest.mark.parametrize("name", ["rff_cos_sin", "fastfood_cos_phase"])
-def test_fused_sums_do_not_depend_on_threads(rng, name):
+def test_fused_sums_do_not_depend_on_threads(rng, name, set_numba_threads):
     # Tiles are summed in row order and merged in order: bit-identical for
     # any number of threads.
     X = rng.normal(size=(5000, 6))
     transformer = _samplers(128)[name].set_params(random_state=0).fit(X)
     groups = rng.integers(0, 50, 5000)
     results = []
-    before = numba.get_num_threads()
-    try:
-        for threads in range(1, numba.config.NUMBA_NUM_THREADS + 1):
-            numba.set_num_threads(threads)
-            results.append(transformer._grouped_sums(X, groups, 50))
-    finally:
-        numba.set_num_threads(before)
+    for threads in range(1, numba.config.NUMBA_NUM_THREADS + 1):
+        set_numba_threads(threads)
+        results.append(transformer._grouped_sums(X, groups, 50))
     for S, q in results[1:]:
         assert np.array_equal(S, results[0][0]) and np.array_equal(q, results[0][1])
 
