@@ -14,6 +14,25 @@ _SWEEP = os.environ.get("SKMMD_SEED_SWEEP", "0") not in ("", "0")
 _SEEDS = list(range(100)) if _SWEEP else [42]
 
 
+# The doctests (of skmmd's docstrings and of the user guide's pages) that take
+# more than a few seconds, marked slow as the tests that do are.
+_SLOW_DOCTESTS = {
+    "_demo_output.rst",  # the whole demo
+    "hdd.rst",
+    "independence.rst",
+    "fourier.rst",
+    "fastfood.rst",
+    "online.rst",
+    "skmmd.independence._api.hsic_test",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.name in _SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_generate_tests(metafunc):
     if "global_random_seed" in metafunc.fixturenames:
         metafunc.parametrize("global_random_seed", _SEEDS)

@@ -802,6 +802,7 @@ def _corpus(tmp_path):
     return files
 
 
+@pytest.mark.slow
 def test_cli_corpus_of_bad_files_gives_one_line_errors(tmp_path, capsys):
     files = _corpus(tmp_path)
     (tmp_path / "folder.csv").mkdir()

@@ -211,6 +211,7 @@ def test_clear_dependence_is_rejected_early(name):
     assert (test.n_resamples_used_ < AUTO_RESAMPLES) == stops
 
 
+@pytest.mark.slow
 def test_mean_resamples_on_null_data_is_small():
     used = [
         HSICTest(n_resamples="auto", random_state=s).fit(*_null_xy(s, 100))
@@ -275,7 +276,9 @@ def test_partial_fit_and_dask_equal_memory():
         assert test.p_value_ == ref.p_value_
 
 
-@pytest.mark.parametrize("family", ["mmd", "hsic"])
+@pytest.mark.parametrize(
+    "family", ["mmd", pytest.param("hsic", marks=pytest.mark.slow)]
+)
 def test_explain_stops_only_when_no_column_is_flagged(family):
     rng = np.random.default_rng(8)
     X, Y = rng.normal(size=(300, 3)), rng.normal(size=(300, 3))

@@ -57,6 +57,7 @@ def test_dask_arrays_of_any_chunking_equal_memory(name):
         assert test.n_features_in_ == 3
 
 
+@pytest.mark.slow
 def test_on_a_multiprocess_cluster(dask_client):
     X, Y = _data(1)
     ref = _tests()["rff"].fit(X, Y)
@@ -119,6 +120,7 @@ def test_dask_dataframes_pass_partitions_to_the_transformer():
         )
 
 
+@pytest.mark.slow
 def test_hsic_on_a_cluster_equals_in_memory(dask_client):
     """HSICTest on dask arrays (pairs reduced to unit sums on the workers)
     gives the in-memory statistic and p-value for the same seed."""
@@ -148,6 +150,7 @@ def test_hsic_on_a_cluster_equals_in_memory(dask_client):
         make().fit(da.from_array(x), da.from_array(y[:-1]))
 
 
+@pytest.mark.slow
 def test_aggregated_hsic_on_a_cluster_equals_memory_and_chunks(dask_client):
     """AggregatedHSICTest: every map's unit sums reduced on the workers give
     the in-memory statistics, null and p-value, and so do chunks given to
@@ -209,6 +212,7 @@ def test_column_report_on_a_cluster_equals_in_memory(dask_client):
     assert expected.column[0] == "1" and expected.adjusted_p_value[0] <= 0.05
 
 
+@pytest.mark.slow
 def test_columnwise_report_on_a_cluster_equals_in_memory(dask_client):
     """The default map's report (every numeric column in one columnwise map,
     in the test's stream) from dask arrays equals the in-memory one; so does
@@ -262,6 +266,7 @@ class _Killer:
         self.merged_at_kill = self.merged
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_reduction_and_every_worker_gone(monkeypatch):
     """On a 2-process LocalCluster, over data held by the workers: a worker
     killed mid-reduction changes neither the statistic nor the p-value (dask

@@ -22,6 +22,7 @@ def test_maxt_reaches_the_floor_whatever_the_number_of_columns(rng):
         assert adjusted[2:].min() > 0.05
 
 
+@pytest.mark.slow
 def test_maxt_controls_the_family_wise_error_on_exchangeable_rows():
     """Rows exchangeable (the complete null) with skewed, unlike columns:
     the rate of any rejection is at most alpha (1500 draws: 0.05 + 2 SE)."""

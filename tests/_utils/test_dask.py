@@ -24,6 +24,7 @@ def _data(seed=0, m=9000, n=7000, d=3):
     return rng.normal(size=(m, d)), rng.normal(size=(n, d)) + 0.05
 
 
+@pytest.mark.slow
 def test_sampler_transform_is_lazy_and_equals_numpy(dask_client):
     X, _ = _data(2, m=3000)
     dX = da.from_array(X, chunks=(700, 2))  # column chunks are merged first
@@ -65,6 +66,7 @@ def test_fit_on_a_large_dask_array_reads_a_bounded_subsample(monkeypatch):
     assert sampler.bandwidth_ == ref.bandwidth_
 
 
+@pytest.mark.slow
 def test_importing_skmmd_does_not_import_dask():
     code = (
         "import sys, skmmd; print('dask' in sys.modules, 'distributed' in sys.modules)"

@@ -5,7 +5,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 
+
+@pytest.mark.slow
 def test_parallel_copy_never_loads_the_serial_compilation(tmp_path):
     # numba keys cache entries by name and signature, not by ``parallel``: a
     # process that compiled only the serial copy must not hand that code to

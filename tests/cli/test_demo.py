@@ -3,6 +3,8 @@ two-sample demo's decisions."""
 
 import io
 
+import pytest
+
 from skmmd.__main__ import run_demo, run_two_sample_demo
 
 
@@ -19,6 +21,7 @@ def test_demo_prints_both_models_with_good_accuracy():
     assert min(accuracies) > 0.95
 
 
+@pytest.mark.slow
 def test_two_sample_demo_output():
     out = io.StringIO()
     run_two_sample_demo(copies=2, out=out)

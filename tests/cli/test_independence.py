@@ -144,6 +144,7 @@ def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
     assert result["kernel"] == "exact" and result["p_value"] == 0.02
 
 
+@pytest.mark.slow
 def test_cli_independence_aggregate(dependence_table, capsys):
     """--aggregate is hsic_test(..., aggregate=True) on the numeric columns."""
     from skmmd import hsic_test

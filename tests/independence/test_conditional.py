@@ -119,6 +119,7 @@ def test_level_on_a_heteroscedastic_non_linear_null():
     assert rejections <= 7
 
 
+@pytest.mark.slow
 def test_power_against_a_direct_link():
     rejections = 0
     for rep in range(10):

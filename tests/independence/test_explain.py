@@ -11,6 +11,7 @@ from skmmd import HSICTest, RandomFourierSampler
 pd = pytest.importorskip("pandas")
 
 
+@pytest.mark.slow
 def test_hsic_explain_flags_dependent_columns_of_a_wide_table():
     """The issue's examples: target = c0 + c1^2 + noise among 100 columns
     (adjusted p 0.096 on main), and sin(2 x5) + |x9| among 150 (x9's z was
@@ -29,6 +30,7 @@ def test_hsic_explain_flags_dependent_columns_of_a_wide_table():
     assert report.column_report.z[:2].min() > 10
 
 
+@pytest.mark.slow
 def test_hsic_explain_with_auto_resamples_stops_on_a_null_table():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(600, 30))

@@ -128,6 +128,7 @@ def test_units_are_scaled_sums_of_random_groups():
     assert test.p_value_ == 0.05  # (1 + 0) / 20: strong dependence
 
 
+@pytest.mark.slow
 def test_effect_size_is_the_hsic_of_the_rows_at_any_unit():
     """y = x^2 + N(0, 1): the reported HSIC at n = 20,000 (units of 8 rows
     here) estimates what it estimates at n = 1,000 (units of 1 row), and the

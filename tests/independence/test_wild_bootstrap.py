@@ -30,6 +30,7 @@ def _chunks(C, F, G, folds, size):
         yield np.arange(lo, lo + len(C[rows])), C[rows], F[rows], G[rows], folds[rows]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("split", [3, None])
 def test_null_scale_is_the_statistic_over_the_bootstrap_mean(split):
     # Chunks do not matter; the estimate matches the ratio of mean T to mean

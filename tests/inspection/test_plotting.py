@@ -112,6 +112,7 @@ def _figures(wide_tables, detector):
     yield DriftDisplay.from_estimator(detector, rng.normal(size=(300, 2)) + 0.5)
 
 
+@pytest.mark.slow
 def test_every_display_figure_is_readable(wide_tables, detector):
     # The aggregated test of 21 kernels made one row of 22 panels (5670 x 210
     # pixels); long column names were clipped on the left.
@@ -124,7 +125,12 @@ def test_every_display_figure_is_readable(wide_tables, detector):
 
 
 @pytest.mark.parametrize(
-    "example", ["plot_witness_2d.py", "plot_table_drift.py", "plot_online_drift.py"]
+    "example",
+    [
+        "plot_witness_2d.py",
+        "plot_table_drift.py",
+        pytest.param("plot_online_drift.py", marks=pytest.mark.slow),
+    ],
 )
 def test_gallery_examples_with_displays_are_readable(example, monkeypatch, tmp_path):
     """The gallery's examples that draw displays: every figure readable (the

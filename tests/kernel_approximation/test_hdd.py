@@ -445,6 +445,7 @@ def test_cv_bandwidth_with_only_single_point_sets():
     assert np.isfinite(hdd.kde_bandwidth_) and hdd.kde_bandwidth_ > 0
 
 
+@pytest.mark.slow
 def test_cv_bandwidth_shrinks_with_set_size():
     small, _ = make_mixture_bags(4, n_points=150, random_state=0)
     large, _ = make_mixture_bags(4, n_points=1500, random_state=0)

@@ -87,6 +87,7 @@ def test_landmark_gram_is_exact_and_residual_psd(rng):
 # -- float32 -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_float32_accuracy(global_random_seed):
     # The setting of the spec: 2000 x 5 (uniform on [0, 1]^5), s = 300,
     # gamma = 0.01. In float32 the transform's GEMM has round-off about
@@ -190,6 +191,7 @@ def test_user_landmarks(rng):
 # -- landmark strategies -----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_leverage_and_kmeans_beat_uniform(global_random_seed):
     # Monte Carlo over 5 data sets: on tight clusters of very unequal sizes
     # uniform sampling wastes landmarks on the big clusters. Measured (3

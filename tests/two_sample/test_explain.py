@@ -31,6 +31,7 @@ def test_a_bad_correction_is_refused_by_name():
 # The reports.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [200, 1000])
 def test_three_shifted_columns_are_flagged_in_a_wide_table(m):
     """The issue's example: with default settings the three columns shifted
@@ -43,6 +44,7 @@ def test_three_shifted_columns_are_flagged_in_a_wide_table(m):
     assert report.attrs["correction"] == "fwer"
 
 
+@pytest.mark.slow
 def test_a_columns_evidence_does_not_fall_with_the_width_of_the_table():
     """A column's z in a 1000-column report is its z in a report of it alone
     (same n and seed): the unit is chosen for one column's kernel."""

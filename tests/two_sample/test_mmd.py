@@ -81,6 +81,7 @@ def test_two_samples_equal_pooled_with_labels(rng, kind, calibration):
     assert (ref.n_samples_x_, ref.n_samples_y_) == (40, 55)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(TESTS))
 @pytest.mark.parametrize("calibration", ["permutation", "bootstrap"])
 def test_n_jobs_and_batch_do_not_change_results(rng, kind, calibration):
@@ -598,6 +599,7 @@ def test_mmd_test_is_the_estimator():
     assert agg.confidence_interval().low.shape == (2,)
 
 
+@pytest.mark.slow
 def test_type_one_error_on_mixed_tables_with_missing_values():
     # Small seeded version of benchmarks/bench_tables.py (1000 repetitions):
     # 80 null repetitions at alpha = 0.1; rejections ~ Binomial(80, 0.1),

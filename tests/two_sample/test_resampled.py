@@ -180,6 +180,7 @@ def _rejection_rate(method, n_reps, seed, n=50, d=200, n_resamples=99, alpha=0.0
     return rejections / n_reps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_type_one_error_high_dimension(method):
     # Null data in d = 200 with n = 50, Gaussian kernel, median bandwidth: the
