@@ -1,6 +1,6 @@
 import os
 
-# scikit-learn's array API dispatch (tests/test_array_api.py) needs scipy's
+# scikit-learn's array API dispatch (tests/_utils/test_array_api.py) needs scipy's
 # array API support, which scipy reads from the environment when it is first
 # imported: set it before anything imports scipy.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")

@@ -21,7 +21,7 @@ FREQUENCY_DRAWS = [{}, {"orthogonal": True}, {"qmc": "sobol"}, {"qmc": "halton"}
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_gram_accuracy(kernel, feature, global_random_seed):
     # Bounds on mean bias, max and mean absolute error from the exact variance
-    # of the estimator at D = 1024 (tests/gram_bounds.py); each fails with
+    # of the estimator at D = 1024 (tests/helpers/gram_bounds.py); each fails with
     # probability <= 1e-4 per seed for a correct map.
     rng = np.random.default_rng(global_random_seed)
     X = rng.normal(size=(30, 5))

@@ -1,4 +1,5 @@
-"""Tests of GCWSSampler and gmm_kernel (spec ``specs/gcws.md``, section 10).
+"""GCWSSampler (skmmd/kernel_approximation/_gcws.py, its compiled kernels in
+_gcws_numba.py) against a numpy transcription of its sampling.
 
 Statistical bounds: a code collision of sample j is a Bernoulli variable,
 independent over j, so a collision rate over k samples has standard error
