@@ -146,3 +146,32 @@ def test_causal_bad_data_names_the_column():
     data[:, 1] = 1.0
     with pytest.raises(ValueError, match="column 1 of data is constant"):
         CIT(data, "skmmd")(0, 1)
+
+
+def test_options_are_checked_as_the_estimators_are():
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from causallearn.search.ConstraintBased.PC import pc
+    from causallearn.utils.cit import CIT
+
+    import skmmd.causal  # noqa: F401
+
+    data = _causal_data(200, np.random.default_rng(12))
+    # A misspelt option, or one the test does not have, is refused by name,
+    # also when it comes through pc's own keyword arguments.
+    with pytest.raises(TypeError, match="n_resample"):
+        CIT(data, "skmmd", n_resample=99)
+    with pytest.raises(TypeError, match="n_jobs"):
+        pc(data, 0.05, "skmmd", show_progress=False, n_jobs=2)
+    # The estimator's constraints, under the adapter's name.
+    for bad, name in [
+        ({"n_folds": 1}, "n_folds"),
+        ({"n_z_features": 0}, "n_z_features"),
+        ({"n_resamples": "fast"}, "n_resamples"),
+        ({"level": 1.5}, "level"),
+    ]:
+        with pytest.raises(ValueError, match=f"'{name}' parameter of SkmmdCIT"):
+            CIT(data, "skmmd", **bad)
+    # random_state=None draws one seed for the whole search.
+    test = CIT(data, "skmmd", random_state=None, n_resamples=19)
+    assert isinstance(test.search.params["random_state"], int)
+    assert test(0, 1) == test(1, 0)

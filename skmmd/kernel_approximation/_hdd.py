@@ -444,12 +444,15 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         return A
 
     def _embed(self, scaled_bags):
+        """The embedding of each bag: its density estimate at the integration
+        points, embedded by :meth:`_embed_density_values`, a block of bags at
+        a time."""
         n_mc = self.integration_points_.shape[0]
         A = np.empty((len(scaled_bags), self._n_embedding))
         step = max(1, _budgets.BLOCK_ENTRIES // (n_mc * self._n_functions))
         for rows in gen_batches(len(scaled_bags), step):
             P = np.stack([self._kde(b) for b in scaled_bags[rows]])
-            A[rows] = self._project(self._functions(P))
+            A[rows] = self._embed_density_values(P)
         return A
 
     def transform(self, X):

@@ -309,3 +309,15 @@ def test_bad_n_resamples():
             HSICTest(n_resamples=bad).fit(X, Y)
         with pytest.raises(ValueError, match="n_resamples"):
             MMDTest(n_resamples=bad).fit(X, Y)
+
+
+def test_the_shared_rule_is_read_only():
+    # One rule per level is cached and shared by every test: none may change it.
+    rule = sequential_rule(ALPHA)
+    assert rule is sequential_rule(ALPHA)
+    with pytest.raises(TypeError):
+        rule.early[0] = 5
+    with pytest.raises(ValueError, match="read-only"):
+        rule.p_full[0] = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        rule.p_early[0][0] = 0.0
