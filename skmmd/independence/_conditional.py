@@ -404,12 +404,11 @@ class ConditionalHSICTest(BaseEstimator):
             *(None if m is None else (m, V) for m, V in zip(maps, data[:2] + [Z, Z]))
         )
         run = calibrated(features, len(data[0]), seed, **self._test_params())
-        parts, null = run.parts, run.null
+        parts, null, observed = run.parts, run.null, run.statistic
         self.penalty_ = run.penalty
         self.null_scale_ = parts.null_scale
         self.resample_unit_ = run.unit
         self.n_samples_ = len(data[0])
-        observed = parts.observed()[0]
         set_calibrated(self, observed, null, run.p_value)
         effect, se = parts.effect()
         self.result_ = ConditionalHSICTestResult(

@@ -129,6 +129,7 @@ class ConditionalRun(NamedTuple):
     """What :func:`calibrated` returns for one test."""
 
     parts: ConditionalParts  # the statistic's unit sums
+    statistic: float  # the observed statistic
     null: np.ndarray  # the bootstrap statistics
     p_value: float
     penalty: np.ndarray  # the ridge's penalty of each target
@@ -245,4 +246,4 @@ def calibrated(
     )
     p = float(_calibration.p_value(observed, null, tolerance))
     p = _calibration.final_p_value(rule, null.shape[0], p)
-    return ConditionalRun(parts, null, p, penalty, unit)
+    return ConditionalRun(parts, observed, null, p, penalty, unit)

@@ -247,18 +247,7 @@ def test_report_explains_its_column_table_and_the_interval_against_the_test():
          "adjusted_p_value": [0.002, 0.9], "z": [4.0, -0.5],
          "mmd2_low": [0.0, 0.0], "mmd2_high": [0.02, 0.0]}
     )  # fmt: skip
-    result = MMDTestResult(
-        statistic=0.01,
-        pvalue=0.001,
-        null_distribution=np.linspace(-0.01, 0.005, 99),
-        alpha=0.05,
-        mmd2=0.01,
-        standard_error=0.006,
-        n_samples_x=300,
-        n_samples_y=300,
-        column_report=report,
-    )
-    html = result.to_html()
+    html = result_of(report).to_html()
     page = self_contained(html)
     headers = [a.get("title", "") for tag, a in page.elements if tag == "th"]
     explained = [t for t in headers if t]
@@ -278,8 +267,9 @@ def test_each_family_report_speaks_of_its_own_hypothesis():
     rng = np.random.default_rng(5)
     x = rng.normal(size=(400, 1))
     dependent = hsic_test(x, x**2 + rng.normal(size=(400, 1)), random_state=0)
-    page = self_contained(dependent.to_html())
-    assert "<title>skmmd independence test report</title>" in dependent.to_html()
+    html = dependent.to_html()
+    page = self_contained(html)
+    assert "<title>skmmd independence test report</title>" in html
     assert page.text["verdict"].startswith(
         "The two variables are dependent: the test rejects H0 (x and y are independent)"
     )
