@@ -56,11 +56,14 @@ class ConditionalHSICTest(BaseEstimator):
     ----------
     x_transformer, y_transformer : "auto" or object with ``fit`` and \
             ``transform``, default="auto"
-        Feature maps of X and of y. ``"auto"``: a
-        :class:`RandomFourierSampler` with 6 features (3 frequencies) at the
-        median bandwidth for arrays, a :class:`TabularSampler` with 6 for
-        DataFrames with text columns. The residual products have ``Dx * Dy``
-        entries per row.
+        Feature maps of X and of y. ``"auto"``: for one numeric column,
+        cosines and sines at 3 fixed frequencies (the quantiles of the Gaussian
+        kernel's spectral measure over the median bandwidth: the map depends on
+        the data only, so the decision does not hinge on a draw of three
+        frequencies); for several, a :class:`RandomFourierSampler` with 6
+        features (3 frequencies) at the median bandwidth; a
+        :class:`TabularSampler` with 6 for DataFrames with text columns. The
+        residual products have ``Dx * Dy`` entries per row.
     z_transformer : "auto" or object with ``fit`` and ``transform``, \
             default="auto"
         Feature map of Z. ``"auto"``: Z standardized, ``n_z_features``

@@ -1,16 +1,61 @@
 """The maps of a conditional test (skmmd/independence/_conditional_maps.py):
-the screen that leaves out the columns of Z independent of everything, and
-the size of Z's default map."""
+the fixed-frequency map of one column, the screen that leaves out the columns
+of Z independent of everything, and the size of Z's default map."""
 
 import numpy as np
 import pytest
 
 from skmmd import ConditionalHSICTest
-from skmmd.independence._conditional_maps import n_z_features
+from skmmd import RandomFourierSampler
+from skmmd.independence._conditional_maps import (
+    SpectralQuantileMap,
+    _default_map,
+    n_z_features,
+)
+from skmmd.kernels import gaussian_kernel
 
 
 def _test(**params):
     return ConditionalHSICTest(n_resamples=199, random_state=0, **params)
+
+
+def test_spectral_quantile_map_approaches_the_gaussian_kernel():
+    x = np.random.default_rng(0).normal(size=(300, 1))
+    exact = gaussian_kernel(x, bandwidth=SpectralQuantileMap().fit(x).bandwidth_)
+    errors = []
+    for n_components in (6, 40, 400):
+        F = SpectralQuantileMap(n_components=n_components).fit_transform(x)
+        assert F.shape == (300, n_components)
+        errors.append(np.abs(F @ F.T - exact).max())
+    # A quadrature: its error falls with the frequencies, to far below that of
+    # 400 random ones (about 0.1).
+    assert errors[0] > errors[1] > errors[2]
+    assert errors[2] < 0.01
+
+
+def test_default_map_of_one_column_is_a_function_of_the_data():
+    x = np.random.default_rng(1).normal(size=(2000, 1))
+    maps = [_default_map(x, 6, seed) for seed in (0, 1, 2)]
+    assert all(isinstance(m, SpectralQuantileMap) for m in maps)
+    for m in maps[1:]:
+        np.testing.assert_array_equal(m.transform(x), maps[0].transform(x))
+    # Several columns: random Fourier features, drawn from the seed.
+    X = np.random.default_rng(2).normal(size=(100, 2))
+    assert isinstance(_default_map(X, 6, 0), RandomFourierSampler)
+
+
+def test_u_shaped_dependence_found_whatever_the_seed():
+    # Three random frequencies can all be low: the features of both columns
+    # nearly linear, a U-shaped link nearly invisible. The fixed frequencies
+    # see it under every seed.
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=500)
+    y = x**2 + rng.normal(size=500)
+    for seed in range(5):
+        test = ConditionalHSICTest(n_resamples=99, random_state=seed).fit(x, y)
+        assert test.p_value_ == 0.01
+    with pytest.raises(ValueError, match="n_components"):
+        SpectralQuantileMap(n_components=1).fit(x[:, None])
 
 
 def _interaction_and_noise_columns(n, rng):
