@@ -1,9 +1,13 @@
 """causal-learn's PC and FCI with skmmd's conditional independence test.
 
-``import skmmd.causal`` registers :class:`SkmmdCIT` with causal-learn under the
-name ``"skmmd"``, so that ``pc(data, 0.05, "skmmd")`` and ``fci(data,
-"skmmd")`` run :class:`~skmmd.ConditionalHSICTest`'s test on every ``(X, Y,
-S)`` the search asks about. Needs the ``causal`` extra (``python -m pip install
+:func:`pc` and :func:`fci` run causal-learn's searches on a table (a
+DataFrame: its column names become the graph's node names; text,
+categorical and boolean columns and missing values are taken) and return
+causal-learn's own graph objects. ``import skmmd.causal`` also registers
+:class:`SkmmdCIT` with causal-learn under the name ``"skmmd"``, so that
+causal-learn's ``pc(data, 0.05, "skmmd")`` and ``fci(data, "skmmd")`` on an
+array run :class:`~skmmd.ConditionalHSICTest`'s test on every ``(X, Y, S)``
+the search asks about. Needs the ``causal`` extra (``python -m pip install
 'skmmd[causal]'``). The tests of one search share their work (see
 :class:`~skmmd.independence._conditional_search.ConditionalSearch`).
 """
@@ -14,6 +18,8 @@ import json
 from .independence._conditional_search import ConditionalSearch
 
 try:
+    from causallearn.search.ConstraintBased.FCI import fci as _causal_learn_fci
+    from causallearn.search.ConstraintBased.PC import pc as _causal_learn_pc
     from causallearn.utils.cit import CIT_Base, register_ci_test
 except ImportError as error:  # the optional extra
     raise ImportError(
@@ -22,7 +28,7 @@ except ImportError as error:  # the optional extra
         "'skmmd[causal]'."
     ) from error
 
-__all__ = ["SkmmdCIT"]
+__all__ = ["SkmmdCIT", "fci", "pc"]
 
 
 class SkmmdCIT(CIT_Base):
@@ -31,7 +37,8 @@ class SkmmdCIT(CIT_Base):
     Parameters
     ----------
     data : ndarray of shape (n_samples, n_features)
-        The data set of the search, one column per variable.
+        The data set of the search, one column per variable (NaN: missing;
+        each test runs on the rows complete for its variables).
     random_state : int, RandomState instance or None, default=0
         Seed of every test, combined with the variables tested.
     n_resamples, n_folds, n_z_features, z_screen
@@ -42,6 +49,10 @@ class SkmmdCIT(CIT_Base):
         (which ``pc`` and ``fci`` take for themselves).
     cache_path : str or None, default=None
         causal-learn's JSON cache of p-values.
+    table : DataFrame or None, default=None
+        The table ``data`` encodes (text columns as codes), whose columns the
+        tests then map as the estimator maps a table's; what :func:`pc` and
+        :func:`fci` pass.
 
     Any other option (a misspelt one, or one the test does not have) is a
     ``TypeError``, whether given here or through ``pc(..., **options)``.
@@ -74,9 +85,10 @@ class SkmmdCIT(CIT_Base):
         n_z_features="auto",
         z_screen=True,
         cache_path=None,
+        table=None,
     ):
         self.search = ConditionalSearch(
-            data,
+            data if table is None else table,
             random_state=random_state,
             n_resamples=n_resamples,
             level=level,
@@ -98,3 +110,120 @@ class SkmmdCIT(CIT_Base):
 
 
 register_ci_test("skmmd", SkmmdCIT)
+
+
+def _search_arguments(data, alpha, node_names, options):
+    """causal-learn's data, node names and the test's options for a search
+    of ``data`` (an array or a DataFrame)."""
+    search = ConditionalSearch(
+        data, level=alpha, **{**_TEST_DEFAULTS, **_test_options(options)}
+    )
+    if node_names is None:
+        node_names = search.names
+    if len(node_names) != search.data.shape[1]:
+        raise ValueError(
+            f"node_names has {len(node_names)} names for {search.data.shape[1]} "
+            "columns of data."
+        )
+    table = search.table
+    return search.data, list(node_names), {"table": table, "level": alpha}
+
+
+_TEST_DEFAULTS = {
+    "random_state": 0,
+    "n_resamples": 999,
+    "n_folds": 5,
+    "n_z_features": "auto",
+    "z_screen": True,
+}
+
+
+def _test_options(options):
+    return {k: v for k, v in options.items() if k in _TEST_DEFAULTS}
+
+
+def pc(data, alpha=0.05, *, node_names=None, **options):
+    """causal-learn's PC on a table, each test skmmd's conditional test.
+
+    Parameters
+    ----------
+    data : DataFrame or ndarray of shape (n_samples, n_variables)
+        One column per variable. A DataFrame's column names become the
+        graph's node names; its numeric and boolean columns are numbers, its
+        text and categorical columns are mapped by a
+        :class:`~skmmd.TabularSampler` (as :class:`~skmmd.ConditionalHSICTest`
+        maps a table). Missing values (NaN, None, pd.NA) are handled test-wise:
+        each test runs on the rows complete for its variables, as causal-learn's
+        ``mv_fisherz`` does (valid where values are missing independently of
+        the variables, MCAR).
+    alpha : float, default=0.05
+        Level of each test (and where ``n_resamples="auto"`` stops).
+    node_names : list of str or None, default=None
+        None: a DataFrame's column names, or ``X1, X2, ...``.
+    **options
+        The test's: ``random_state`` (default 0), ``n_resamples`` (999),
+        ``n_folds``, ``n_z_features``, ``z_screen`` (see :class:`SkmmdCIT`);
+        and causal-learn's ``pc``'s (``stable``, ``uc_rule``, ``uc_priority``,
+        ``background_knowledge``, ``show_progress``, ...). Any other is a
+        ``TypeError`` naming it.
+
+    Returns
+    -------
+    graph : causallearn.graph.GraphClass.CausalGraph
+        causal-learn's result: ``graph.G`` the graph (its nodes named),
+        ``graph.G.graph`` the adjacency matrix.
+
+    See Also
+    --------
+    fci : The same with FCI (latent confounders allowed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from skmmd.causal import pc
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=500)
+    >>> df = pd.DataFrame({"x": np.sin(2 * z) + 0.3 * rng.normal(size=500), "z": z,
+    ...                    "y": z**2 + 0.3 * rng.normal(size=500)})
+    >>> graph = pc(df, 0.05, n_resamples="auto", show_progress=False)
+    >>> sorted(str(edge) for edge in graph.G.get_graph_edges())
+    ['x --- z', 'z --- y']
+    """
+    data, names, test = _search_arguments(data, alpha, node_names, options)
+    return _causal_learn_pc(
+        data, alpha, "skmmd", node_names=names, **test, **_TEST_DEFAULTS | options
+    )
+
+
+def fci(data, alpha=0.05, *, node_names=None, **options):
+    """causal-learn's FCI on a table, each test skmmd's conditional test.
+
+    Parameters
+    ----------
+    data : DataFrame or ndarray of shape (n_samples, n_variables)
+        As in :func:`pc`.
+    alpha : float, default=0.05
+        Level of each test (and where ``n_resamples="auto"`` stops).
+    node_names : list of str or None, default=None
+        None: a DataFrame's column names, or ``X1, X2, ...``.
+    **options
+        The test's (as in :func:`pc`) and causal-learn's ``fci``'s
+        (``depth``, ``max_path_length``, ``background_knowledge``,
+        ``show_progress``, ...). Any other is a ``TypeError`` naming it.
+
+    Returns
+    -------
+    graph : causallearn.graph.GeneralGraph.GeneralGraph
+        The partial ancestral graph, nodes named.
+    edges : list of causallearn.graph.Edge.Edge
+        Its edges, with causal-learn's properties.
+
+    See Also
+    --------
+    pc : The same with PC (no latent confounders).
+    """
+    data, names, test = _search_arguments(data, alpha, node_names, options)
+    return _causal_learn_fci(
+        data, "skmmd", alpha, node_names=names, **test, **_TEST_DEFAULTS | options
+    )

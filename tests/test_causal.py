@@ -1,7 +1,8 @@
 """The causal-learn adapter (skmmd/causal.py): the test registered as
-"skmmd" for PC and FCI, reproducible graphs, the work shared by the tests
-given one conditioning set, screening, ``n_resamples="auto"``, bad data, and
-the extra named when causal-learn is missing."""
+"skmmd" for PC and FCI, pc and fci on tables (names, text, missing values),
+reproducible graphs, the work shared by the tests given one conditioning
+set, screening, ``n_resamples="auto"``, bad data, and the extra named when
+causal-learn is missing."""
 
 import sys
 
@@ -139,13 +140,71 @@ def test_causal_bad_data_names_the_column():
     import skmmd.causal  # noqa: F401
 
     data = _causal_data(200, np.random.default_rng(10))
-    data[3, 2] = np.nan
-    with pytest.raises(ValueError, match=r"column\(s\) \[2\]"):
+    data[3, 2] = np.inf
+    with pytest.raises(ValueError, match=r"infinite values in \['X3'\]"):
         CIT(data, "skmmd")
     data[3, 2] = 0.0
     data[:, 1] = 1.0
-    with pytest.raises(ValueError, match="column 1 of data is constant"):
+    with pytest.raises(ValueError, match=r"'X2' \(column 1 of data\) is constant"):
         CIT(data, "skmmd")(0, 1)
+    pd = pytest.importorskip("pandas")
+    table = pd.DataFrame(data, columns=["a", "b", "c", "d"])
+    with pytest.raises(ValueError, match="variable 'b'"):
+        skmmd.causal.pc(table, show_progress=False)
+    with pytest.raises(ValueError, match="node_names has 2 names for 4 columns"):
+        skmmd.causal.pc(table, node_names=["a", "b"])
+
+
+def test_missing_values_are_handled_test_wise(monkeypatch):
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from skmmd.causal import SkmmdCIT
+
+    data = _causal_data(300, np.random.default_rng(11))
+    holed = data.copy()
+    holed[::10, 2] = np.nan  # 30 rows
+    rows = []
+    calibrated = _conditional_search.calibrated
+
+    def counted(features, n_rows, seed, **options):
+        rows.append(n_rows)
+        return calibrated(features, n_rows, seed, **options)
+
+    monkeypatch.setattr(_conditional_search, "calibrated", counted)
+    test, whole = SkmmdCIT(holed, n_resamples=99), SkmmdCIT(data, n_resamples=99)
+    # The tests of the variables without missing values run on every row, as
+    # if there were none; those of column 2 on its 270 complete rows.
+    assert test(0, 3, [1]) == whole(0, 3, [1])
+    assert test(1, 2) <= 0.05 and test(0, 2, [1]) > 0.05
+    assert test(0, 3, [2]) <= 0.05
+    assert rows == [300, 300, 270, 270, 270]
+    # Where too few rows are complete for a test, it says which variables.
+    holed[10:, 2] = np.nan
+    with pytest.raises(ValueError, match=r"only 9 rows have all of \['X1', 'X3'\]"):
+        SkmmdCIT(holed, n_resamples=99)(0, 2)
+
+
+def test_pc_on_a_table_with_text_and_missing_values():
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("causallearn", reason="causal-learn is not installed")
+    from skmmd.causal import fci, pc
+
+    rng = np.random.default_rng(12)
+    data = _causal_data(400, rng)
+    table = pd.DataFrame(data, columns=["root", "middle", "leaf", "side"])
+    # The middle of the chain as text: three levels of a category.
+    table["middle"] = np.array(["low", "mid", "high"])[
+        np.digitize(data[:, 1], [-0.4, 0.4])
+    ]
+    table.loc[rng.choice(400, 4, replace=False), "leaf"] = np.nan  # 1 %
+    graph = pc(table, 0.05, n_resamples="auto", show_progress=False)
+    assert graph.G.get_node_names() == ["root", "middle", "leaf", "side"]
+    edges = {tuple(sorted(str(e).split(" ")[::2])) for e in graph.G.get_graph_edges()}
+    assert edges == {("middle", "root"), ("leaf", "middle"), ("root", "side")}
+    pag, _ = fci(table, 0.05, n_resamples="auto", show_progress=False)
+    assert pag.get_node_names() == ["root", "middle", "leaf", "side"]
+    # The test's options and causal-learn's; any other refused by name.
+    with pytest.raises(TypeError, match="n_resample"):
+        pc(table, n_resample=99, show_progress=False)
 
 
 def test_options_are_checked_as_the_estimators_are():

@@ -102,9 +102,10 @@ def _kind(args):
     return "aggregated HSIC independence test" if args.aggregate else "HSIC test"
 
 
-def _lines(args, test, effect):
-    """The printed result: what was tested, the statistic, the p-value, the
-    decision and the effect with its interval."""
+def _lines(args, test, effect, left_out=0):
+    """The printed result: what was tested (and the rows with missing values
+    ``--given`` left out), the statistic, the p-value, the decision and the
+    effect with its interval."""
     given = f" given {args.given}" if args.given else ""
     low, high = effect.confidence_interval(args.confidence_level)
     decision = (
@@ -143,7 +144,12 @@ def _lines(args, test, effect):
     width = test.n_features_in_
     return [
         f"{_kind(args)}: {args.table}, target {args.target!r} against {width} "
-        f"column{'s' * (width != 1)}{given}, n={test.n_samples_}",
+        f"column{'s' * (width != 1)}{given}, n={test.n_samples_}"
+        + (
+            f" ({left_out} row{'s' * (left_out != 1)} with missing values left out)"
+            if left_out
+            else ""
+        ),
         f"{kernel}, seed {args.seed}",
         statistic,
         f"p-value  = {test.p_value_:.6g}",
@@ -158,6 +164,11 @@ def run_independence(args, out=None):
     out = sys.stdout if out is None else out
     target, given, others = _columns(args)
     table = _files.read_table(args.table, True)
+    left_out = 0
+    if given:  # the conditional test runs on the rows complete for its columns
+        complete = table.iloc[:, [target, *given, *others]].notna().all(axis=1)
+        left_out = int((~complete).sum())
+        table = table[complete.to_numpy()]
     test = _fitted_test(args, table, target, given, others)
     report = None
     if args.explain:
@@ -178,6 +189,7 @@ def run_independence(args, out=None):
             if args.aggregate
             else "auto",
             given=args.given.split(",") if given else None,
+            rows_left_out=left_out if given else None,
             statistic_type="conditional" if given else args.statistic,
             n_resamples=args.n_resamples,
             resample_unit=test.resample_unit_,
@@ -185,7 +197,7 @@ def run_independence(args, out=None):
         )
         print(json.dumps(result, default=str), file=out)
         return status
-    print("\n".join(_lines(args, test, effect)), file=out)
+    print("\n".join(_lines(args, test, effect, left_out)), file=out)
     if report is not None:
         print_report(
             report,

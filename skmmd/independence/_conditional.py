@@ -29,6 +29,32 @@ from ._observations import check_variable, numeric_table
 from ._results import ConditionalHSICTestResult
 
 
+def _refuse_missing(V, name):
+    """A ValueError naming the columns of ``V`` with missing values, where
+    its map takes numbers (a table with text keeps them: its TabularSampler
+    maps them as values of their own)."""
+    if V is None or (is_dataframe(V) and not numeric_table(V)):
+        return
+    if is_dataframe(V):
+        labels, mask = list(V.columns), V.isna().to_numpy()
+    else:
+        values = np.asarray(V)
+        if values.dtype.kind not in "fc":
+            return
+        mask = np.isnan(values.reshape(len(values), -1))
+        labels = list(range(mask.shape[1]))
+    bad = np.flatnonzero(mask.any(axis=0))
+    if bad.size:
+        rows = int(mask.any(axis=1).sum())
+        raise ValueError(
+            f"{name} has missing values (NaN) in column(s) "
+            f"{[labels[j] for j in bad]}, in {rows} row{'s' * (rows != 1)}: "
+            "the test takes complete rows; drop those (e.g. DataFrame.dropna) or "
+            "run a causal search with skmmd.causal.pc, which tests each set of "
+            "variables on the rows complete for them."
+        )
+
+
 class ConditionalHSICTest(BaseEstimator):
     """Kernel test of conditional independence of X and y given Z, linear in n.
 
@@ -276,6 +302,8 @@ class ConditionalHSICTest(BaseEstimator):
                 f"{type(self).__name__} requires y to be passed, but the target y "
                 "is None: give the second variable, one row per row of X."
             )
+        for V, name in ((X, "X"), (y, "y"), (Z, "Z")):
+            _refuse_missing(V, name)
         X = check_variable(self, X, "X", self.x_transformer, True, 1)
         Y = check_variable(self, y, "y", self.y_transformer, True, 1)
         data = [X, Y]
@@ -388,6 +416,10 @@ class ConditionalHSICTest(BaseEstimator):
         Z : DataFrame, array-like of shape (n, n_features_z) or None, \
                 default=None
             The conditioning variables (None: the unconditional test).
+
+        Missing values (NaN) in numbers are refused, naming the columns; in
+        a table with text columns its TabularSampler maps them as values of
+        their own.
 
         Returns
         -------

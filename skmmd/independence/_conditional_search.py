@@ -11,6 +11,12 @@ sets within a memory budget), so each computes only what its pair adds. Each
 test's randomness (units, signs; folds per set) comes from ``random_state``
 and the variables tested, so a search is reproducible and its p-values do not
 depend on the order of the tests.
+
+A table (a DataFrame) may hold text, categorical and boolean columns, mapped
+as :class:`~skmmd.ConditionalHSICTest` maps them, and missing values, handled
+test-wise: each test runs on the rows complete for its variables (as
+causal-learn's ``mv_fisherz`` does), each map fit on the rows where its
+variables are present.
 """
 
 from collections import OrderedDict
@@ -20,6 +26,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from .._utils import _streams
+from .._utils._tables import is_dataframe
 from ._conditional import ConditionalHSICTest
 from ._conditional_maps import (
     _XY_FEATURES,
@@ -48,13 +55,21 @@ CONSTRAINTS = {
 }
 
 
+def _is_number(column):
+    """Whether a column of a table is read as numbers (booleans as 0 and 1,
+    as the estimator reads a table of numbers); the rest is mapped as text."""
+    return column.dtype.kind in "biuf"
+
+
 class ConditionalSearch:
     """The conditional tests of one data set, sharing their work.
 
     Parameters
     ----------
-    data : ndarray of shape (n_samples, n_variables)
-        Finite numbers, one column per variable.
+    data : ndarray of shape (n_samples, n_variables) or DataFrame
+        One column per variable: numbers (NaN: missing), or a table whose
+        text, categorical and boolean columns are mapped as the estimator
+        maps them (None, NaN and pd.NA: missing).
     random_state : int, RandomState instance or None
         Seed of every test, combined with the variables tested (None or a
         RandomState: an int drawn from it once).
@@ -62,31 +77,38 @@ class ConditionalSearch:
         As in :class:`~skmmd.ConditionalHSICTest`.
     level : float
         The ``alpha`` of each test (where ``n_resamples="auto"`` stops).
+    names : list of str or None, default=None
+        The variables' names in messages (None: a table's column labels, an
+        array's ``X1, X2, ...`` as causal-learn names its nodes).
 
     Attributes
     ----------
     params : dict
         The options, ``random_state`` as an int: what identifies the search's
         p-values (causal-learn's cache key).
+    data : ndarray of shape (n_samples, n_variables)
+        The numbers of the data (text columns: codes, for causal-learn).
     """
 
-    def __init__(self, data, *, level, **options):
+    def __init__(self, data, *, level, names=None, **options):
         validate_parameter_constraints(
             CONSTRAINTS, {**options, "level": level}, caller_name="SkmmdCIT"
         )
-        data = np.asarray(data)
-        if data.ndim != 2 or not np.issubdtype(data.dtype, np.number):
-            raise ValueError(
-                f"data must be a 2-D numeric array (rows x variables); got shape "
-                f"{data.shape} and dtype {data.dtype}."
+        self.table, self.data, self._missing = _read(data)
+        if names is None:
+            names = (
+                [str(c) for c in data.columns]
+                if self.table is not None
+                else [f"X{j + 1}" for j in range(self.data.shape[1])]
             )
-        bad = ~np.isfinite(data).all(axis=0)
-        if bad.any():
+        self.names = list(names)
+        infinite = np.isinf(self.data).any(axis=0)
+        if infinite.any():
             raise ValueError(
-                "data has NaN or infinity in column(s) "
-                f"{np.flatnonzero(bad).tolist()}: the test takes finite values."
+                "data has infinite values in "
+                f"{[self.names[j] for j in np.flatnonzero(infinite)]}: the test "
+                "takes finite values (NaN: missing)."
             )
-        self.data = data.astype(np.float64)
         seed = options["random_state"]
         if not isinstance(seed, (int, np.integer)):
             seed = check_random_state(seed).randint(np.iinfo(np.int32).max)
@@ -95,7 +117,6 @@ class ConditionalSearch:
         self.level = float(level)
         if options["n_resamples"] == "auto":  # stopped p-values depend on it
             self.params["level"] = self.level
-        self._constant = set(np.flatnonzero(np.all(data == data[:1], axis=0)).tolist())
         self._features = {}  # column -> its x/y features (n x 6)
         self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
         self._shared = OrderedDict()  # recent sets -> their features, design
@@ -105,39 +126,78 @@ class ConditionalSearch:
         """A seed of ``stream`` from ``random_state`` and the variables."""
         return _streams.search_seed(self.params["random_state"], stream, *key)
 
+    def _text(self, columns):
+        """Whether any of ``columns`` is mapped as text."""
+        return self.table is not None and not all(
+            _is_number(self.table.iloc[:, j]) for j in columns
+        )
+
+    def _values(self, columns, rows=slice(None)):
+        """The variables ``columns`` on ``rows``: numbers, or a table where
+        one of them is text."""
+        if self._text(columns):
+            return self.table.iloc[rows, list(columns)]
+        if isinstance(rows, slice):
+            return self.data[rows, list(columns)]
+        return self.data[np.ix_(rows, list(columns))]
+
+    def _complete(self, columns):
+        """The rows where every one of ``columns`` is present."""
+        return ~self._missing[:, list(columns)].any(axis=1)
+
+    def _present(self, columns):
+        """The positions of the rows where every one of ``columns`` is
+        present."""
+        return np.flatnonzero(self._complete(columns))
+
     def _column(self, j):
-        if j in self._constant:
-            raise ValueError(
-                f"column {j} of data is constant: it is independent of "
-                "everything; drop it before the search."
-            )
         if j not in self._features:
-            V = self.data[:, [j]]
-            self._features[j] = _default_map(
+            rows = self._present([j])
+            V = self._values([j], rows)
+            distinct = V.iloc[:, 0].nunique() if is_dataframe(V) else np.unique(V).size
+            if distinct < 2:
+                raise ValueError(
+                    f"variable {self.names[j]!r} (column {j} of data) is constant: "
+                    "it is independent of everything; drop it before the search."
+                )
+            fitted = _default_map(
                 V, _XY_FEATURES, self._seed(_streams.SEARCH_COLUMN, j)
-            ).transform(V)
+            )
+            F = fitted.transform(V)
+            features = np.zeros((len(self.data), F.shape[1]))
+            features[rows] = F  # the rows with j missing stay unused
+            self._features[j] = features
         return self._features[j]
 
-    def _screened(self, i, k, S):
-        """The columns of ``S`` the test of ``i`` and ``k`` conditions on
-        (:func:`relevant_columns`, on the rows the z maps are fit on)."""
-        if len(S) < 2 or not self.params["z_screen"]:
+    def _screened(self, i, k, S, rows):
+        """The columns of ``S`` the test of ``i`` and ``k`` on ``rows``
+        conditions on (:func:`relevant_columns`, on the rows the z maps are
+        fit on; all of ``S`` where one of them is text, as in the
+        estimator)."""
+        if len(S) < 2 or not self.params["z_screen"] or self._text(S):
             return S
-        if self._screen_rows is None:  # one draw of rows per search
-            self._screen_rows = fit_rows(
-                len(self.data), self._seed(_streams.SEARCH_SCREEN_ROWS)
-            )
-        rows = self._screen_rows
+        if rows is None:
+            if self._screen_rows is None:  # one draw of rows per search
+                self._screen_rows = fit_rows(
+                    len(self.data), self._seed(_streams.SEARCH_SCREEN_ROWS)
+                )
+            rows = self._screen_rows
+        else:
+            rows = rows[fit_rows(len(rows), self._seed(_streams.SEARCH_SCREEN_ROWS))]
+        margins = (
+            None if self._text([j]) else self.data[rows, j][:, None] for j in (i, k)
+        )
         kept = relevant_columns(
             self.data[np.ix_(rows, S)],
-            self.data[rows, i][:, None],
-            self.data[rows, k][:, None],
+            *margins,
             (self._column(i)[rows], self._column(k)[rows]),
             self._seed(_streams.SEARCH_SCREEN, i, k, len(S), *S),
         )
         return [S[j] for j in kept]
 
     def _z_map(self, S):
+        """The maps of z and of the weights of the set ``S``, fit on the rows
+        complete for ``S``."""
         key = tuple(S)
         if key not in self._z_maps:
             for j in S:
@@ -145,7 +205,7 @@ class ConditionalSearch:
             width = self.params["n_z_features"]
             if width == "auto":
                 width = n_z_features(len(self.data))
-            Z = self.data[:, S]
+            Z = self._values(S, self._present(S))
             self._z_maps[key] = (
                 _default_z_map(Z, width, self._seed(_streams.SEARCH_Z_MAP, *S)),
                 _default_weight_map(
@@ -163,7 +223,7 @@ class ConditionalSearch:
         if key in self._shared:
             self._shared.move_to_end(key)
             return self._shared[key][0]
-        Z = self.data[:, S]
+        Z = self._values(S)
         width = sum(m.transform(Z[:1]).shape[1] for m in maps)
         n, K = len(self.data), self.params["n_folds"]
         features = None
@@ -180,21 +240,35 @@ class ConditionalSearch:
 
     def p_value(self, i, k, S):
         """The p-value of columns ``i`` and ``k`` independent given the
-        columns ``S`` (a list, possibly empty)."""
+        columns ``S`` (a list, possibly empty), on the rows complete for
+        all of them."""
         A, B = self._column(i), self._column(k)
-        S = self._screened(i, k, list(S))
+        complete = self._complete([i, k, *S])
+        rows = None if complete.all() else np.flatnonzero(complete)
+        if rows is not None:
+            if len(rows) < 2 * self.params["n_folds"]:
+                names = [self.names[j] for j in (i, k, *S)]
+                raise ValueError(
+                    f"only {len(rows)} rows have all of {names} present: a test "
+                    f"needs at least 2 per fold (n_folds={self.params['n_folds']})."
+                )
+            A, B = A[rows], B[rows]
+        S = self._screened(i, k, list(S), rows)
         z = weights = design = None
-        if S:
+        if S and rows is None:
             maps = self._z_map(S)
             computed, design = self._z_work(S, maps)
             if computed is None:
-                Z = self.data[:, S]
+                Z = self._values(S)
                 z, weights = ((m, Z) for m in maps)
             else:
                 z, weights = computed
+        elif S:  # rows of their own: nothing to share with the set's tests
+            Z = self._values(S, rows)
+            z, weights = ((m, Z) for m in self._z_map(S))
         return calibrated(
             RowFeatures(A, B, z, weights),
-            len(self.data),
+            len(A),
             self._seed(_streams.SEARCH_TEST, 1, i, k, len(S), *S),
             n_resamples=self.params["n_resamples"],
             alpha=self.level,
@@ -204,3 +278,32 @@ class ConditionalSearch:
                 _streams.SEARCH_FOLDS, len(S), *S
             ),  # one design per set
         ).p_value
+
+
+def _read(data):
+    """``(table, numbers, missing)`` of the search's data: the DataFrame or
+    None; the numbers (text columns as codes, missing values NaN), the array
+    causal-learn sees; the mask of missing values."""
+    if is_dataframe(data):
+        import pandas as pd  # only reached with a DataFrame
+
+        table = data.reset_index(drop=True)
+        missing = table.isna().to_numpy()
+        numbers = np.column_stack(
+            [
+                table.iloc[:, j].to_numpy(dtype=np.float64, na_value=np.nan)
+                if _is_number(table.iloc[:, j])
+                else pd.factorize(table.iloc[:, j])[0].astype(np.float64)
+                for j in range(table.shape[1])
+            ]
+        ).reshape(len(table), table.shape[1])
+        numbers[missing] = np.nan
+        return table, numbers, missing
+    numbers = np.asarray(data)
+    if numbers.ndim != 2 or not np.issubdtype(numbers.dtype, np.number):
+        raise ValueError(
+            f"data must be a 2-D numeric array (rows x variables) or a DataFrame; "
+            f"got shape {numbers.shape} and dtype {numbers.dtype}."
+        )
+    numbers = numbers.astype(np.float64)
+    return None, numbers, np.isnan(numbers)

@@ -15,6 +15,29 @@ from tests.helpers.cli import printed_rows
 from tests.helpers.data import conditional_chain
 
 
+def test_cli_given_runs_on_the_complete_rows(tmp_path, capsys):
+    import pandas as pd
+
+    rng = np.random.default_rng(12)
+    x, y, z = conditional_chain(400, rng)
+    table = pd.DataFrame({"x": x[:, 0], "y": y[:, 0], "z": z[:, 0]})
+    table.loc[[3, 50, 77], "z"] = np.nan
+    table.loc[[5], "x"] = np.nan
+    path = tmp_path / "holes.csv"
+    table.to_csv(path, index=False)
+    args = ["independence", str(path), "--target", "y", "--given", "z"]
+    assert main([*args, "--n-resamples", "99", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    complete = table.dropna()
+    expected = skmmd.conditional_independence_test(
+        complete[["x"]], complete["y"], complete[["z"]], n_resamples=99, random_state=0
+    )
+    assert out["p_value"] == expected.pvalue
+    assert out["n_samples"] == 396 and out["rows_left_out"] == 4
+    main([*args, "--n-resamples", "99"])
+    assert "n=396 (4 rows with missing values left out)" in capsys.readouterr().out
+
+
 def test_cli_given_runs_the_conditional_test(tmp_path, capsys):
     import json
 

@@ -5,8 +5,7 @@ of Z independent of everything, and the size of Z's default map."""
 import numpy as np
 import pytest
 
-from skmmd import ConditionalHSICTest
-from skmmd import RandomFourierSampler
+from skmmd import ConditionalHSICTest, RandomFourierSampler
 from skmmd.independence._conditional_maps import (
     SpectralQuantileMap,
     _default_map,
