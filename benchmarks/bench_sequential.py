@@ -17,6 +17,9 @@ fit, not only the calibration).
     python benchmarks/bench_sequential.py                    # the issue's runs
     python benchmarks/bench_sequential.py --null 200 --alt 80  # minutes
     python benchmarks/bench_sequential.py --tests AggregatedMMDTest ConditionalHSICTest
+    python benchmarks/bench_sequential.py --clear --n 1000 --null 20 --alt 20 \
+        --tests MMDTest AggregatedMMDTest HSICTest AggregatedHSICTest \
+        ConditionalHSICTest  # auto's time on clear nulls and alternatives
 
 Measured (commit 78f996b's rule, the same at alpha = 0.05 as today's; this
 2-core machine shared with two other jobs, so the times are indicative only,
@@ -64,7 +67,13 @@ from time import perf_counter
 
 import numpy as np
 
-from skmmd import AggregatedMMDTest, ConditionalHSICTest, HSICTest, MMDTest
+from skmmd import (
+    AggregatedHSICTest,
+    AggregatedMMDTest,
+    ConditionalHSICTest,
+    HSICTest,
+    MMDTest,
+)
 
 ALPHA = 0.05
 D = 5
@@ -84,28 +93,44 @@ def _hsic_data(seed, n, rho):
     return x, y
 
 
+def _conditional_data(seed, n, rho):
+    """x and y driven by z non-linearly; ``rho`` of x in y besides."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(n, 1))
+    x = np.sin(2 * z) + 0.5 * rng.normal(size=(n, 1))
+    y = z**2 / 2 + rho * x + 0.5 * rng.normal(size=(n, 1))
+    return x, y, z
+
+
+# Each test: its class, data, the alternative's strength near power 0.5 at
+# n = 300, and a clear one (power 1; --clear).
 TESTS = {
-    "MMDTest": (MMDTest, _mmd_data, 0.21),
-    "HSICTest": (HSICTest, _hsic_data, 0.19),
+    "MMDTest": (MMDTest, _mmd_data, 0.21, 1.0),
+    "HSICTest": (HSICTest, _hsic_data, 0.19, 0.8),
     # Not run by default: the issue's figures are for the two above.
-    "AggregatedMMDTest": (AggregatedMMDTest, _mmd_data, 0.21),
-    "ConditionalHSICTest": (ConditionalHSICTest, _hsic_data, 0.19),
+    "AggregatedMMDTest": (AggregatedMMDTest, _mmd_data, 0.21, 1.0),
+    "AggregatedHSICTest": (AggregatedHSICTest, _hsic_data, 0.19, 0.8),
+    "ConditionalHSICTest": (ConditionalHSICTest, _conditional_data, 0.19, 0.8),
 }
 
 
-def _pair(cls, X, Y, seed):
+def _pair(cls, data, seed):
     """The sequential and the fixed test on the same data and seed."""
     out = []
     for n_resamples in ("auto", 999):
         start = perf_counter()
-        test = cls(n_resamples=n_resamples, alpha=ALPHA, random_state=seed).fit(X, Y)
+        test = cls(n_resamples=n_resamples, alpha=ALPHA, random_state=seed)
+        if len(data) == 3:
+            test.fit(data[0], data[1], Z=data[2])
+        else:
+            test.fit(*data)
         out.append((test.reject_, test.n_resamples_used_, perf_counter() - start))
     return out
 
 
 def run(name, reps, n, strength, offset):
-    cls, data, _ = TESTS[name]
-    rows = [_pair(cls, *data(offset + rep, n, strength), rep) for rep in range(reps)]
+    cls, data = TESTS[name][:2]
+    rows = [_pair(cls, data(offset + rep, n, strength), rep) for rep in range(reps)]
     (r_auto, used, t_auto), (r_fixed, _, t_fixed) = (
         np.array(part, dtype=float).T for part in zip(*rows)
     )
@@ -141,9 +166,15 @@ def main(argv=None):
     parser.add_argument(
         "--tests", nargs="+", default=["MMDTest", "HSICTest"], choices=TESTS
     )
+    parser.add_argument(
+        "--clear",
+        action="store_true",
+        help="the alternatives of power 1 (is auto faster where the decision is "
+        "clear?)",
+    )
     args = parser.parse_args(argv)
     for name in args.tests:
-        strength = TESTS[name][2]
+        strength = TESTS[name][3 if args.clear else 2]
         null = run(name, args.null, args.n, 0.0, 0)
         print(_line(name, "null", null), flush=True)
         alt = run(name, args.alt, args.n, strength, 10**6)

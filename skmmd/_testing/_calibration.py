@@ -12,12 +12,15 @@ p-value (:func:`p_value`, :func:`threshold`) are the same for every family;
 each family's statistics of a batch of resamples live in the family.
 """
 
+import contextlib
 import functools
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import betabinom, binom, hypergeom
 from sklearn.utils import gen_batches
+
+from ..kernel_approximation._trig import one_blas_thread
 
 # n_resamples="auto": at most the fixed test's default number of resamples,
 # with the decision checked after these many (denser early, where most null
@@ -99,14 +102,18 @@ def run_batches(batches, draw, work, n_jobs, verbose, sequential=None, stop=None
     """
     looks, settled = stop or ((), None)
     results, group = [], []
-    for s in batches:
-        group.append(s)
-        if s.stop in looks:
-            results += _run(group, draw, work, n_jobs, verbose, sequential)
-            group = []
-            if settled(results):
-                return results
-    return results + _run(group, draw, work, n_jobs, verbose, sequential)
+    # A sequential test's products between looks are of a few dozen
+    # resamples: too small to share across BLAS threads, whose starts and
+    # waits cost more than the product (many times more on a loaded machine).
+    with one_blas_thread() if stop else contextlib.nullcontext():
+        for s in batches:
+            group.append(s)
+            if s.stop in looks:
+                results += _run(group, draw, work, n_jobs, verbose, sequential)
+                group = []
+                if settled(results):
+                    return results
+        return results + _run(group, draw, work, n_jobs, verbose, sequential)
 
 
 def _run(batches, draw, work, n_jobs, verbose, sequential):

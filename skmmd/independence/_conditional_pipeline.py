@@ -15,7 +15,7 @@ import numpy as np
 from .._testing import _calibration, _streaming
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
-from ..kernel_approximation._trig import blas_controller
+from ..kernel_approximation._trig import one_blas_thread
 from ..mmd._conditional import ConditionalParts, residual_products
 from ._resampled import resampled_conditional
 from ._ridge import RidgeFolds, fold_labels
@@ -172,7 +172,7 @@ def conditional_parts(
         ridge.add(C, np.hstack([A, B]), folds)
     # Eigendecompositions of Dz x Dz matrices on one BLAS thread: several
     # threads beside numba's idle workers oversubscribe the cores.
-    with blas_controller().limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         ridge.fit()
     width = widths[0] * widths[1] * widths[3]
     if resample_unit == "auto":

@@ -10,6 +10,7 @@ are SIMD too but take two passes and one thread. :func:`project_trig` fuses
 the projection ``X W`` with them for large dense inputs, block by block.
 """
 
+import contextlib
 import functools
 import math
 import threading
@@ -291,6 +292,30 @@ def blas_controller():
     import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls it)
 
     return ThreadpoolController()
+
+
+# The sections that run on one BLAS thread now (one_blas_thread), and the limit
+# the first of them set.
+_ONE_THREAD = {"sections": 0, "limit": None}
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """BLAS on one thread inside the section, restored when the last open
+    section (from any Python thread) closes: nested and concurrent sections
+    cannot leave BLAS limited, as paired limit/restore calls from several
+    threads could."""
+    with _BLAS_LIMIT_LOCK:
+        if _ONE_THREAD["sections"] == 0:
+            _ONE_THREAD["limit"] = blas_controller().limit(limits=1, user_api="blas")
+        _ONE_THREAD["sections"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LIMIT_LOCK:
+            _ONE_THREAD["sections"] -= 1
+            if _ONE_THREAD["sections"] == 0:
+                _ONE_THREAD["limit"].restore_original_limits()
 
 
 def project_trig(X, W, n_pairs, offset, scale, out):

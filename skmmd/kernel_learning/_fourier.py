@@ -14,7 +14,7 @@ from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features
-from ..kernel_approximation._trig import blas_controller
+from ..kernel_approximation._trig import one_blas_thread
 from ..kernels import median_bandwidth
 from ..mmd._features import power_gradient
 
@@ -244,7 +244,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         check_draws = rng.standard_normal(size=(d + r, _CHECK_FREQUENCIES * n_freq))
         check = _Criterion(check_draws[:d], check_draws[d:], None, P_a, P_b)
         map_draws = rng.standard_normal(size=r * d) / np.sqrt(d)
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with one_blas_thread():
             best = self._learn(objective, check, map_draws)
         _, self.start_scale_, start, theta, value, start_value, self.n_iter_ = best
         objective.size = objective.trace(start)
