@@ -18,7 +18,9 @@ from ._options import (
     add_correction,
     check_common,
     check_correction,
+    effect_line,
     json_result,
+    p_value_line,
     print_report,
     run,
 )
@@ -107,9 +109,10 @@ def _lines(args, test, effect, left_out=0):
     ``--given`` left out), the statistic, the p-value, the decision and the
     effect with its interval."""
     given = f" given {args.given}" if args.given else ""
+    columns = args.columns or "the other columns"
     low, high = effect.confidence_interval(args.confidence_level)
     decision = (
-        f"reject H0: {args.target} depends on the other columns{given}"
+        f"reject H0: {args.target} depends on {columns}{given}"
         if test.reject_
         else f"do not reject H0 (no evidence of dependence{given})"
     )
@@ -134,7 +137,7 @@ def _lines(args, test, effect, left_out=0):
             f"kernel: {exact}; {args.statistic} statistic, {args.n_resamples} "
             "permutations"
         )
-        statistic = f"HSIC     = {test.statistic_:.6g}"
+        statistic = f"T        = {test.statistic_:.6g} (the {args.statistic} statistic)"
     name, value = effect._EFFECT_LABEL, getattr(effect, effect._EFFECT)
     kernels = ""
     if args.aggregate:  # the pair of kernels with the most evidence
@@ -152,10 +155,9 @@ def _lines(args, test, effect, left_out=0):
         ),
         f"{kernel}, seed {args.seed}",
         statistic,
-        f"p-value  = {test.p_value_:.6g}",
+        p_value_line(test, args.n_resamples),
         f"decision = {decision} (alpha = {args.alpha})",
-        f"effect   = {name} {value:.4g}, {args.confidence_level:.0%} interval "
-        f"[{low:.4g}, {high:.4g}]{kernels}",
+        effect_line(name, value, low, high, args.confidence_level) + kernels,
     ]
 
 

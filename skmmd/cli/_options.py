@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+from .._testing._calibration import AUTO_RESAMPLES
 from .._testing._multiple import CORRECTIONS
 from .._testing._report import column_count
 
@@ -93,6 +94,30 @@ def check_common(parser, args):
         parser.error(
             f"--confidence-level must be in (0, 1); got {args.confidence_level}"
         )
+
+
+def p_value_line(test, n_resamples):
+    """The printed p-value: a fixed number of resamples ``B`` gives ``(1 +
+    #{T_b >= T}) / (B + 1)``, printed as that fraction; ``"auto"`` gives a
+    sequential p-value, printed with the resamples drawn."""
+    p, used = test.p_value_, test.n_resamples_used_
+    if n_resamples == "auto":
+        drawn = "all" if used == AUTO_RESAMPLES else f"stopped after {used} of"
+        return f"p-value  = {p:.4g} (sequential: {drawn} {AUTO_RESAMPLES} resamples)"
+    return f"p-value  = {round(p * (used + 1))}/{used + 1} = {p:.4g}"
+
+
+def effect_line(name, value, low, high, confidence_level):
+    """The printed effect and its interval. The effect is a squared norm, so
+    its interval starts at 0 or above; an unbiased estimate below 0 (by
+    chance, where the effect is near 0) is printed as 0, its value beside."""
+    estimate = f"{value:.4g}"
+    if value < low:
+        estimate = f"0 (unbiased estimate {value:.4g}: below 0 by chance)"
+    return (
+        f"effect   = {name} {estimate}, {confidence_level:.0%} interval "
+        f"[{low:.4g}, {high:.4g}]"
+    )
 
 
 def json_result(effect, args, report, delta=None, **settings):

@@ -27,7 +27,9 @@ from ._options import (
     add_correction,
     check_common,
     check_correction,
+    effect_line,
     json_result,
+    p_value_line,
     print_report,
     run,
 )
@@ -284,11 +286,10 @@ def run_test(args, out=None):
         f"{held}",
         f"{kernel}; {args.statistic} statistic, {args.calibration} with "
         f"{args.n_resamples} resamples, seed {args.seed}",
-        f"MMD^2    = {test.statistic_:.6g}",
-        f"p-value  = {test.p_value_:.6g}",
+        f"T        = {test.statistic_:.6g} (the {args.statistic} statistic)",
+        p_value_line(test, args.n_resamples),
         f"decision = {decision} (alpha = {args.alpha})",
-        f"effect   = MMD^2 {effect.mmd2:.4g}, {args.confidence_level:.0%} interval "
-        f"[{low:.4g}, {high:.4g}]",
+        effect_line("MMD^2", effect.mmd2, low, high, args.confidence_level),
     ]
     if args.delta is not None:
         relevance = effect.relevance_test(args.delta)
