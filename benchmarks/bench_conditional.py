@@ -298,12 +298,12 @@ def given_z(n, draws, fresh, families):
             )
 
 
-def power(n, reps, effect, kci_reps):
+def power(n, reps, effect, kci_reps, methods=("skmmd", "kci", "rcit", "fisherz")):
     print(
         f"\n(b) power at n = {n}, post-nonlinear alternative (dz = 1, shared noise "
         f"{effect}), {reps} repetitions (kci: the first {kci_reps})"
     )
-    methods = {"skmmd": [], "kci": [], "rcit": [], "fisherz": []}
+    methods = {method: [] for method in methods}
     seconds = dict.fromkeys(methods, 0.0)
     for rep in range(reps):
         x, y, z = pnl(np.random.default_rng([rep, n, 7]), n, 1, effect)
@@ -505,6 +505,12 @@ def main(argv=None):
     parser.add_argument("--kci-reps", type=int, default=200)
     parser.add_argument("--effect", type=float, default=0.5, help="shared noise (b)")
     parser.add_argument(
+        "--power-methods",
+        nargs="*",
+        default=["skmmd", "kci", "rcit", "fisherz"],
+        help="tests of (b) (the same draws for each)",
+    )
+    parser.add_argument(
         "--sizes", type=int, nargs="*", default=[500, 2000, 10_000, 100_000]
     )
     parser.add_argument("--n-large", type=int, default=10**6)
@@ -530,7 +536,7 @@ def main(argv=None):
     if "a" in args.parts:
         level(args.n, args.reps, not args.no_rcit, args.families, args.start)
     if "b" in args.parts:
-        power(1000, args.power_reps, args.effect, args.kci_reps)
+        power(1000, args.power_reps, args.effect, args.kci_reps, args.power_methods)
     if "c" in args.parts:
         speed(args.sizes, 2000, args.n_large)
     if "d" in args.parts:

@@ -105,8 +105,9 @@ class ConditionalHSICTest(BaseEstimator):
         Map of Z to the weights ``g(z)`` of the residual products: the test
         asks ``E[g(Z) r s'] = 0`` for each feature ``g``, so it sees a
         conditional covariance of x and y that changes sign with z (where
-        ``E[r s']`` cancels). ``"auto"``: Z standardized, 6 random Fourier
-        features at its median bandwidth (a :class:`TabularSampler` of 6 for
+        ``E[r s']`` cancels). ``"auto"``: Z standardized, 6 Fourier features
+        at its median bandwidth (of one column at 3 fixed frequencies, as
+        x's; of several at random ones; a :class:`TabularSampler` of 6 for
         DataFrames with text columns). None: no weights (the products ``r_i
         s_i'``). Ignored without Z.
     n_z_features : "auto" or int, default="auto"

@@ -160,11 +160,19 @@ def _default_map(V, n_features, random_state):
 
 
 def _default_weight_map(V, n_features, random_state):
-    """The default weights of Z: random Fourier features of Z standardized,
-    at its median bandwidth (a TabularSampler for tables with text)."""
+    """The default weights of Z: Fourier features of Z standardized, at its
+    median bandwidth: of one column at fixed frequencies
+    (:class:`SpectralQuantileMap`: random ones can all be low, and the
+    weights then miss a covariance whose sign changes with z), of several at
+    random ones; a TabularSampler for tables with text."""
     if is_dataframe(V):
         return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
-    sampler = RandomFourierSampler(n_components=n_features, random_state=random_state)
+    if not sparse.issparse(V) and np.shape(V)[1] == 1:
+        sampler = SpectralQuantileMap(n_components=n_features)
+    else:
+        sampler = RandomFourierSampler(
+            n_components=n_features, random_state=random_state
+        )
     return make_pipeline(StandardScaler(), sampler).fit(V)
 
 

@@ -146,9 +146,9 @@ def test_maps_may_be_given():
 @pytest.mark.parametrize(
     "where, bad, match",
     [
-        ("x", np.nan, "Input X contains NaN"),
+        ("x", np.nan, r"X has missing values \(NaN\) in column\(s\) \[0\], in 1 row:"),
         ("y", np.inf, "Input y contains infinity"),
-        ("z", np.nan, "Input Z contains NaN"),
+        ("z", np.nan, r"Z has missing values \(NaN\) in column\(s\) \[0\]"),
     ],
 )
 def test_non_finite_values_name_the_variable(where, bad, match):
