@@ -14,6 +14,9 @@ random non-linear DAGs of mixed types against causal-learn's tests.
     0 to 9; among the draws whose median p-value is below 0.01 or above 0.2
     (clear decisions), the share whose 10 decisions at 0.05 agree, and the
     spread of the p-values;
+(m) peak memory of PC on the table's 1980 complete rows (of
+    ``make(2000, 0, 0.01)``) with ``n_resamples="auto"``: the process's
+    peak resident size before and after the search (run alone: ``--parts m``);
 (c) PC on random non-linear DAGs (expected degree 2) of 8 and 20 variables,
     one binary and one three-level text variable among them, at several n:
     skeleton F1 with skmmd under several ``random_state`` (mean, min, max),
@@ -24,6 +27,7 @@ causal-learn is a benchmark and extra dependency (``pip install
 'skmmd[causal]'``); pandas for (a) and (c).
 
     python benchmarks/bench_causal.py --parts a
+    python benchmarks/bench_causal.py --parts m
     python benchmarks/bench_causal.py --parts b --draws 20
     python benchmarks/bench_causal.py --parts c --nodes 8 --sizes 500 1000 2000 5000
     python benchmarks/bench_causal.py --parts c --nodes 20 --sizes 1000 2000 --seeds 3
@@ -31,6 +35,7 @@ causal-learn is a benchmark and extra dependency (``pip install
 
 import argparse
 import importlib.util
+import resource
 import warnings
 from pathlib import Path
 from time import process_time
@@ -99,6 +104,26 @@ def table_seeds(seeds):
         f"skmmd.causal.pc on the raw table (text column, 1 % missing): nodes "
         f"{graph.G.get_node_names()}, true skeleton "
         f"{ct.skeleton(graph.G) == ct.TRUE_EDGES}, {process_time() - start:.1f} CPU s"
+    )
+
+
+def table_memory():
+    from causallearn.search.ConstraintBased.PC import pc
+
+    import skmmd.causal  # noqa: F401 - registers "skmmd"
+
+    ct = _causal_table()
+    data = ct.make(2000, 0, 0.01).dropna().to_numpy(dtype=float)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    start = process_time()
+    graph = pc(
+        data, ALPHA, "skmmd", n_resamples="auto", level=ALPHA, show_progress=False
+    )
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"\n(m) PC on the table, n = {len(data)}: peak resident memory {after:.0f} MB "
+        f"({before:.0f} MB before the search), {process_time() - start:.0f} CPU s, "
+        f"{len(graph.test.search._shared)} conditioning sets' work kept at the end"
     )
 
 
@@ -245,6 +270,8 @@ def main(argv=None):
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     if "a" in args.parts:
         table_seeds(args.seeds)
+    if "m" in args.parts:
+        table_memory()
     if "b" in args.parts:
         agreement(args.draws, args.seeds, args.n)
     if "c" in args.parts:
