@@ -115,17 +115,22 @@ TESTS = {
 
 
 def _pair(cls, data, seed):
-    """The sequential and the fixed test on the same data and seed."""
-    out = []
-    for n_resamples in ("auto", 999):
+    """The sequential and the fixed test on the same data and seed (the
+    first of the two in turn: the first fit on new data is the slower)."""
+    out = {}
+    for n_resamples in ("auto", 999)[:: 1 if seed % 2 == 0 else -1]:
         start = perf_counter()
         test = cls(n_resamples=n_resamples, alpha=ALPHA, random_state=seed)
         if len(data) == 3:
             test.fit(data[0], data[1], Z=data[2])
         else:
             test.fit(*data)
-        out.append((test.reject_, test.n_resamples_used_, perf_counter() - start))
-    return out
+        out[n_resamples] = (
+            test.reject_,
+            test.n_resamples_used_,
+            perf_counter() - start,
+        )
+    return [out["auto"], out[999]]
 
 
 def run(name, reps, n, strength, offset):

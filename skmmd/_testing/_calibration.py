@@ -27,8 +27,16 @@ from ..kernel_approximation._trig import one_blas_thread
 # tests stop; see benchmarks/bench_sequential.py).
 AUTO_RESAMPLES = 999
 _LOOKS = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 640, 768, 896)
+# The looks of a test that stops only to accept (the aggregated tests): on an
+# alternative it draws all resamples, and each look cuts a batch of the
+# statistics' products in two, so it looks where nulls stop and then
+# sparsely.
+_ACCEPT_LOOKS = (16, 32, 64, 128)
 # Bound on P(stopped test accepts | the fixed test on the same draws rejects).
 _RISK = 0.01
+# A sequential test's groups of at most this many resamples run on one BLAS
+# thread (benchmarks/bench_sequential.py --clear, the benchmarks page).
+_ONE_THREAD_RESAMPLES = 64
 
 
 class FeatureSums:
@@ -102,18 +110,24 @@ def run_batches(batches, draw, work, n_jobs, verbose, sequential=None, stop=None
     """
     looks, settled = stop or ((), None)
     results, group = [], []
-    # A sequential test's products between looks are of a few dozen
-    # resamples: too small to share across BLAS threads, whose starts and
-    # waits cost more than the product (many times more on a loaded machine).
-    with one_blas_thread() if stop else contextlib.nullcontext():
-        for s in batches:
-            group.append(s)
-            if s.stop in looks:
-                results += _run(group, draw, work, n_jobs, verbose, sequential)
-                group = []
-                if settled(results):
-                    return results
-        return results + _run(group, draw, work, n_jobs, verbose, sequential)
+
+    def run(group):
+        # A sequential test's first groups, between its early looks, are of a
+        # few dozen resamples: too small to share across BLAS threads, whose
+        # starts and waits cost more than the product (many times more on a
+        # loaded machine).
+        small = stop and sum(s.stop - s.start for s in group) <= _ONE_THREAD_RESAMPLES
+        with one_blas_thread() if small else contextlib.nullcontext():
+            return _run(group, draw, work, n_jobs, verbose, sequential)
+
+    for s in batches:
+        group.append(s)
+        if s.stop in looks:
+            results += run(group)
+            group = []
+            if settled(results):
+                return results
+    return results + run(group)
 
 
 def _run(batches, draw, work, n_jobs, verbose, sequential):
@@ -272,7 +286,8 @@ class SequentialRule:
 @functools.lru_cache(maxsize=64)
 def sequential_rule(alpha, reject_early=True):
     """The rule of ``n_resamples="auto"`` at level ``alpha`` (cached)."""
-    return SequentialRule(float(alpha), reject_early=reject_early)
+    looks = _LOOKS if reject_early else _ACCEPT_LOOKS
+    return SequentialRule(float(alpha), looks=looks, reject_early=reject_early)
 
 
 def n_max(n_resamples):
