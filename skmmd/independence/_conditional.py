@@ -417,10 +417,9 @@ class ConditionalHSICTest(BaseEstimator):
         Z : DataFrame, array-like of shape (n, n_features_z) or None, \
                 default=None
             The conditioning variables (None: the unconditional test).
-
-        Missing values (NaN) in numbers are refused, naming the columns; in
-        a table with text columns its TabularSampler maps them as values of
-        their own.
+            Missing values (NaN) in the numbers of X, y or Z are refused,
+            naming the columns; in a table with text columns its
+            TabularSampler maps them as values of their own.
 
         Returns
         -------
