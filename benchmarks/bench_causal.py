@@ -41,7 +41,14 @@ from pathlib import Path
 from time import process_time
 
 import numpy as np
-from bench_conditional import chain, fork, pnl, strobl
+from bench_conditional import (
+    _skeleton_scores,
+    chain,
+    fork,
+    pnl,
+    random_dag,
+    strobl,
+)
 
 from skmmd import ConditionalHSICTest
 
@@ -169,38 +176,29 @@ def agreement(draws, seeds, n):
     print(f"clear decisions agreeing across seeds: {agree} of {clear}")
 
 
-def mixed_dag(rng, n_nodes, n, degree=2.0):
-    """A random DAG (edges i -> j, i < j) and its table: each node a sum of
-    random non-linear functions of its parents plus noise; node 1 made
-    binary and node 2 a three-level text category before their children
-    read them (their codes), so the table is Markov to the DAG."""
+def _coarsened(j, value):
+    """Node 1 binary, node 2 a three-level category (its codes)."""
+    if j == 1:
+        return (value > 0).astype(float)
+    if j == 2:
+        return np.digitize(value, np.quantile(value, [1 / 3, 2 / 3])).astype(float)
+    return value
+
+
+def mixed_dag(rng, n_nodes, n):
+    """:func:`bench_conditional.random_dag` with node 1 binary and node 2 a
+    three-level text category (coarsened before their children read them),
+    as a table; also the codes."""
     import pandas as pd
 
-    links = [np.sin, np.tanh, lambda t: t**2 / 2, lambda t: t, np.cos]
-    adjacency = np.triu(rng.random((n_nodes, n_nodes)) < degree / (n_nodes - 1), 1)
-    values = np.empty((n, n_nodes))
-    for j in range(n_nodes):
-        value = 0.5 * rng.normal(size=n)
-        for i in np.flatnonzero(adjacency[:, j]):
-            f = links[rng.integers(len(links))]
-            value += rng.choice([-1.0, 1.0]) * f(1.5 * values[:, i])
-        value = (value - value.mean()) / value.std()
-        if j == 1:
-            value = (value > 0).astype(float)
-        elif j == 2:
-            value = np.digitize(value, np.quantile(value, [1 / 3, 2 / 3])).astype(float)
-        values[:, j] = value
+    adjacency, values = random_dag(rng, n_nodes, n, coarsen=_coarsened)
     table = pd.DataFrame(values, columns=[f"v{j}" for j in range(n_nodes)])
     table["v2"] = np.array(["low", "mid", "high"])[values[:, 2].astype(int)]
     return adjacency, table, values
 
 
 def _f1(true, graph):
-    found = (graph != 0) | (graph.T != 0)
-    truth = true | true.T
-    upper = np.triu_indices_from(truth, 1)
-    t, f = truth[upper], found[upper]
-    return 2 * np.sum(t & f) / max(t.sum() + f.sum(), 1)
+    return _skeleton_scores(true, graph)[0]
 
 
 def _tests(graph):

@@ -429,10 +429,12 @@ def _one_large(n):
     )
 
 
-def random_dag(rng, n_nodes, n, degree=2.0):
+def random_dag(rng, n_nodes, n, degree=2.0, coarsen=None):
     """A random DAG (edges i -> j, i < j, with probability degree / (p - 1))
     and n rows: each node a sum of random non-linear functions of its parents
-    plus Gaussian noise, standardized."""
+    plus Gaussian noise, standardized, then ``coarsen(j, values)`` where
+    given (before its children read it, so the data stay Markov to the
+    DAG)."""
     links = [np.sin, np.tanh, lambda t: t**2 / 2, lambda t: t, np.cos]
     adjacency = np.triu(rng.random((n_nodes, n_nodes)) < degree / (n_nodes - 1), 1)
     data = np.empty((n, n_nodes))
@@ -441,7 +443,9 @@ def random_dag(rng, n_nodes, n, degree=2.0):
         for i in np.flatnonzero(adjacency[:, j]):
             f = links[rng.integers(len(links))]
             value += rng.choice([-1.0, 1.0]) * f(1.5 * data[:, i])
-        data[:, j] = _standard(value)
+        data[:, j] = (
+            _standard(value) if coarsen is None else coarsen(j, _standard(value))
+        )
     return adjacency, data
 
 

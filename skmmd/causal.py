@@ -13,9 +13,10 @@ the search asks about. Needs the ``causal`` extra (``python -m pip install
 """
 
 import hashlib
+import inspect
 import json
 
-from .independence._conditional_search import ConditionalSearch
+from .independence._conditional_search import CONSTRAINTS, ConditionalSearch
 
 try:
     from causallearn.search.ConstraintBased.FCI import fci as _causal_learn_fci
@@ -115,9 +116,7 @@ register_ci_test("skmmd", SkmmdCIT)
 def _search_arguments(data, alpha, node_names, options):
     """causal-learn's data, node names and the test's options for a search
     of ``data`` (an array or a DataFrame)."""
-    search = ConditionalSearch(
-        data, level=alpha, **{**_TEST_DEFAULTS, **_test_options(options)}
-    )
+    search = ConditionalSearch(data, level=alpha, **_TEST_DEFAULTS)  # names, codes
     if node_names is None:
         node_names = search.names
     if len(node_names) != search.data.shape[1]:
@@ -129,17 +128,13 @@ def _search_arguments(data, alpha, node_names, options):
     return search.data, list(node_names), {"table": table, "level": alpha}
 
 
+# The test's options and their defaults, as SkmmdCIT has them (which checks
+# what pc and fci pass on).
 _TEST_DEFAULTS = {
-    "random_state": 0,
-    "n_resamples": 999,
-    "n_folds": 5,
-    "n_z_features": "auto",
-    "z_screen": True,
+    name: parameter.default
+    for name, parameter in inspect.signature(SkmmdCIT).parameters.items()
+    if name in CONSTRAINTS and name != "level"
 }
-
-
-def _test_options(options):
-    return {k: v for k, v in options.items() if k in _TEST_DEFAULTS}
 
 
 def pc(data, alpha=0.05, *, node_names=None, **options):
@@ -191,9 +186,7 @@ def pc(data, alpha=0.05, *, node_names=None, **options):
     ['x --- z', 'z --- y']
     """
     data, names, test = _search_arguments(data, alpha, node_names, options)
-    return _causal_learn_pc(
-        data, alpha, "skmmd", node_names=names, **test, **_TEST_DEFAULTS | options
-    )
+    return _causal_learn_pc(data, alpha, "skmmd", node_names=names, **test, **options)
 
 
 def fci(data, alpha=0.05, *, node_names=None, **options):
@@ -224,6 +217,4 @@ def fci(data, alpha=0.05, *, node_names=None, **options):
     pc : The same with PC (no latent confounders).
     """
     data, names, test = _search_arguments(data, alpha, node_names, options)
-    return _causal_learn_fci(
-        data, "skmmd", alpha, node_names=names, **test, **_TEST_DEFAULTS | options
-    )
+    return _causal_learn_fci(data, "skmmd", alpha, node_names=names, **test, **options)
