@@ -73,7 +73,8 @@ from scipy.stats import kstest, norm
 from skmmd import RandomFourierSampler
 from skmmd.independence._conditional_maps import n_z_features
 from skmmd.independence._ridge import RidgeFolds
-from skmmd.mmd._conditional import ConditionalParts, residual_products
+from skmmd.mmd._conditional import residual_products
+from skmmd.mmd._multiplier import MultiplierParts
 
 INNER = [lambda t: t, lambda t: t**3 / 2, lambda t: np.tanh(2 * t),
          lambda t: 2 * np.exp(-np.abs(t))]  # fmt: skip
@@ -160,7 +161,7 @@ def unit_sums(P, n_units, rng):
 def p_value(R, S, rng, args):
     """Multiplier-bootstrap p-value of residuals R, S (``args.units`` units)."""
     U, sizes = unit_sums(residual_products(R, S), min(len(R), args.units), rng)
-    parts = ConditionalParts(U, sizes)
+    parts = MultiplierParts(U, sizes)
     T, scale = parts.observed()
     shape = (args.resamples, parts.G)
     if args.weights == "normal":
@@ -168,7 +169,7 @@ def p_value(R, S, rng, args):
     else:  # Rademacher signs
         W = 2.0 * rng.integers(0, 2, size=shape) - 1.0
     if args.center:  # bootstrap the centered unit sums instead
-        parts = ConditionalParts(U - np.outer(sizes, parts.total) / parts.n, sizes)
+        parts = MultiplierParts(U - np.outer(sizes, parts.total) / parts.n, sizes)
     null = parts.statistics(W)[0]
     ties = np.count_nonzero(null >= T - 100 * np.finfo(float).eps * scale)
     # T over the bootstrap mean: about 1 on average when calibrated, larger

@@ -4,7 +4,8 @@ per-fold statistics in one pass (:mod:`._ridge`), the products
 units by the one pipeline (:mod:`skmmd._testing._streaming`: its rows are the
 row positions, its map computes the products of a chunk of positions), the
 bootstrap's scale from wild re-fits (:mod:`._wild_bootstrap`), then the
-multiplier bootstrap in the one calibration loop (:mod:`._resampled`). Memory
+multiplier bootstrap in the one calibration loop
+(:mod:`skmmd._testing._multiplier`). Memory
 is bounded by a chunk and the unit sums.
 """
 
@@ -13,11 +14,16 @@ from typing import NamedTuple
 import numpy as np
 
 from .._testing import _calibration, _streaming
+from .._testing._multiplier import (
+    bootstrap_units,
+    multiplier_unit,
+    resampled_multiplier,
+)
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from ..kernel_approximation._trig import one_blas_thread
-from ..mmd._conditional import ConditionalParts, residual_products
-from ._resampled import resampled_conditional
+from ..mmd._conditional import residual_products
+from ..mmd._multiplier import MultiplierParts
 from ._ridge import RidgeFolds, fold_labels
 from ._wild_bootstrap import null_scale
 
@@ -32,31 +38,11 @@ _UNDERSMOOTH = 10.0
 # Entries of the features kept in memory for the passes of one test (64 MB):
 # the maps (the z map's dozen samplers) then run once, not four times.
 _CACHE_ENTRIES = 2**23
-# Multiply-adds of the bootstrap (B x G x Dx Dy) before rows are grouped into
-# units of several.
-_BOOTSTRAP_BUDGET = 2**34
 # Wild re-fits estimating the bootstrap's scale (null_scale), used while there
 # are fewer than _SCALE_ROWS rows per z-feature: the excess spread the re-fits
 # correct is of the order of Dz / n_train, negligible beyond.
 _SCALE_DRAWS = 8
 _SCALE_ROWS = 100
-
-
-def auto_unit(n_rows, n_resamples, width):
-    """The smallest power of two keeping the bootstrap's ``B x G x width``
-    multiply-adds within budget, the unit sums within
-    ``_budgets.UNIT_ENTRIES`` entries and at least ``_budgets.MIN_UNITS``
-    units where the rows allow (the multiplier bootstrap is a Gaussian
-    approximation, trusted from hundreds of units)."""
-
-    def fits(unit):
-        if n_rows // (2 * unit) < _budgets.MIN_UNITS:
-            return True  # no coarser unit keeps enough units
-        units = n_rows // unit
-        cost = n_resamples * units * width
-        return cost <= _BOOTSTRAP_BUDGET and units * width <= _budgets.UNIT_ENTRIES
-
-    return _budgets.smallest_unit(fits)
 
 
 class RowFeatures:
@@ -128,7 +114,7 @@ class _ResidualProducts:
 class ConditionalRun(NamedTuple):
     """What :func:`calibrated` returns for one test."""
 
-    parts: ConditionalParts  # the statistic's unit sums
+    parts: MultiplierParts  # the statistic's unit sums
     statistic: float  # the observed statistic
     null: np.ndarray  # the bootstrap statistics
     p_value: float
@@ -148,7 +134,7 @@ def conditional_parts(
     design=None,
     fold_seed=None,
 ):
-    """The :class:`~skmmd.mmd._conditional.ConditionalParts` of one test, the
+    """The :class:`~skmmd.mmd._multiplier.MultiplierParts` of one test, the
     ridge's penalties and the resampling unit.
 
     ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
@@ -176,23 +162,14 @@ def conditional_parts(
         ridge.fit()
     width = widths[0] * widths[1] * widths[3]
     if resample_unit == "auto":
-        unit = auto_unit(n_rows, _calibration.n_max(n_resamples), width)
+        unit = multiplier_unit(n_rows, _calibration.n_max(n_resamples), width)
     else:
         unit = resample_unit
     products = _ResidualProducts(features, ridge, fold_seed, n_folds, widths)
     stream = _streaming.Stream([products], [width], unit, seed)
     stream.add((np.arange(n_rows), None), unit)
     (sums,) = stream.sums()
-    U, sizes = sums.U, sums.sizes
-    rest = n_rows - int(sizes.sum())
-    if rest:  # the rows of no complete unit: a unit of their own
-        U = np.vstack([U, sums.remainder()[None, :]])
-        sizes = np.append(sizes, rest)
-    if U.shape[0] < _budgets.MIN_UNITS:
-        raise ValueError(
-            f"resample_unit={unit} leaves {U.shape[0]} units of {n_rows} rows; the "
-            f"multiplier bootstrap needs at least {_budgets.MIN_UNITS}."
-        )
+    U, sizes = bootstrap_units(sums, n_rows, unit)
     kappa = 1.0
     # Without z the fits are means: no excess spread to speak of.
     if 0 < widths[2] and n_rows <= _SCALE_ROWS * widths[2]:
@@ -207,7 +184,7 @@ def conditional_parts(
                 yield positions, C, np.hstack([A, B]), G, folds
 
         kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)
-    return ConditionalParts(U, sizes, null_scale=kappa), ridge.penalty_, unit
+    return MultiplierParts(U, sizes, null_scale=kappa), ridge.penalty_, unit
 
 
 def calibrated(
@@ -235,7 +212,7 @@ def calibrated(
         features, n_rows, seed, n_resamples=n_resamples, **options
     )
     rule = _calibration.sequential_rule(alpha) if n_resamples == "auto" else None
-    observed, null, tolerance = resampled_conditional(
+    observed, null, tolerance = resampled_multiplier(
         parts,
         n_resamples=n_resamples,
         batch=batch,
