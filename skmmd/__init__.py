@@ -1,8 +1,15 @@
 """skmmd: scikit-learn-compatible random feature maps and linear-time kernel
-tests (two-sample MMD, independence HSIC)."""
+tests (two-sample MMD, independence HSIC, goodness of fit by the kernel
+Stein discrepancy)."""
 
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
+from .goodness_of_fit import (
+    KernelSteinTest,
+    KernelSteinTestResult,
+    goodness_of_fit_test,
+    log_density_score,
+)
 from .independence import (
     AggregatedHSICTest,
     ConditionalHSICTest,
@@ -37,6 +44,8 @@ __all__ = [
     "HDDSampler",
     "HSICTest",
     "HSICTestResult",
+    "KernelSteinTest",
+    "KernelSteinTestResult",
     "LearnedFourierSampler",
     "MMDTest",
     "MMDTestResult",
@@ -48,7 +57,9 @@ __all__ = [
     "TabularSampler",
     "__version__",
     "conditional_independence_test",
+    "goodness_of_fit_test",
     "hsic_test",
+    "log_density_score",
     "mmd_test",
     "show_versions",
 ]

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.base import clone
 from sklearn.utils import estimator_checks
 from sklearn.utils.estimator_checks import (
@@ -18,6 +19,7 @@ from skmmd import (
     FastfoodSampler,
     GCWSSampler,
     HSICTest,
+    KernelSteinTest,
     LearnedFourierSampler,
     MMDTest,
     NormalizedRandomFourierSampler,
@@ -80,6 +82,9 @@ ESTIMATORS = [
     AggregatedHSICTest(n_bandwidths=2, n_components=16, n_resamples=19, random_state=0),
     # Without Z (fit(X, y)) the conditional test is a test of independence.
     ConditionalHSICTest(n_resamples=19, random_state=0),
+    # A univariate law is the law of every coordinate: any number of columns.
+    KernelSteinTest(stats.norm(), n_frequencies=8, n_resamples=19, random_state=0),
+    KernelSteinTest(stats.norm(), transformer=None, n_resamples=19, random_state=0),
     # One window of 1 point at ERT 2 needs only 10 reference rows
     # (min_reference_size), so the checks' small data sets calibrate and reach
     # the input checks (NaN, sparse, dtypes, pickling) instead of the size error.

@@ -1,0 +1,24 @@
+"""Kernel tests of goodness of fit: is a sample drawn from a model known by
+its score ``grad log p``?
+
+:class:`KernelSteinTest` (``_stein``) streams the rows' Stein features
+(:mod:`skmmd.mmd._stein`) through the one pipeline and calibrates them by
+the shared multiplier bootstrap (:mod:`skmmd._testing._multiplier`) in the
+one calibration loop; the models are scores (``_models``: score functions,
+log-densities, scipy distributions, fitted scikit-learn mixtures and kernel
+densities); its result, :class:`KernelSteinTestResult` (``_results``),
+speaks of the squared kernel Stein discrepancy; :func:`goodness_of_fit_test`
+(``_api``) is the test in one call.
+"""
+
+from ._api import goodness_of_fit_test
+from ._models import log_density_score
+from ._results import KernelSteinTestResult
+from ._stein import KernelSteinTest
+
+__all__ = [
+    "KernelSteinTest",
+    "KernelSteinTestResult",
+    "goodness_of_fit_test",
+    "log_density_score",
+]

@@ -1,0 +1,59 @@
+"""The goodness-of-fit test in one call."""
+
+import numpy as np
+
+from ._stein import KernelSteinTest
+
+
+def goodness_of_fit_test(X, model, **options):
+    """Kernel Stein test of ``H0: the rows of X are drawn from model``.
+
+    Fits :class:`KernelSteinTest` and returns its ``result_``:
+    ``statistic, pvalue = goodness_of_fit_test(X, model)``, linear in the
+    number of rows, from the model's score alone (no normalizing constant,
+    no sample from the model).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n,) or (n, d)
+        The rows tested (a 1-D array: a sample of one variable, as in
+        :func:`scipy.stats.goodness_of_fit`).
+    model : object
+        The model: a score function ``score(X) -> (n, d)``, a frozen
+        continuous ``scipy.stats`` distribution, or a fitted
+        ``GaussianMixture``, ``BayesianGaussianMixture`` or Gaussian
+        ``KernelDensity`` (see :class:`KernelSteinTest`).
+    **options : dict
+        Parameters of :class:`KernelSteinTest`, e.g. ``n_resamples``,
+        ``random_state``.
+
+    Returns
+    -------
+    result : KernelSteinTestResult
+        ``statistic``, ``pvalue``, ``null_distribution``, and the effect size
+        ``ksd2`` (the squared kernel Stein discrepancy) with its jackknife
+        ``standard_error`` and
+        :meth:`~KernelSteinTestResult.confidence_interval`.
+
+    See Also
+    --------
+    KernelSteinTest : The estimator behind it.
+    scipy.stats.goodness_of_fit : Univariate tests by a parametric bootstrap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> import skmmd
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_t(5, size=1000)
+    >>> bool(skmmd.goodness_of_fit_test(x, stats.t(5), random_state=0).pvalue > 0.05)
+    True
+    >>> skmmd.goodness_of_fit_test(x, stats.norm(), random_state=0).reject
+    True
+    """
+    if getattr(X, "ndim", None) == 1 or (
+        isinstance(X, (list, tuple)) and np.ndim(X) == 1
+    ):
+        X = np.asarray(X, dtype=np.float64)[:, None]
+    return KernelSteinTest(model, **options).fit(X).result_

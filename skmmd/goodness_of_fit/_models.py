@@ -1,0 +1,298 @@
+"""Models as their scores: what a goodness-of-fit test needs of a density is
+``s(x) = grad_x log p(x)``, which needs no normalizing constant.
+
+:func:`model_score` turns what a user has into a checked score function:
+
+- a callable ``score(X) -> (n, d)``, used as given;
+- :func:`log_density_score` of a callable log-density (central differences:
+  ``2 d`` calls per batch of rows, slower than an analytic score);
+- a frozen ``scipy.stats`` distribution: a univariate one is the law of each
+  coordinate (independent), with analytic scores for the normal, Student t,
+  Cauchy, logistic and Laplace laws and differences of ``logpdf`` otherwise;
+  ``multivariate_normal`` and ``multivariate_t`` analytically;
+- fitted scikit-learn ``GaussianMixture`` / ``BayesianGaussianMixture`` (the
+  components' scores weighted by their responsibilities) and
+  ``KernelDensity`` with the Gaussian kernel (a softmax over the training
+  rows: ``O(n n_train)``); another estimator with ``score_samples`` by
+  differences of it.
+"""
+
+import numpy as np
+from scipy.special import logsumexp
+
+from .._utils import _budgets
+
+# Relative step of the central differences (about eps^(1/3): the truncation
+# error h^2 and the rounding error eps / h balance there).
+_STEP = 6e-6
+
+
+class _LogDensityScore:
+    """The score of a log-density by central differences (picklable)."""
+
+    def __init__(self, log_density, step):
+        self.log_density, self.step = log_density, step
+
+    def __call__(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        out = np.empty(X.shape)
+        for j in range(X.shape[1]):
+            h = self.step * np.maximum(1.0, np.abs(X[:, j]))
+            up, down = X.copy(), X.copy()
+            up[:, j] += h
+            down[:, j] -= h
+            diff = np.asarray(self.log_density(up), dtype=np.float64).reshape(-1)
+            # Outside the support log p is -inf: NaN, which the check names.
+            with np.errstate(invalid="ignore"):
+                diff = diff - np.asarray(self.log_density(down), np.float64).reshape(-1)
+            out[:, j] = diff / (up[:, j] - down[:, j])
+        return out
+
+
+def log_density_score(log_density, step=_STEP):
+    """The score of a log-density by central differences.
+
+    Parameters
+    ----------
+    log_density : callable
+        ``log_density(X) -> (n,)``: ``log p`` of each row up to a constant.
+    step : float, default=6e-6
+        Relative step: coordinate ``x_j`` moves by ``step * max(1, |x_j|)``.
+
+    Returns
+    -------
+    score : callable
+        ``score(X) -> (n, d)``, from ``2 d`` calls of ``log_density``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd import log_density_score
+    >>> score = log_density_score(lambda X: -0.5 * np.sum(X**2, axis=1))
+    >>> np.round(score(np.array([[1.0, -2.0]])), 6)  # the normal's -x
+    array([[-1.,  2.]])
+    """
+    if not callable(log_density):
+        raise TypeError(
+            f"log_density must be a callable log p(X) -> (n,); got {log_density!r}."
+        )
+    step = float(step)
+    if not np.isfinite(step) or step <= 0:
+        raise ValueError(f"step must be a positive number; got {step!r}.")
+    return _LogDensityScore(log_density, step)
+
+
+class _ColumnLogPdf:
+    """``logpdf`` of the first column of rows (a univariate law)."""
+
+    def __init__(self, frozen):
+        self.frozen = frozen
+
+    def __call__(self, X):
+        return self.frozen.logpdf(X[:, 0])
+
+
+class _UnivariateScore:
+    """The score of a frozen univariate distribution applied to every
+    coordinate, analytic for the common laws, else by differences of
+    ``logpdf``."""
+
+    def __init__(self, frozen):
+        self.frozen = frozen
+        shapes, self.loc, self.scale = frozen.dist._parse_args(
+            *frozen.args, **frozen.kwds
+        )
+        self.name = frozen.dist.name
+        self.df = shapes[0] if self.name == "t" else 1.0
+        self.differences = _LogDensityScore(_ColumnLogPdf(frozen), _STEP)
+
+    def __call__(self, X):
+        z, scale = X - self.loc, self.scale
+        if self.name == "norm":
+            return -z / scale**2
+        if self.name in ("t", "cauchy"):
+            return -(self.df + 1.0) * z / (self.df * scale**2 + z**2)
+        if self.name == "logistic":
+            return -np.tanh(z / (2.0 * scale)) / scale
+        if self.name == "laplace":
+            return -np.sign(z) / scale
+        return np.column_stack(
+            [self.differences(X[:, j : j + 1])[:, 0] for j in range(X.shape[1])]
+        )
+
+
+class _MultivariateNormalScore:
+    def __init__(self, mean, cov):
+        self.mean, self.precision = mean, np.linalg.inv(np.atleast_2d(cov))
+
+    def __call__(self, X):
+        return -(X - self.mean) @ self.precision
+
+
+class _MultivariateTScore:
+    def __init__(self, loc, shape, df):
+        self.loc, self.df = loc, df
+        self.precision = np.linalg.inv(np.atleast_2d(shape))
+
+    def __call__(self, X):
+        centred = X - self.loc
+        scaled = centred @ self.precision
+        delta = np.einsum("ij,ij->i", scaled, centred)
+        d = self.precision.shape[0]
+        return -((self.df + d) / (self.df + delta))[:, None] * scaled
+
+
+class _MixtureScore:
+    """``sum_k r_k(x) (-P_k (x - mu_k))`` of a fitted Gaussian mixture, with
+    the responsibilities ``r_k`` and precisions ``P_k`` of its covariance
+    type."""
+
+    def __init__(self, gm):
+        self.gm = gm
+
+    def _component(self, X, k):
+        gm = self.gm
+        centred = X - gm.means_[k]
+        if gm.covariance_type == "full":
+            return centred @ gm.precisions_[k]
+        if gm.covariance_type == "tied":
+            return centred @ gm.precisions_
+        return centred * gm.precisions_[k]  # diag, or spherical: one precision
+
+    def __call__(self, X):
+        resp = self.gm.predict_proba(X)
+        out = np.zeros(X.shape)
+        for k in range(resp.shape[1]):
+            out -= resp[:, k : k + 1] * self._component(X, k)
+        return out
+
+
+class _KernelDensityScore:
+    """The score of a fitted Gaussian ``KernelDensity``: ``sum_j w_j(x) (x_j -
+    x) / h^2`` with ``w(x)`` the softmax of ``-||x - x_j||^2 / (2 h^2)``
+    (plus the log sample weights), in row blocks of bounded memory."""
+
+    def __init__(self, kde):
+        self.data = np.asarray(kde.tree_.data, dtype=np.float64)
+        weights = getattr(kde.tree_, "sample_weight", None)
+        self.log_w = 0.0 if weights is None else np.log(np.asarray(weights))
+        self.h2 = float(getattr(kde, "bandwidth_", kde.bandwidth)) ** 2
+        self.norms = (self.data * self.data).sum(axis=1)
+
+    def __call__(self, X):
+        out = np.empty(X.shape)
+        step = max(1, _budgets.BLOCK_ENTRIES // max(self.data.shape[0], 1))
+        for lo in range(0, X.shape[0], step):
+            x = X[lo : lo + step]
+            sq = (x * x).sum(axis=1)[:, None] + self.norms - 2.0 * x @ self.data.T
+            logits = -sq / (2.0 * self.h2) + self.log_w
+            w = np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+            out[lo : lo + step] = (w @ self.data - x) / self.h2
+        return out
+
+
+def _fitted(estimator, attribute):
+    if not hasattr(estimator, attribute):
+        raise ValueError(
+            f"model {type(estimator).__name__} is not fitted: fit it (on rows other "
+            "than the ones tested) before the test."
+        )
+
+
+def _sklearn_score(model):
+    """The score of a fitted scikit-learn density model, or None."""
+    name = type(model).__name__
+    if name in ("GaussianMixture", "BayesianGaussianMixture") and hasattr(
+        model, "predict_proba"
+    ):
+        _fitted(model, "precisions_")
+        return _MixtureScore(model), model.means_.shape[1]
+    if name == "KernelDensity":
+        _fitted(model, "tree_")
+        if model.kernel != "gaussian":
+            raise ValueError(
+                f"model KernelDensity(kernel={model.kernel!r}) has no smooth score; "
+                "the Stein test needs grad log p: use kernel='gaussian'."
+            )
+        return _KernelDensityScore(model), int(model.n_features_in_)
+    if hasattr(model, "score_samples") and hasattr(model, "n_features_in_"):
+        return log_density_score(model.score_samples), int(model.n_features_in_)
+    return None
+
+
+class ModelScore:
+    """A model's score ``grad log p``, checked on every call.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(X) -> (n, d)``.
+    dim : int or None
+        The model's dimension where it is known.
+    name : str
+        How errors name the model.
+    """
+
+    def __init__(self, function, dim, name):
+        self.function, self.dim, self.name = function, dim, name
+
+    def __call__(self, X):
+        """The score of the rows ``X`` (n, d), float64; a ``ValueError``
+        naming the model and the rows where it is not a finite ``(n, d)``
+        array."""
+        X = np.asarray(X, dtype=np.float64)
+        try:
+            S = np.asarray(self.function(X), dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                f"The score of {self.name} failed on X: {error}"
+            ) from error
+        if S.shape != X.shape:
+            raise ValueError(
+                f"The score of {self.name} must return an array of X's shape (n, d) "
+                f"= {X.shape}: grad log p at each row; got shape {S.shape}."
+            )
+        bad = ~np.isfinite(S).all(axis=1)
+        if bad.any():
+            rows = np.flatnonzero(bad)
+            raise ValueError(
+                f"The score of {self.name} is NaN or infinite at {rows.size} of "
+                f"{X.shape[0]} rows (positions {rows[:5].tolist()} of the batch; "
+                f"first such row {X[rows[0]].tolist()}): rows outside the model's "
+                "support, or a score that overflows there."
+            )
+        return S
+
+
+def model_score(model):
+    """The checked :class:`ModelScore` of ``model`` (see the module's list);
+    a ``TypeError`` naming what is accepted for anything else."""
+    from scipy.stats import rv_continuous, rv_discrete
+
+    kind = type(model).__name__  # scipy's frozen classes are private
+    if isinstance(getattr(model, "dist", None), rv_discrete):
+        raise TypeError(
+            f"model {model.dist.name}(...) is discrete: the Stein test needs a "
+            "density with a score grad log p (a continuous distribution)."
+        )
+    if isinstance(getattr(model, "dist", None), rv_continuous):
+        return ModelScore(_UnivariateScore(model), None, f"{model.dist.name}(...)")
+    if kind == "multivariate_normal_frozen":
+        score = _MultivariateNormalScore(model.mean, model.cov)
+        return ModelScore(score, model.dim, "multivariate_normal(...)")
+    if kind == "multivariate_t_frozen":
+        score = _MultivariateTScore(model.loc, model.shape, model.df)
+        return ModelScore(score, model.dim, "multivariate_t(...)")
+    fitted = _sklearn_score(model)
+    if fitted is not None:
+        return ModelScore(fitted[0], fitted[1], type(model).__name__)
+    if callable(model):
+        name = getattr(model, "__name__", type(model).__name__)
+        return ModelScore(model, None, f"score function {name!r}")
+    raise TypeError(
+        "model must be a score function score(X) -> (n, d) (grad log p; for a "
+        "log-density use skmmd.log_density_score(log_p)), a frozen continuous "
+        "scipy.stats distribution, or a fitted GaussianMixture, "
+        "BayesianGaussianMixture or KernelDensity; got "
+        f"{type(model).__name__}."
+    )
