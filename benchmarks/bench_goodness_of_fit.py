@@ -232,7 +232,8 @@ def _level_draws(name, rng, n):
         )
 
     gm = GaussianMixture(3, random_state=0).fit(law(2000))
-    X, _ = gm.sample(n)
+    # sample() draws from the mixture's own random_state: a fresh one per draw.
+    X, _ = gm.set_params(random_state=int(rng.integers(2**31))).sample(n)
     return rng.permutation(X), gm
 
 
@@ -242,7 +243,7 @@ LEVEL_CASES = ("normal d=1", "normal d=5", "t(5) d=1", "t(5) d=5", "mixture d=2"
 def part_level(args, out):
     cases = args.cases or LEVEL_CASES
     header(
-        out, "level", args, args.n, 0, args.reps,
+        out, "level", args, args.n, "1 to 5", args.reps,
         f"goodness_of_fit_test(X, model, random_state=seed) at alpha={ALPHA}, "
         f"defaults (999 bootstrap draws); cases {list(cases)}; a mixture's "
         "model fitted on 2000 held-out rows, tested on fresh draws from itself",
@@ -267,7 +268,7 @@ def part_power(args, out):
     methods = args.methods or ("skmmd", "exact", "fssd_opt", "mmd")
     sizes = args.sizes or (1000, 4000)
     header(
-        out, "power", args, sizes, 0, args.reps,
+        out, "power", args, list(sizes), "1 or 50", args.reps,
         f"rejection rate at alpha={ALPHA} on the same draws; problems "
         f"{list(problems)}, methods {list(methods)}, RBM burn-in {RBM_BURN_IN}",
     )
