@@ -5,6 +5,7 @@ Stein discrepancy)."""
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
 from .goodness_of_fit import (
+    AggregatedKernelSteinTest,
     KernelSteinTest,
     KernelSteinTestResult,
     goodness_of_fit_test,
@@ -36,6 +37,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AggregatedHSICTest",
+    "AggregatedKernelSteinTest",
     "AggregatedMMDTest",
     "ConditionalHSICTest",
     "ConditionalHSICTestResult",

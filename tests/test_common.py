@@ -14,6 +14,7 @@ from sklearn.utils.estimator_checks import (
 
 from skmmd import (
     AggregatedHSICTest,
+    AggregatedKernelSteinTest,
     AggregatedMMDTest,
     ConditionalHSICTest,
     FastfoodSampler,
@@ -85,6 +86,9 @@ ESTIMATORS = [
     # A univariate law is the law of every coordinate: any number of columns.
     KernelSteinTest(stats.norm(), n_frequencies=8, n_resamples=19, random_state=0),
     KernelSteinTest(stats.norm(), transformer=None, n_resamples=19, random_state=0),
+    AggregatedKernelSteinTest(
+        stats.norm(), n_bandwidths=2, n_frequencies=8, n_resamples=19, random_state=0
+    ),
     # One window of 1 point at ERT 2 needs only 10 reference rows
     # (min_reference_size), so the checks' small data sets calibrate and reach
     # the input checks (NaN, sparse, dtypes, pickling) instead of the size error.

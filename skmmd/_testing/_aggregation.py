@@ -1,6 +1,7 @@
 """Aggregating several kernels' statistics computed on shared resamples: the
-MMD of every kernel on the same permutations of the two samples, or the HSIC
-of every pair of an x and a y kernel on the same pairings.
+MMD of every kernel on the same permutations of the two samples, the HSIC of
+every pair of an x and a y kernel on the same pairings, or the kernel Stein
+discrepancy of every kernel on the same bootstrap signs.
 
 Input: a matrix ``T`` of shape (B + 1, K), row 0 the observed statistics of the
 K kernels and rows 1..B the same statistics on B resamples shared by every
@@ -74,11 +75,12 @@ def fuse_statistic(T, weights=None):
     return logsumexp(S, axis=1, b=w / w.sum())
 
 
-# Min-p is MMDAgg's rule for the two-sample tests and HSICAgg's for
-# independence (Schrab et al. 2023; 2022).
+# Min-p is MMDAgg's rule for the two-sample tests, HSICAgg's for independence
+# and KSDAgg's for goodness of fit (Schrab et al. 2023; 2022; 2022).
 AGGREGATORS = {
     "mmdagg": minp_statistic,
     "hsicagg": minp_statistic,
+    "ksdagg": minp_statistic,
     "fuse": fuse_statistic,
 }
 

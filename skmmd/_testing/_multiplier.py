@@ -82,13 +82,17 @@ def resampled_multiplier(
     n_jobs=None,
     verbose=0,
     stopping=None,
+    p_of=None,
 ):
     """Observed statistic and its multiplier-bootstrap null: each unit sum
     times an independent random sign.
 
     ``parts``: the :class:`~skmmd.mmd._multiplier.MultiplierParts` of the
-    units. Returns ``(observed, null, tolerance)``: the statistic, the
-    bootstrap statistics (B,) and the rounding tolerance of ties.
+    units (or a :class:`~skmmd.mmd._multiplier.StackedParts` of several
+    kernels, all on the same signs). Returns ``(observed, null, tolerance)``:
+    the statistic, the bootstrap statistics (B,) and the rounding tolerance
+    of ties (arrays with a column per kernel for stacked parts). ``stopping``
+    and ``p_of`` as in :func:`resampled` (``n_resamples="auto"``).
     """
     rng = np.random.default_rng(seed)
     G = parts.G
@@ -98,4 +102,4 @@ def resampled_multiplier(
         # for any batching.
         return (np.where(rng.random((s.stop - s.start, G)) < 0.5, -1.0, 1.0),)
 
-    return resampled(parts, draw, n_resamples, batch, n_jobs, verbose, stopping, None)
+    return resampled(parts, draw, n_resamples, batch, n_jobs, verbose, stopping, p_of)

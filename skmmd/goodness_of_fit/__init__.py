@@ -8,15 +8,21 @@ one calibration loop; the models are scores (``_models``: score functions,
 log-densities, scipy distributions, fitted scikit-learn mixtures and kernel
 densities); its result, :class:`KernelSteinTestResult` (``_results``),
 speaks of the squared kernel Stein discrepancy; :func:`goodness_of_fit_test`
-(``_api``) is the test in one call.
+(``_api``) is the test in one call. :class:`AggregatedKernelSteinTest`
+(``_aggregated``) tests a grid of bandwidths on the same bootstrap signs,
+combined by :mod:`skmmd._testing._aggregation`. What both share (the Stein
+features as the pipeline's map, the rows, ``fit`` and ``partial_fit``) is
+``_base``.
 """
 
+from ._aggregated import AggregatedKernelSteinTest
 from ._api import goodness_of_fit_test
 from ._models import log_density_score
 from ._results import KernelSteinTestResult
 from ._stein import KernelSteinTest
 
 __all__ = [
+    "AggregatedKernelSteinTest",
     "KernelSteinTest",
     "KernelSteinTestResult",
     "goodness_of_fit_test",

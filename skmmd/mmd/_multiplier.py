@@ -120,3 +120,50 @@ class MultiplierParts:
         )
         se = np.sqrt((1 - 1 / self.G) * np.sum((cross - cross.mean()) ** 2))
         return float(effect), float(se)
+
+
+class StackedParts:
+    """Several :class:`MultiplierParts` of the same units (one per kernel),
+    bootstrapped with the same signs: the aggregated tests' ``T`` rows.
+
+    Parameters
+    ----------
+    parts : list of MultiplierParts
+        Of the same units (same ``G`` and sizes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skmmd.mmd._multiplier import MultiplierParts, StackedParts
+    >>> a = MultiplierParts([[1.0], [1.0]], [1, 1])
+    >>> b = MultiplierParts([[1.0, 0.0], [0.0, 1.0]], [1, 1])
+    >>> stacked = StackedParts([a, b])
+    >>> stacked.observed()[0]  # ||(2)||^2 / 2 and ||(1, 1)||^2 / 2
+    array([2., 1.])
+    >>> stacked.statistics(np.array([[1.0, -1.0]]))[0]
+    array([[0., 1.]])
+    """
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+        self.G, self.n = self.parts[0].G, self.parts[0].n
+        if any(p.G != self.G or p.n != self.n for p in self.parts):
+            raise ValueError("StackedParts needs parts of the same units.")
+
+    def observed(self):
+        """Each kernel's statistic and rounding scale, as arrays (K,)."""
+        pairs = [p.observed() for p in self.parts]
+        return np.array([s for s, _ in pairs]), np.array([c for _, c in pairs])
+
+    def statistics(self, W):
+        """Each draw's statistic of each kernel, (B, K), and their scales."""
+        pairs = [p.statistics(W) for p in self.parts]
+        return (
+            np.column_stack([s for s, _ in pairs]),
+            np.column_stack([c for _, c in pairs]),
+        )
+
+    def effect(self):
+        """Each kernel's effect and its jackknife standard error, arrays (K,)."""
+        pairs = [p.effect() for p in self.parts]
+        return np.array([e for e, _ in pairs]), np.array([s for _, s in pairs])

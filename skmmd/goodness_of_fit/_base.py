@@ -1,0 +1,278 @@
+"""What the goodness-of-fit tests share: the rows' Stein features as the
+pipeline's map (:class:`SteinMap`), the checked rows, the features fit on (a
+subsample of) them, the stream of ``fit``, ``partial_fit`` and dask, and the
+multiplier bootstrap of its unit sums in the one calibration loop. Each test
+says which Fourier maps it streams (``_samplers``) and what it makes of
+their unit sums (``_results_of``)."""
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
+
+from .._testing import _engines
+from .._testing._base import (
+    SHARED_CONSTRAINTS,
+    StreamedResults,
+    fit_indices,
+    unfitted_on_error,
+)
+from .._testing._calibration import n_max
+from .._testing._multiplier import bootstrap_units, multiplier_unit
+from .._testing._streaming import Stream
+from .._utils import _budgets
+from .._utils._compat import fit_context, validate_data
+from .._utils._tables import is_dataframe
+from ..kernel_approximation import RandomFourierSampler
+from ..kernels import median_bandwidth
+from ..mmd._multiplier import MultiplierParts
+from ..mmd._stein import add_stein_unit_sums, stein_features
+from ._models import model_score
+
+# Random pairs of rows behind the median bandwidth (its relative error about
+# 1 / sqrt(2^16), far below what moves a test).
+MEDIAN_PAIRS = 2**16
+
+
+class SteinMap:
+    """The pipeline's map: rows -> their Stein features (:func:`~skmmd.mmd.\
+_stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
+    cosines and sines and a model's score."""
+
+    def __init__(self, sampler, score):
+        if not (
+            isinstance(sampler, RandomFourierSampler)
+            and sampler.feature == "cos_sin"
+            and sampler.n_components % 2 == 0
+        ):
+            raise TypeError(
+                "transformer must be a RandomFourierSampler with feature='cos_sin' "
+                "and an even n_components (the Stein features need the gradient "
+                f"of every feature); got {sampler!r}."
+            )
+        self.sampler, self.score = sampler, score
+        self.frequencies = sampler.random_weights_
+        self._n_features_out = 2 * self.frequencies.size
+
+    def transform(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        return stein_features(X, self.score(X), self.frequencies)
+
+    def _grouped_sums(self, X, groups, n_groups, out=None):
+        """The Stein features of ``X`` summed per group, and their squared
+        norms, without storing them (the pipeline's fused per-unit sums,
+        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`): rows in
+        blocks whose features take at most ``_budgets.CHUNK_ENTRIES``
+        entries, so memory is bounded whatever the chunk."""
+        X = np.asarray(X, dtype=np.float64)
+        if out is None:
+            out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
+        step = max(1, _budgets.CHUNK_ENTRIES // self.sampler.n_components)
+        for lo in range(0, X.shape[0], step):
+            x = X[lo : lo + step]
+            add_stein_unit_sums(
+                self.sampler.transform(x),
+                self.score(x),
+                self.frequencies,
+                groups[lo : lo + step],
+                *out,
+            )
+        return out
+
+
+# The parameters of the calibration loop every goodness-of-fit test has.
+LOOP_CONSTRAINTS = {
+    name: SHARED_CONSTRAINTS[name]
+    for name in (
+        "n_resamples",
+        "alpha",
+        "resample_unit",
+        "batch",
+        "random_state",
+        "n_jobs",
+        "verbose",
+    )
+}
+
+
+class BaseSteinTest(StreamedResults, BaseEstimator):
+    """The goodness-of-fit tests' shared ``fit``, ``partial_fit`` and stream
+    (not public)."""
+
+    _RESULTS = (
+        "statistic_",
+        "p_value_",
+        "null_distribution_",
+        "n_resamples_used_",
+        "reject_",
+        "threshold_",
+        "result_",
+        "resample_unit_",
+        "n_samples_",
+    )
+
+    def _rows(self, X, reset, min_rows):
+        """Validated rows: a 2-D array of finite numbers (a dask array: its
+        shape only), as many columns as the model has."""
+        if _engines.engine_for(X).lazy:
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-D (n, d); got {X.ndim} dimensions.")
+            if reset:
+                self.n_features_in_ = int(X.shape[1])
+            elif X.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"X has {X.shape[1]} columns; the test was fit on "
+                    f"{self.n_features_in_}."
+                )
+            rows = X
+        else:
+            if is_dataframe(X):
+                numeric = X.select_dtypes("number").columns
+                other = [c for c in X.columns if c not in set(numeric)]
+                if other:
+                    raise ValueError(
+                        f"X's columns {other[:5]} are not numeric: the model's "
+                        "score needs numbers."
+                    )
+            rows = validate_data(self, X, reset=reset, dtype=np.float64)
+        n = int(rows.shape[0])
+        if n < min_rows:
+            raise ValueError(
+                f"{type(self).__name__} needs at least {min_rows} rows; got "
+                f"n_samples = {n}."
+            )
+        dim = self._score.dim
+        if dim is not None and rows.shape[1] != dim:
+            raise ValueError(
+                f"X has {rows.shape[1]} columns and the model {self._score.name} "
+                f"is of dimension {dim}."
+            )
+        return rows
+
+    def _bandwidth(self, fit_rows, seed):
+        """The ``bandwidth`` parameter as a number: ``"median"``, the median
+        distance of random pairs of ``fit_rows``."""
+        if self.bandwidth != "median":
+            return float(self.bandwidth)
+        rows = np.asarray(fit_rows, dtype=np.float64)
+        return median_bandwidth(rows, random_state=seed, n_pairs=MEDIAN_PAIRS)
+
+    def _exact(self):
+        return False
+
+    def _start(self, engine, fit_rows, seed, rng):
+        """Fit the test's samplers on ``fit_rows`` and open the stream."""
+        samplers = self._samplers(np.asarray(fit_rows, dtype=np.float64), seed, rng)
+        maps = [SteinMap(s, self._score) for s in samplers]
+        self._seed = seed
+        widths = [m._n_features_out for m in maps]
+        self._stream = Stream(maps, widths, 1, seed, engine.rows)
+
+    def _unit(self, n_rows):
+        if self.resample_unit != "auto":
+            return self.resample_unit
+        width = sum(self._stream.widths)
+        unit = multiplier_unit(n_rows, n_max(self.n_resamples), width)
+        return max(self._stream.state.unit, unit)
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Compute the statistic, its bootstrap null and the p-value.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n, d)
+            The rows tested, numeric (a dask array: reduced on the workers).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            Fitted test.
+        """
+        self._score = model_score(self.model)
+        engine = _engines.engine_for(X)
+        if self._exact() and engine.lazy:
+            raise TypeError(
+                "The exact test (transformer=None) is quadratic and takes "
+                "in-memory arrays; use the features ('auto') for dask arrays."
+            )
+        X = self._rows(X, True, _budgets.MIN_UNITS)
+        rng = check_random_state(self.random_state)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        n = engine.n_rows(X)
+        if self._exact():
+            return self._fit_exact(X, seed)
+        self._start(engine, engine.rows_of(X, fit_indices(n, seed)), seed, rng)
+        engine.add(self._stream, X, None, self._unit(n))
+        self._calibrate()
+        return self
+
+    def _streams(self):
+        # partial_fit streams features; the exact test takes all rows at once.
+        return not self._exact()
+
+    @available_if(_streams)
+    @fit_context(prefer_skip_nested_validation=False)
+    @unfitted_on_error
+    def partial_fit(self, X, y=None):
+        """Add a chunk of rows to the test (out-of-core or streamed data).
+
+        The first chunk fits the features (with ``bandwidth="median"``, at
+        that chunk's median distance) and every chunk's rows are tested.
+        Results are computed from all rows so far when first read; with
+        features that do not depend on the data (a float bandwidth, or a
+        fitted sampler) they equal those of :meth:`fit` on all rows, whatever
+        the chunks.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_chunk, d)
+            Rows.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            The test, updated.
+        """
+        first = getattr(self, "_stream", None) is None
+        if first:
+            self._score = model_score(self.model)
+        try:
+            X = self._rows(X, first, 1)
+        except ValueError as error:
+            if first:
+                raise
+            raise ValueError(
+                f"partial_fit chunk after {self._stream.n_rows[0]} rows (nothing "
+                f"was added): {error}"
+            ) from error
+        engine = _engines.InMemory(_engines.HOST)
+        if first:
+            rng = check_random_state(self.random_state)
+            seed = rng.randint(np.iinfo(np.int32).max)
+            self._start(engine, X, seed, rng)
+        stream = self._stream
+        stream.add((X, None), self._unit(stream.n_rows[0] + X.shape[0]))
+        self._mark_stale()
+        return self
+
+    def _calibrate(self):
+        stream = self._stream
+        n, unit = stream.n_rows[0], stream.state.unit
+        parts = []
+        for sums in stream.sums():
+            U, sizes = bootstrap_units(sums, n, unit)
+            parts.append(MultiplierParts(U, sizes))
+        self._results_of(parts, unit)
+        self.resample_unit_ = unit
+        self.n_samples_ = n
+        self._stale = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
