@@ -10,6 +10,8 @@ command, the sizes, the repetitions and the seed range):
     normal in d = 1 and d = 5, a Student t(5) with its own score in d = 1 and
     d = 5, and a ``GaussianMixture`` of 3 components fitted on 2000 rows of a
     two-cluster law in d = 2 and tested on 500 fresh draws from itself.
+    ``--aggregated``: ``AggregatedKernelSteinTest`` with its defaults
+    instead.
 ``power``
     Rejection rates at alpha = 0.05 on the problems of Jitkrittum et al.
     (2017), re-implemented from the paper's description, on the same draws
@@ -20,7 +22,8 @@ command, the sizes, the repetitions and the seed range):
     N(0, 0.02^2) added to every weight, drawn by Gibbs sampling after
     ``RBM_BURN_IN`` sweeps). Methods: ``skmmd`` (the test with its
     defaults), ``exact`` (the quadratic KSD test with the same kernel,
-    ``transformer=None``), ``fssd_opt`` (hyppo's ``FSSD``: 5 locations and
+    ``transformer=None``), ``skmmd_agg`` (``AggregatedKernelSteinTest``
+    with its defaults: 5 bandwidths), ``fssd_opt`` (hyppo's ``FSSD``: 5 locations and
     the Gaussian width optimized for its power criterion on 20 % of the
     rows, as in the paper, tested on the other 80 %), ``mmd`` (``MMDTest``
     of the rows against as many draws from the model). hyppo is a
@@ -44,8 +47,14 @@ from time import perf_counter
 import numpy as np
 from bench_explain import Report, header, mean_se, progress, rate
 from scipy import stats
+from scipy.special import expit
 
-from skmmd import KernelSteinTest, MMDTest, goodness_of_fit_test
+from skmmd import (
+    AggregatedKernelSteinTest,
+    KernelSteinTest,
+    MMDTest,
+    goodness_of_fit_test,
+)
 
 ALPHA = 0.05
 RBM_BURN_IN = 1000
@@ -83,7 +92,7 @@ class RBM:
     def sample(self, rng, n, burn_in=RBM_BURN_IN):
         X = rng.normal(size=(n, self.B.shape[0]))
         for _ in range(burn_in):
-            prob = 1.0 / (1.0 + np.exp(-2.0 * (X @ self.B + self.c)))
+            prob = expit(2.0 * (X @ self.B + self.c))
             H = np.where(rng.random(prob.shape) < prob, 1.0, -1.0)
             X = H @ self.B.T + self.b + rng.normal(size=X.shape)
         return X
@@ -119,9 +128,7 @@ def problem(name, seed):
         )
     model = RBM.random(np.random.default_rng([seed, 1]))
     rows = model.perturbed(np.random.default_rng([seed, 2]))
-    return Problem(
-        name, model.score, model.log_density, model.sample, rows.sample
-    )
+    return Problem(name, model.score, model.log_density, model.sample, rows.sample)
 
 
 # ---------------------------------------------------------------- methods
@@ -187,8 +194,12 @@ def fssd_opt(p, X, seed, n_locations=5, train=0.2):
     bounds = [(None, None)] * (theta0.size - 1)
     bounds.append((np.log(w0) - np.log(100), np.log(w0) + np.log(100)))
     fit = minimize(
-        scaled, theta0, jac=autograd.grad(scaled), method="L-BFGS-B",
-        bounds=bounds, options={"maxiter": 200},
+        scaled,
+        theta0,
+        jac=autograd.grad(scaled),
+        method="L-BFGS-B",
+        bounds=bounds,
+        options={"maxiter": 200},
     )
     V = fit.x[:-1].reshape(n_locations, d)
     kernel = KGauss(float(np.exp(fit.x[-1])))
@@ -199,6 +210,9 @@ def fssd_opt(p, X, seed, n_locations=5, train=0.2):
 def method_p_value(method, p, X, seed):
     if method == "skmmd":
         return goodness_of_fit_test(X, p.score, random_state=seed).pvalue
+    if method == "skmmd_agg":
+        test = AggregatedKernelSteinTest(p.score, random_state=seed)
+        return test.fit(X).p_value_
     if method == "exact":
         return goodness_of_fit_test(
             X, p.score, transformer=None, random_state=seed
@@ -243,8 +257,18 @@ LEVEL_CASES = ("normal d=1", "normal d=5", "t(5) d=1", "t(5) d=5", "mixture d=2"
 def part_level(args, out):
     cases = args.cases or LEVEL_CASES
     header(
-        out, "level", args, args.n, "1 to 5", args.reps,
-        f"goodness_of_fit_test(X, model, random_state=seed) at alpha={ALPHA}, "
+        out,
+        "level",
+        args,
+        args.n,
+        "1 to 5",
+        args.reps,
+        (
+            "AggregatedKernelSteinTest(model, random_state=seed)"
+            if args.aggregated
+            else "goodness_of_fit_test(X, model, random_state=seed)"
+        )
+        + f" at alpha={ALPHA}, "
         f"defaults (999 bootstrap draws); cases {list(cases)}; a mixture's "
         "model fitted on 2000 held-out rows, tested on fresh draws from itself",
     )
@@ -253,7 +277,11 @@ def part_level(args, out):
         start, hits, p_values = perf_counter(), [], []
         for k, seed in enumerate(range(args.seed, args.seed + args.reps), 1):
             X, model = _level_draws(case, np.random.default_rng([seed, 7]), args.n)
-            p = goodness_of_fit_test(X, model, random_state=seed).pvalue
+            if args.aggregated:
+                test = AggregatedKernelSteinTest(model, random_state=seed)
+                p = test.fit(X).p_value_
+            else:
+                p = goodness_of_fit_test(X, model, random_state=seed).pvalue
             hits.append(p <= ALPHA)
             p_values.append(p)
             progress(k, args.reps, start)
@@ -268,7 +296,12 @@ def part_power(args, out):
     methods = args.methods or ("skmmd", "exact", "fssd_opt", "mmd")
     sizes = args.sizes or (1000, 4000)
     header(
-        out, "power", args, list(sizes), "1 or 50", args.reps,
+        out,
+        "power",
+        args,
+        list(sizes),
+        "1 or 50",
+        args.reps,
         f"rejection rate at alpha={ALPHA} on the same draws; problems "
         f"{list(problems)}, methods {list(methods)}, RBM burn-in {RBM_BURN_IN}",
     )
@@ -309,8 +342,12 @@ def measure(method, n, seed):
         sub = X[rng.choice(n, 1000, replace=False)]
         sq = np.sum((sub[:, None] - sub[None]) ** 2, axis=2)
         kernel = KGauss(float(np.median(sq[np.triu_indices(1000, 1)])))
-        test = FSSD(IsotropicNormal(np.zeros(d), 1.0), kernel, V,
-                    null_sim=FSSDH0SimCovObs(n_simulate=2000, seed=seed))
+        test = FSSD(
+            IsotropicNormal(np.zeros(d), 1.0),
+            kernel,
+            V,
+            null_sim=FSSDH0SimCovObs(n_simulate=2000, seed=seed),
+        )
         pvalue = test.test(X)["pvalue"]
     elif n <= chunk:
         X = rng.normal(size=(n, d))
@@ -328,15 +365,28 @@ def measure(method, n, seed):
 
 
 def _in_child(method, n, seed):
-    command = [sys.executable, __file__, "--measure", method, "--n", str(n),
-               "--seed", str(seed)]
+    command = [
+        sys.executable,
+        __file__,
+        "--measure",
+        method,
+        "--n",
+        str(n),
+        "--seed",
+        str(seed),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def part_speed(args, out):
     header(
-        out, "speed", args, "10^5 .. 10^7", 10, args.reps,
+        out,
+        "speed",
+        args,
+        "10^5 .. 10^7",
+        10,
+        args.reps,
         "N(0, I_10) rows and model; each run a fresh process; KernelSteinTest "
         "defaults (128 frequencies, 999 draws); above 10^5 rows partial_fit on "
         "chunks of 10^5 drawn as fed",
@@ -348,8 +398,14 @@ def part_speed(args, out):
     rows = []
     for method, results in runs.items():
         seconds = [r["seconds"] for r in results]
-        rows.append([method, "10^5", f"{np.median(seconds):.2f}",
-                     f"{max(r['peak_mb'] for r in results):.0f}"])
+        rows.append(
+            [
+                method,
+                "10^5",
+                f"{np.median(seconds):.2f}",
+                f"{max(r['peak_mb'] for r in results):.0f}",
+            ]
+        )
     ratio = np.median([r["seconds"] for r in runs["fssd10"]]) / np.median(
         [r["seconds"] for r in runs["skmmd"]]
     )
@@ -370,13 +426,20 @@ def main(argv=None):
     )
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=["level"])
     parser.add_argument("--n", type=int, default=500, help="level: rows")
-    parser.add_argument("--reps", type=int, help="repetitions (level 1000, "
-                        "power 200, speed 3)")
+    parser.add_argument(
+        "--reps", type=int, help="repetitions (level 1000, power 200, speed 3)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--cases", nargs="+", choices=LEVEL_CASES, help="level")
+    parser.add_argument(
+        "--aggregated", action="store_true", help="level: AggregatedKernelSteinTest"
+    )
     parser.add_argument("--problems", nargs="+", choices=("laplace", "gvd", "rbm"))
-    parser.add_argument("--methods", nargs="+",
-                        choices=("skmmd", "exact", "fssd_opt", "mmd"))
+    parser.add_argument(
+        "--methods",
+        nargs="+",
+        choices=("skmmd", "skmmd_agg", "exact", "fssd_opt", "mmd"),
+    )
     parser.add_argument("--sizes", nargs="+", type=int, help="power: n")
     parser.add_argument("--big", nargs="+", type=int, help="speed: large n")
     parser.add_argument("--out", help="also write the output to this file")
