@@ -106,9 +106,9 @@ def stein_features(X, score, frequencies):
     --------
     >>> import numpy as np
     >>> from skmmd.mmd._stein import stein_features
-    >>> X = np.array([[0.0]])
-    >>> stein_features(X, -X, np.array([[1.0]]))  # [s cos - w sin, s sin + w cos]
-    array([[0., 1.]])
+    >>> X, score = np.array([[0.0]]), np.array([[1.0]])
+    >>> stein_features(X, score, np.array([[1.0]]))  # [s cos - w sin, s sin + w cos]
+    array([[1., 1.]])
     """
     X = np.asarray(X, dtype=np.float64)
     S = np.asarray(score, dtype=np.float64)
