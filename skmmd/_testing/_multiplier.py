@@ -13,18 +13,21 @@ from ._calibration import p_value as fixed_p_value
 from ._calibration import resample_batches, run_batches, stop_when_settled
 
 
-def multiplier_unit(n_rows, n_resamples, width):
+def multiplier_unit(n_rows, n_resamples, width, max_units=None):
     """The smallest power of two keeping the bootstrap's ``B x G x width``
     multiply-adds within ``_budgets.GEMM_BUDGET``, the unit sums within
-    ``_budgets.UNIT_ENTRIES`` entries and at least ``_budgets.MIN_UNITS``
-    units where the rows allow (the multiplier bootstrap is a Gaussian
-    approximation, trusted from hundreds of units)."""
+    ``_budgets.UNIT_ENTRIES`` entries (and at most ``max_units`` units) and
+    at least ``_budgets.MIN_UNITS`` units where the rows allow (the
+    multiplier bootstrap is a Gaussian approximation, trusted from hundreds
+    of units)."""
 
     def fits(unit):
         if n_rows // (2 * unit) < _budgets.MIN_UNITS:
             return True  # no coarser unit keeps enough units
         units = n_rows // unit
         cost = n_resamples * units * width
+        if max_units is not None and units > max_units:
+            return False
         return cost <= _budgets.GEMM_BUDGET and units * width <= _budgets.UNIT_ENTRIES
 
     return _budgets.smallest_unit(fits)

@@ -24,6 +24,11 @@ GEMM_BUDGET = 2**34
 # power needs (relative excess about r / G, whatever n); measured by
 # benchmarks/bench_mmd_validity.py --parts 4.
 POWER_UNITS = 512
+# Units of a goodness-of-fit test's multiplier bootstrap beyond which more
+# only cost time: its null, a quadratic form in the unit sums, is estimated
+# from this many to a few percent, where its Stein features (2 L d per row)
+# would make every unit costly.
+STEIN_UNITS = 2**10
 # Entries of the unit-sum matrix U (float64: 256 MB).
 UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).

@@ -172,7 +172,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if self.resample_unit != "auto":
             return self.resample_unit
         width = sum(self._stream.widths)
-        unit = multiplier_unit(n_rows, n_max(self.n_resamples), width)
+        unit = multiplier_unit(
+            n_rows, n_max(self.n_resamples), width, _budgets.STEIN_UNITS
+        )
         return max(self._stream.state.unit, unit)
 
     @fit_context(prefer_skip_nested_validation=False)

@@ -70,8 +70,9 @@ class KernelSteinTest(BaseSteinTest):
         Level of the test.
     resample_unit : "auto" or int, default="auto"
         Rows per resampling unit. ``"auto"``: 1 while the bootstrap's ``B x n
-        x D d`` multiply-adds and the unit sums stay within budget, else the
-        smallest power of two that brings them there.
+        x D d`` multiply-adds and the unit sums stay within budget and there
+        are at most 1024 units, else the smallest power of two that brings
+        them there.
     batch : int, default=None
         Draws per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None

@@ -20,33 +20,32 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath={"contract"})
 def _add_unit_sums(Z, S, W, groups, U, q, cs):
     """Add each row's Stein features (from its features ``Z = L^{-1/2} [cos,
-    sin]`` and score ``S``) to its group's ``U[g]`` (2, L, d), their squared
-    norms to ``q[g]``; ``cs[g]`` collects the group's sums of ``Z`` for the
-    terms in ``W``, added once per group."""
+    sin]`` and score ``S``) to its group's ``U[g]`` (2, d, L), their squared
+    scores to ``q[g]``; ``cs[g]`` collects the group's sums of ``Z`` for the
+    terms in ``W``, added once per group. Serial (each entry gets its rows in
+    order, whatever the threads); the innermost loop runs over the ``L``
+    frequencies, contiguous in ``Z`` and ``U``."""
     n, d = S.shape
     L = W.shape[1]
     for i in range(n):
         g = groups[i]
-        norm = 0.0
+        for j in range(L):
+            cs[g, 0, j] += Z[i, j]
+            cs[g, 1, j] += Z[i, L + j]
         for k in range(d):
-            norm += S[i, k] * S[i, k]
-        q[g] += norm
-        for j in range(L):
-            c = Z[i, j]
-            sn = Z[i, L + j]
-            cs[g, 0, j] += c
-            cs[g, 1, j] += sn
-            for k in range(d):
-                U[g, 0, j, k] += c * S[i, k]
-                U[g, 1, j, k] += sn * S[i, k]
+            s = S[i, k]
+            q[g] += s * s
+            for j in range(L):
+                U[g, 0, k, j] += s * Z[i, j]
+                U[g, 1, k, j] += s * Z[i, L + j]
     for g in range(U.shape[0]):
-        for j in range(L):
-            for k in range(d):
-                U[g, 0, j, k] -= cs[g, 1, j] * W[k, j]
-                U[g, 1, j, k] += cs[g, 0, j] * W[k, j]
+        for k in range(d):
+            for j in range(L):
+                U[g, 0, k, j] -= cs[g, 1, j] * W[k, j]
+                U[g, 1, k, j] += cs[g, 0, j] * W[k, j]
 
 
 def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
@@ -74,7 +73,7 @@ def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
     W = np.ascontiguousarray(frequencies, dtype=np.float64)
     d, L = W.shape
     G = sums.shape[0]
-    U = sums.reshape(G, 2, L, d)  # a view: sums is C-contiguous
+    U = sums.reshape(G, 2, d, L)  # a view: sums is C-contiguous
     cs = np.zeros((G, 2, L))
     groups = np.ascontiguousarray(groups, dtype=np.int64)
     _add_unit_sums(np.ascontiguousarray(Z, np.float64), S, W, groups, U, squares, cs)
@@ -97,10 +96,10 @@ def stein_features(X, score, frequencies):
     Returns
     -------
     xi : ndarray of shape (n, 2 L d)
-        Row ``i`` is ``vec(s_i phi(x_i)' + grad phi(x_i))`` over the ``2 L``
-        features ``phi`` (cosines first), each a block of ``d``: for
-        ``phi = cos(w'x)``, ``s cos(w'x) - w sin(w'x)``; for ``sin(w'x)``,
-        ``s sin(w'x) + w cos(w'x)``.
+        Row ``i`` is ``s_i phi(x_i)' + grad phi(x_i)`` (``d x 2 L``) over
+        the ``2 L`` features ``phi``, as two blocks (cosines, then sines) of
+        ``d`` rows of ``L``: for ``phi = cos(w'x)``, ``s cos(w'x) - w
+        sin(w'x)``; for ``sin(w'x)``, ``s sin(w'x) + w cos(w'x)``.
 
     Examples
     --------
@@ -117,11 +116,11 @@ def stein_features(X, score, frequencies):
     L = W.shape[1]
     P = X @ W
     C, Sn = np.cos(P), np.sin(P)
-    out = np.empty((n, 2, L, d))
-    np.multiply(C[:, :, None], S[:, None, :], out=out[:, 0])
-    out[:, 0] -= Sn[:, :, None] * W.T[None, :, :]
-    np.multiply(Sn[:, :, None], S[:, None, :], out=out[:, 1])
-    out[:, 1] += C[:, :, None] * W.T[None, :, :]
+    out = np.empty((n, 2, d, L))
+    np.multiply(S[:, :, None], C[:, None, :], out=out[:, 0])
+    out[:, 0] -= W[None] * Sn[:, None, :]
+    np.multiply(S[:, :, None], Sn[:, None, :], out=out[:, 1])
+    out[:, 1] += W[None] * C[:, None, :]
     out *= 1.0 / np.sqrt(L)
     return out.reshape(n, 2 * L * d)
 
