@@ -9,7 +9,8 @@ import pytest
 from skmmd import RandomFourierSampler
 from skmmd.independence._conditional_maps import n_z_features
 from skmmd.independence._ridge import RidgeFolds
-from skmmd.mmd._conditional import ConditionalParts, residual_products
+from skmmd.mmd._conditional import residual_products
+from skmmd.mmd._multiplier import MultiplierParts
 
 
 def _signs(rng, n_resamples, n_units):
@@ -37,7 +38,7 @@ def _p_value(x, y, z, seed):
     )
     folds = rng.integers(0, 5, size=n)
     R = RidgeFolds(5, split=6).add(C, F, folds).fit().residuals(C, F, folds)
-    parts = ConditionalParts(residual_products(R[:, :6], R[:, 6:]), np.ones(n))
+    parts = MultiplierParts(residual_products(R[:, :6], R[:, 6:]), np.ones(n))
     T = parts.observed()[0]
     null = parts.statistics(_signs(rng, 199, n))[0]
     return (1 + np.sum(null >= T)) / 200
