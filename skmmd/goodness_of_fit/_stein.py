@@ -122,9 +122,9 @@ class KernelSteinTest(BaseSteinTest):
     The p-value is asymptotic: the bootstrap reproduces the Gaussian limit
     of the units' mean Stein feature, which has mean 0 under ``H0``. The
     level is measured in ``benchmarks/bench_goodness_of_fit.py`` (see
-    :ref:`benchmarks`). :meth:`partial_fit` fits the features on its first
-    chunk (with ``bandwidth="median"``, the bandwidth of that chunk) and
-    tests every row, that chunk's too.
+    :ref:`bench-goodness-of-fit`). :meth:`partial_fit` fits the features on
+    its first chunk (with ``bandwidth="median"``, the bandwidth of that
+    chunk) and tests every row, that chunk's too.
 
     References
     ----------
