@@ -33,7 +33,9 @@ from sklearn.model_selection import train_test_split
 import skmmd
 
 rows, _ = make_blobs(
-    n_samples=22000, centers=[[-4, 0], [0, 3], [3, -1]], cluster_std=[1.0, 0.6, 1.4],
+    n_samples=22000,
+    centers=[[-4, 0], [0, 3], [3, -1]],
+    cluster_std=[1.0, 0.6, 1.4],
     random_state=0,
 )
 rows = rows @ np.array([[1.0, 0.4], [0.0, 0.8]])  # stretched clusters
@@ -44,19 +46,27 @@ results = []
 for k in components:
     mixture = GaussianMixture(k, covariance_type="full", random_state=0).fit(fit_rows)
     results.append(skmmd.goodness_of_fit_test(test_rows, mixture, random_state=0))
-    print(f"{k} components: p = {results[-1].pvalue:.3f}, KSD^2 = {results[-1].ksd2:.4f}")
+    print(
+        f"{k} components: p = {results[-1].pvalue:.3f}, KSD^2 = {results[-1].ksd2:.4f}"
+    )
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 left.scatter(*test_rows.T, s=8, alpha=0.6)
 left.set_xlabel("$x_1$")
 left.set_ylabel("$x_2$")
-left.set_title("the tested half of the rows")
+left.set_title(f"the {len(test_rows)} tested rows")
 low, high = np.array([r.confidence_interval() for r in results]).T
 estimate = np.array([max(r.ksd2, 0.0) for r in results])
 right.errorbar(
-    list(components), estimate, yerr=[estimate - low, high - estimate], fmt="o", capsize=4
+    list(components),
+    estimate,
+    yerr=[estimate - low, high - estimate],
+    fmt="o",
+    capsize=4,
 )
 right.set_xlabel("mixture components")
+right.set_xlim(0.5, 5.5)
+right.margins(y=0.15)
 right.set_ylabel("KSD$^2$ (95% interval)")
 right.set_title("misfit of each mixture on held-out rows")
 for k, r in zip(components, results):
@@ -99,7 +109,9 @@ def metropolis(step, n_steps, rng, chains=40):
 
 
 rng = np.random.default_rng(0)
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True, sharey=True)
+fig, axes = plt.subplots(
+    1, 2, figsize=(10, 4), sharex=True, sharey=True, layout="constrained"
+)
 for ax, step in zip(axes, (1.5, 0.05)):
     draws = metropolis(step, 2500, rng)[500::25].reshape(-1, 2)  # burn-in, thin
     result = skmmd.goodness_of_fit_test(draws, banana_score, random_state=0)
