@@ -41,6 +41,7 @@ def test_the_grid_sees_a_misfit_the_median_bandwidth_misses():
     assert sum(grid) == 5 and sum(single) <= 2
 
 
+@pytest.mark.slow
 def test_level_on_seeded_draws():
     # 60 normal samples: at most 8 rejections at 0.05 (P < 0.01 for a valid
     # test), with either aggregation.

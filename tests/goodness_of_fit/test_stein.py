@@ -78,6 +78,7 @@ def test_on_a_multiprocess_cluster_equals_in_memory(dask_client):
     assert test.p_value_ == ref.p_value_
 
 
+@pytest.mark.slow
 def test_level_and_power_on_seeded_draws():
     # 60 draws each: under H0 (normal rows) at most 8 rejections at 0.05
     # (P < 0.01 for a valid test); a Laplace law of the same variance is
