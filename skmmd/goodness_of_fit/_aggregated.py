@@ -71,6 +71,13 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         Threads computing batches of draws.
     verbose : int, default=0
         Progress messages.
+    train_size : float, int or None, default=None
+        Fit ``model`` (an estimator with ``fit``, e.g. an unfitted
+        ``GaussianMixture``) on a seeded random part of the rows of this
+        share or number, and test the rest: a model fit on the rows it is
+        tested on is biased towards them. ``None``: ``model`` is used as
+        given. With :meth:`partial_fit` the first chunk is the training
+        part.
 
     Attributes
     ----------
@@ -108,6 +115,10 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         Rows per resampling unit.
     n_samples_ : int
         Rows tested.
+    n_held_out_ : int
+        Rows the model was fit on (``train_size``; else 0), not tested.
+    model_ : object
+        The model fitted on those rows (only with ``train_size``).
     n_features_in_ : int
         Number of columns of X.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -170,6 +181,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        train_size=None,
     ):
         self.model = model
         self.transformers = transformers
@@ -184,6 +196,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.train_size = train_size
 
     def _samplers(self, fit_rows, seed, rng):
         grid = isinstance(self.transformers, str)

@@ -5,8 +5,11 @@ multiplier bootstrap of its unit sums in the one calibration loop. Each test
 says which Fourier maps it streams (``_samplers``) and what it makes of
 their unit sums (``_results_of``)."""
 
+from numbers import Integral
+
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
@@ -20,8 +23,8 @@ from .._testing._base import (
 from .._testing._calibration import n_max
 from .._testing._multiplier import bootstrap_units, multiplier_unit
 from .._testing._streaming import Stream
-from .._utils import _budgets
-from .._utils._compat import fit_context, validate_data
+from .._utils import _budgets, _streams
+from .._utils._compat import Interval, RealNotInt, fit_context, validate_data
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
@@ -80,18 +83,26 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         return out
 
 
-# The parameters of the calibration loop every goodness-of-fit test has.
+# The parameters every goodness-of-fit test has: the calibration loop's, and
+# the part of the rows a model is fit on (train_size).
 LOOP_CONSTRAINTS = {
-    name: SHARED_CONSTRAINTS[name]
-    for name in (
-        "n_resamples",
-        "alpha",
-        "resample_unit",
-        "batch",
-        "random_state",
-        "n_jobs",
-        "verbose",
-    )
+    **{
+        name: SHARED_CONSTRAINTS[name]
+        for name in (
+            "n_resamples",
+            "alpha",
+            "resample_unit",
+            "batch",
+            "random_state",
+            "n_jobs",
+            "verbose",
+        )
+    },
+    "train_size": [
+        None,
+        Interval(RealNotInt, 0, 1, closed="neither"),
+        Interval(Integral, 1, None, closed="left"),
+    ],
 }
 
 
@@ -141,13 +152,62 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"{type(self).__name__} needs at least {min_rows} rows; got "
                 f"n_samples = {n}."
             )
-        dim = self._score.dim
-        if dim is not None and rows.shape[1] != dim:
-            raise ValueError(
-                f"X has {rows.shape[1]} columns and the model {self._score.name} "
-                f"is of dimension {dim}."
-            )
         return rows
+
+    def _model_of(self, rows):
+        """The score of ``model`` (fit on ``rows`` first when they are given,
+        for ``train_size``), checked against the rows' dimension."""
+        if rows is None:
+            self._score = model_score(self.model)
+        else:
+            if not hasattr(self.model, "fit"):
+                raise TypeError(
+                    f"train_size={self.train_size!r} fits the model on a part of "
+                    "the rows: model must be an estimator with fit (e.g. an "
+                    f"unfitted GaussianMixture); got {type(self.model).__name__}."
+                )
+            self.model_ = clone(self.model).fit(np.asarray(rows, dtype=np.float64))
+            self._score = model_score(self.model_)
+        dim = self._score.dim
+        if dim is not None and self.n_features_in_ != dim:
+            raise ValueError(
+                f"X has {self.n_features_in_} columns and the model "
+                f"{self._score.name} is of dimension {dim}."
+            )
+
+    def _tested_rows(self, engine, X, seed):
+        """The rows tested: all of ``X``, or with ``train_size`` those left
+        after a seeded random part that ``model`` is fit on (a model fit on
+        the rows it is tested on is biased towards them)."""
+        if self.train_size is None:
+            self._model_of(None)
+            self.n_held_out_ = 0
+            return X
+        if engine.lazy:
+            raise TypeError(
+                f"train_size={self.train_size!r} takes in-memory rows; with dask "
+                "input, fit the model on an in-memory sample and pass it fitted."
+            )
+        n = engine.n_rows(X)
+        try:
+            train, test = train_test_split(
+                np.arange(n),
+                train_size=self.train_size,
+                random_state=np.random.RandomState([seed, _streams.TRAIN_SPLIT]),
+            )
+        except ValueError as error:
+            raise ValueError(
+                f"train_size={self.train_size!r} cannot split {n} rows into a "
+                f"training and a test part: {error}"
+            ) from error
+        if test.size < _budgets.MIN_UNITS:
+            raise ValueError(
+                f"train_size={self.train_size!r} leaves {test.size} of {n} rows to "
+                f"test; {type(self).__name__} needs at least {_budgets.MIN_UNITS}."
+            )
+        self._model_of(X[np.sort(train)])
+        self.n_held_out_ = train.size
+        return X[np.sort(test)]
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median
@@ -193,7 +253,6 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         self : object
             Fitted test.
         """
-        self._score = model_score(self.model)
         engine = _engines.engine_for(X)
         if self._exact() and engine.lazy:
             raise TypeError(
@@ -203,6 +262,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         X = self._rows(X, True, _budgets.MIN_UNITS)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
+        X = self._tested_rows(engine, X, seed)
         n = engine.n_rows(X)
         if self._exact():
             return self._fit_exact(X, seed)
@@ -222,7 +282,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         """Add a chunk of rows to the test (out-of-core or streamed data).
 
         The first chunk fits the features (with ``bandwidth="median"``, at
-        that chunk's median distance) and every chunk's rows are tested.
+        that chunk's median distance) and every chunk's rows are tested; with
+        ``train_size``, the first chunk is the model's training part, tested
+        no more (``n_held_out_`` rows).
         Results are computed from all rows so far when first read; with
         features that do not depend on the data (a float bandwidth, or a
         fitted sampler) they equal those of :meth:`fit` on all rows, whatever
@@ -241,8 +303,6 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             The test, updated.
         """
         first = getattr(self, "_stream", None) is None
-        if first:
-            self._score = model_score(self.model)
         try:
             X = self._rows(X, first, 1)
         except ValueError as error:
@@ -256,7 +316,14 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if first:
             rng = check_random_state(self.random_state)
             seed = rng.randint(np.iinfo(np.int32).max)
+            # With train_size the first chunk is the model's training part.
+            training = self.train_size is not None
+            self._model_of(X if training else None)
+            self.n_held_out_ = X.shape[0] if training else 0
             self._start(engine, X, seed, rng)
+            if training:
+                self._mark_stale()
+                return self
         stream = self._stream
         stream.add((X, None), self._unit(stream.n_rows[0] + X.shape[0]))
         self._mark_stale()

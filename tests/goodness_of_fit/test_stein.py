@@ -152,3 +152,54 @@ def test_bad_input_is_named(rng):
             stats.norm(), transformer=RandomFourierSampler(feature="cos_phase")
         ).fit(X)
     assert not hasattr(KernelSteinTest(stats.norm(), transformer=None), "partial_fit")
+
+
+def test_train_size_fits_the_model_on_a_part_and_tests_the_rest():
+    from sklearn.base import clone
+    from sklearn.mixture import GaussianMixture
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal(-2, 1, (1500, 2)), rng.normal(2, 0.5, (1500, 2))])
+    model = GaussianMixture(2, random_state=0)
+    test = KernelSteinTest(model, train_size=0.8, random_state=4).fit(X)
+    assert test.n_held_out_ == 2400 and test.n_samples_ == 600
+    assert not hasattr(model, "means_")  # the given model is left unfitted
+    # The same as fitting the model on the training part by hand: the split
+    # is seeded by the test's seed.
+    seed = np.random.RandomState(4).randint(np.iinfo(np.int32).max)
+    train, rest = train_test_split(
+        np.arange(3000),
+        train_size=0.8,
+        random_state=np.random.RandomState([seed, 3]),
+    )
+    fitted = clone(model).fit(X[np.sort(train)])
+    by_hand = KernelSteinTest(fitted, random_state=4).fit(X[np.sort(rest)])
+    assert test.statistic_ == pytest.approx(by_hand.statistic_, rel=1e-12)
+    assert test.p_value_ == by_hand.p_value_
+    np.testing.assert_allclose(test.model_.means_, fitted.means_)
+
+
+def test_train_size_in_chunks_trains_on_the_first():
+    from sklearn.mixture import GaussianMixture
+
+    X = np.random.default_rng(7).normal(size=(6000, 2))
+    test = _fixed_map_test(n_resamples=49)
+    test.set_params(model=GaussianMixture(1, random_state=0), train_size=0.5)
+    test.partial_fit(X[:2000]).partial_fit(X[2000:4000]).partial_fit(X[4000:])
+    fitted = GaussianMixture(1, random_state=0).fit(X[:2000])
+    by_hand = _fixed_map_test(n_resamples=49).set_params(model=fitted)
+    by_hand.partial_fit(X[2000:4000]).partial_fit(X[4000:])
+    assert test.n_held_out_ == 2000 and test.n_samples_ == 4000
+    assert test.statistic_ == pytest.approx(by_hand.statistic_, rel=1e-12)
+    assert test.p_value_ == by_hand.p_value_
+
+
+def test_train_size_needs_a_model_to_fit(rng):
+    X = rng.normal(size=(100, 1))
+    with pytest.raises(TypeError, match="model must be an estimator with fit"):
+        KernelSteinTest(stats.norm(), train_size=0.5).fit(X)
+    with pytest.raises(ValueError, match="leaves 2 of 100 rows to test"):
+        from sklearn.mixture import GaussianMixture
+
+        KernelSteinTest(GaussianMixture(1), train_size=98).fit(X)
