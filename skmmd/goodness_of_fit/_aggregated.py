@@ -13,7 +13,6 @@ from .._testing._multiplier import resampled_multiplier
 from .._utils._compat import Interval, StrOptions
 from ..mmd._multiplier import StackedParts
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
-from ._results import KernelSteinTestResult
 
 
 class AggregatedKernelSteinTest(BaseSteinTest):
@@ -237,13 +236,4 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         )
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)
-        ksd2, se = parts.effect()
-        self.result_ = KernelSteinTestResult(
-            statistic=self.statistic_,
-            pvalue=self.p_value_,
-            null_distribution=self.null_distribution_,
-            alpha=self.alpha,
-            ksd2=ksd2,
-            standard_error=se,
-            n_samples=int(parts.n),
-        )
+        self._set_result(parts)

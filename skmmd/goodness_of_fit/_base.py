@@ -31,6 +31,7 @@ from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
 from ..mmd._stein import add_stein_unit_sums, stein_features
 from ._models import model_score
+from ._results import KernelSteinTestResult
 
 # Random pairs of rows behind the median bandwidth (its relative error about
 # 1 / sqrt(2^16), far below what moves a test).
@@ -340,6 +341,20 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         self.resample_unit_ = unit
         self.n_samples_ = n
         self._stale = False
+
+    def _set_result(self, parts):
+        """``result_`` from the calibrated attributes and the effect of
+        ``parts`` (one kernel's, or every kernel's of a grid)."""
+        ksd2, se = parts.effect()
+        self.result_ = KernelSteinTestResult(
+            statistic=self.statistic_,
+            pvalue=self.p_value_,
+            null_distribution=self.null_distribution_,
+            alpha=self.alpha,
+            ksd2=ksd2,
+            standard_error=se,
+            n_samples=int(parts.n),
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -15,7 +15,6 @@ from .._utils._compat import HasMethods, Interval, StrOptions
 from ..kernel_approximation import RandomFourierSampler
 from ..mmd._stein import GramParts, gaussian_stein_gram
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
-from ._results import KernelSteinTestResult
 
 
 class KernelSteinTest(BaseSteinTest):
@@ -243,13 +242,4 @@ class KernelSteinTest(BaseSteinTest):
         )
         p = float(p_value(observed, null, tolerance))
         set_calibrated(self, float(observed), null, p, rule)
-        ksd2, se = parts.effect()
-        self.result_ = KernelSteinTestResult(
-            statistic=self.statistic_,
-            pvalue=self.p_value_,
-            null_distribution=self.null_distribution_,
-            alpha=self.alpha,
-            ksd2=ksd2,
-            standard_error=se,
-            n_samples=int(parts.n),
-        )
+        self._set_result(parts)
