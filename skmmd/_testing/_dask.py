@@ -64,6 +64,25 @@ def two_samples(estimator, X, Y):
     return X, Y
 
 
+def one_sample(estimator, X):
+    """A validated dask sample ``X`` of a one-sample test's ``fit``: a 2-D
+    dask array with known row chunks, or a dask DataFrame of numeric
+    columns (whose names become ``feature_names_in_``)."""
+    X = known_rows(X, "X")
+    if hasattr(X, "columns"):
+        other = [c for c, t in X.dtypes.items() if t.kind not in "biuf"]
+        if other:
+            raise ValueError(
+                f"X's columns {other[:5]} are not numeric: the test needs numbers."
+            )
+        estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        estimator.n_features_in_ = len(X.columns)
+    else:
+        estimator.__dict__.pop("feature_names_in_", None)
+        estimator.n_features_in_ = X.shape[1]
+    return X
+
+
 def pairs(estimator, X, y):
     """Validated dask variables ``(X, Y)`` of an independence test's ``fit``:
     2-D dask arrays (a 1-D y becomes a column), Y's row chunks those of X."""

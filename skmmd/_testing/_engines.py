@@ -167,6 +167,10 @@ class Lazy(InMemory):
     def pairs(self, test, X, y):
         return _dask.pairs(test, X, y)
 
+    def sample(self, test, X):
+        """A validated dask sample of a one-sample test's ``fit``."""
+        return _dask.one_sample(test, X)
+
     def rows_of(self, X, idx):
         if idx is None:
             idx = np.arange(self.n_rows(X))

@@ -124,19 +124,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     )
 
     def _rows(self, X, reset, min_rows):
-        """Validated rows: a 2-D array of finite numbers (a dask array: its
-        shape only), as many columns as the model has."""
-        if _engines.engine_for(X).lazy:
-            if X.ndim != 2:
-                raise ValueError(f"X must be 2-D (n, d); got {X.ndim} dimensions.")
-            if reset:
-                self.n_features_in_ = int(X.shape[1])
-            elif X.shape[1] != self.n_features_in_:
-                raise ValueError(
-                    f"X has {X.shape[1]} columns; the test was fit on "
-                    f"{self.n_features_in_}."
-                )
-            rows = X
+        """Validated rows: a 2-D array of finite numbers, or a dask array or
+        DataFrame (its shape and columns only; its values are checked as the
+        workers map them)."""
+        engine = _engines.engine_for(X)
+        if engine.lazy:
+            rows = engine.sample(self, X)
         else:
             if is_dataframe(X):
                 numeric = X.select_dtypes("number").columns
@@ -147,7 +140,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                         "score needs numbers."
                     )
             rows = validate_data(self, X, reset=reset, dtype=np.float64)
-        n = int(rows.shape[0])
+        n = engine.n_rows(rows)
         if n < min_rows:
             raise ValueError(
                 f"{type(self).__name__} needs at least {min_rows} rows; got "
@@ -304,6 +297,11 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             The test, updated.
         """
         first = getattr(self, "_stream", None) is None
+        if _engines.engine_for(X).lazy:
+            raise TypeError(
+                "partial_fit takes in-memory chunks; give dask input to fit, "
+                "which reduces it on the workers."
+            )
         try:
             X = self._rows(X, first, 1)
         except ValueError as error:

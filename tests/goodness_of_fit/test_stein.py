@@ -203,3 +203,21 @@ def test_train_size_needs_a_model_to_fit(rng):
         from sklearn.mixture import GaussianMixture
 
         KernelSteinTest(GaussianMixture(1), train_size=98).fit(X)
+
+
+def test_dask_dataframes_and_their_errors():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        np.random.default_rng(8).normal(size=(5000, 2)), columns=["a", "b"]
+    )
+    ref = _fixed_map_test(n_resamples=49).fit(frame)
+    test = _fixed_map_test(n_resamples=49).fit(dd.from_pandas(frame, npartitions=3))
+    assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-12)
+    assert test.p_value_ == ref.p_value_
+    assert list(test.feature_names_in_) == ["a", "b"]
+    text = dd.from_pandas(frame.assign(city="Oslo"), npartitions=2)
+    with pytest.raises(ValueError, match=r"columns \['city'\] are not numeric"):
+        _fixed_map_test().fit(text)
+    with pytest.raises(TypeError, match="partial_fit takes in-memory chunks"):
+        _fixed_map_test().partial_fit(dd.from_pandas(frame, npartitions=2))
