@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from .._utils._dask import dask_blocks, dask_rows, is_dask, known_rows
+from .._utils._tables import check_numbers_only
 from ._streaming import _SUPERBLOCK, HOST, UnitSums, add_array
 
 # States merged per task of the tree reduction.
@@ -70,11 +71,7 @@ def one_sample(estimator, X):
     columns (whose names become ``feature_names_in_``)."""
     X = known_rows(X, "X")
     if hasattr(X, "columns"):
-        other = [c for c, t in X.dtypes.items() if t.kind not in "biuf"]
-        if other:
-            raise ValueError(
-                f"X's columns {other[:5]} are not numeric: the test needs numbers."
-            )
+        check_numbers_only(X)
         estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
         estimator.n_features_in_ = len(X.columns)
     else:

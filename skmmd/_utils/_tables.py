@@ -52,6 +52,18 @@ def numeric_series(column):
     )
 
 
+def check_numbers_only(frame, name="X"):
+    """Raise a ValueError naming the columns of a pandas or dask DataFrame
+    that do not hold numbers or booleans (by dtype: nothing is computed)."""
+    other = [
+        c for c, t in frame.dtypes.items() if getattr(t, "kind", "O") not in "biuf"
+    ]
+    if other:
+        raise ValueError(
+            f"{name}'s columns {other[:5]} are not numeric: the test needs numbers."
+        )
+
+
 def column_kind(column):
     """``"numeric"``, ``"datetime"``, ``"timedelta"`` or ``"categorical"``: two
     samples' columns of one name must be of one kind."""

@@ -25,7 +25,7 @@ from .._testing._multiplier import bootstrap_units, multiplier_unit
 from .._testing._streaming import Stream
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, RealNotInt, fit_context, validate_data
-from .._utils._tables import is_dataframe
+from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
@@ -132,13 +132,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             rows = engine.sample(self, X)
         else:
             if is_dataframe(X):
-                numeric = X.select_dtypes("number").columns
-                other = [c for c in X.columns if c not in set(numeric)]
-                if other:
-                    raise ValueError(
-                        f"X's columns {other[:5]} are not numeric: the model's "
-                        "score needs numbers."
-                    )
+                check_numbers_only(X)
             rows = validate_data(self, X, reset=reset, dtype=np.float64)
         n = engine.n_rows(rows)
         if n < min_rows:
