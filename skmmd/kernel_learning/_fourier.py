@@ -4,7 +4,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from numba import njit, prange
-from scipy import optimize
 from sklearn.utils import ClassifierTags, check_random_state, gen_batches
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
@@ -17,6 +16,7 @@ from ..kernel_approximation._base import random_phases, trig_features
 from ..kernel_approximation._trig import one_blas_thread
 from ..kernels import median_bandwidth
 from ..mmd._features import power_gradient
+from ._metric import MetricCriterion, best_start
 
 # Fewest training points per sample: the criterion's variance estimate
 # needs two pairs.
@@ -28,15 +28,6 @@ _INIT_SCALES = (0.0625, 0.125, 0.25, 0.5)
 
 # Frequencies of the check of each learned kernel, per frequency learned on.
 _CHECK_FREQUENCIES = 4
-
-# Each ARD length scale stays within this factor of its start (so do the
-# relative weights of the features, the overall scale being fixed).
-_ARD_RANGE = 16.0
-
-# Size of the learned linear map at the start, relative to the ARD scales:
-# small, so that the start is the median-heuristic kernel, but not zero,
-# where the criterion is stationary in the map (it depends on M^T M).
-_INIT_MAP = 0.1
 
 
 class LearnedFourierSampler(RandomFourierSampler):
@@ -264,23 +255,15 @@ class LearnedFourierSampler(RandomFourierSampler):
         """The best of the learned starts (see Notes). BLAS runs on one thread:
         its products here are small, and its idle threads would spin beside
         the compiled kernels' threads for the same cores."""
-        d = objective.draws_ard.shape[0]
-        best = None
-        for c in _INIT_SCALES:
-            start = np.concatenate(
-                [
-                    np.full(d, np.log(c * self.bandwidth_)),
-                    (_INIT_MAP / (c * self.bandwidth_)) * map_draws,
-                ]
-            )
-            objective.size = check.size = objective.trace(start)
-            theta, value, start_value, n_iter = _maximize(
-                objective, start, self.max_iter, self.tol
-            )
-            score = check.value(theta)
-            if best is None or score > best[0]:
-                best = (score, c, start, theta, value, start_value, n_iter)
-        return best
+        return best_start(
+            objective,
+            check,
+            map_draws,
+            self.bandwidth_,
+            _INIT_SCALES,
+            self.max_iter,
+            self.tol,
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -317,30 +300,6 @@ def _two_classes(X, y):
     return X[y == classes[0]], X[y == classes[1]]
 
 
-def _maximize(objective, theta, max_iter, tol):
-    """L-BFGS ascent of the criterion from ``theta``: ``(theta, value,
-    start_value, iterations)``, the start if no better."""
-    start_value = objective.value(theta)
-    if max_iter == 0:
-        return theta, start_value, start_value, 0
-    d = objective.draws_ard.shape[0]
-    bounds = [(t - np.log(_ARD_RANGE), t + np.log(_ARD_RANGE)) for t in theta[:d]]
-    bounds += [(None, None)] * (theta.size - d)
-    scale = max(1.0, abs(start_value))
-    solution = optimize.minimize(
-        lambda t: tuple(-v / scale for v in objective.value_and_gradient(t)),
-        theta,
-        jac=True,
-        method="L-BFGS-B",
-        bounds=bounds,
-        options={"maxiter": max_iter, "gtol": tol, "ftol": tol},
-    )
-    value = -solution.fun * scale
-    if value < start_value:
-        return theta, start_value, start_value, int(solution.nit)
-    return solution.x, value, start_value, int(solution.nit)
-
-
 def _pairs(X_a, X_b, subsample, rng):
     """Rows of each sample paired for the criterion, in float64: a seeded
     shuffle of each, cut to the smaller size (and to ``subsample``)."""
@@ -352,12 +311,14 @@ def _pairs(X_a, X_b, subsample, rng):
     return X_a[rows_a].astype(np.float64), X_b[rows_b].astype(np.float64)
 
 
-class _Criterion:
-    """``J`` of the features with frequencies ``W(theta)`` and its gradient in
-    ``theta = (log l, vec M)``, computed in row blocks of the paired rows."""
+class _Criterion(MetricCriterion):
+    """``J`` of the features with frequencies ``W`` and its gradient in ``W``,
+    computed in row blocks of the paired rows (in ``theta``: the
+    :class:`~._metric.MetricCriterion` it is)."""
 
     def __init__(self, draws_ard, draws_map, offset, X_a, X_b):
-        self.draws_ard, self.draws_map, self.offset = draws_ard, draws_map, offset
+        super().__init__(draws_ard, draws_map)
+        self.offset = offset
         self.X_a, self.X_b = X_a, X_b
         self.n_components = 2 * draws_ard.shape[1] - (offset is not None)
         self.blocks = list(
@@ -366,25 +327,6 @@ class _Criterion:
             )
         )
         self._cache = None
-        self.size = None  # trace of the metric, set by the start
-
-    def _split(self, theta):
-        d = self.draws_ard.shape[0]
-        return np.exp(-theta[:d]), theta[d:].reshape(-1, d)
-
-    def trace(self, theta):
-        """Trace of the metric ``diag(1 / l^2) + M^T M``."""
-        inverse_scales, M = self._split(theta)
-        return float(inverse_scales @ inverse_scales + np.sum(M * M))
-
-    def _raw_frequencies(self, theta):
-        inverse_scales, M = self._split(theta)
-        return inverse_scales[:, None] * self.draws_ard + M.T @ self.draws_map
-
-    def frequencies(self, theta):
-        """``W`` for the metric of ``theta`` scaled to the trace ``self.size``:
-        the optimizer moves the kernel's shape, not its overall scale."""
-        return np.sqrt(self.size / self.trace(theta)) * self._raw_frequencies(theta)
 
     def _features(self, X, W):
         return trig_features(
@@ -421,13 +363,11 @@ class _Criterion:
             u = u + r @ d
         return s, q, row_sums_sq, u
 
-    def value(self, theta):
-        W = self.frequencies(theta)
+    def value_of(self, W):
         s, q, row_sums_sq, _ = self._sums(W)
         return power_gradient(s, q, row_sums_sq, self.X_a.shape[0])[0]
 
-    def value_and_gradient(self, theta):
-        W = self.frequencies(theta)
+    def value_and_gradient_of(self, W):
         s, q, row_sums_sq, u = self._sums(W)
         n = self.X_a.shape[0]
         value, (a, b, c) = power_gradient(s, q, row_sums_sq, n)
@@ -437,20 +377,7 @@ class _Criterion:
             P_a, P_b = self._to_projections((a, b, c), s, u, d, Z_a, Z_b, rows, W)
             grad_W += safe_sparse_dot(self.X_a[rows].T, P_a)
             grad_W -= safe_sparse_dot(self.X_b[rows].T, P_b)
-        # W = sqrt(kappa) W_raw with kappa = size / trace: the chain rule
-        # through both factors.
-        inverse_scales, M = self._split(theta)
-        trace = self.trace(theta)
-        kappa = self.size / trace
-        grad_raw = np.sqrt(kappa) * grad_W
-        grad_kappa = np.sum(grad_W * self._raw_frequencies(theta)) / (
-            2 * np.sqrt(kappa)
-        )
-        dkappa_dtrace = -self.size / trace**2
-        grad_ard = -inverse_scales * np.einsum("jf,jf->j", grad_raw, self.draws_ard)
-        grad_ard += grad_kappa * dkappa_dtrace * (-2.0 * inverse_scales**2)
-        grad_map = self.draws_map @ grad_raw.T + grad_kappa * dkappa_dtrace * 2.0 * M
-        return value, np.concatenate([grad_ard, grad_map.ravel()])
+        return value, grad_W
 
     def _to_projections(self, coefficients, s, u, d, Z_a, Z_b, rows, W):
         """``dJ/dP`` for the projections ``P = X W`` of both samples' rows,
