@@ -86,6 +86,14 @@ ESTIMATORS = [
     # A univariate law is the law of every coordinate: any number of columns.
     KernelSteinTest(stats.norm(), n_frequencies=8, n_resamples=19, random_state=0),
     KernelSteinTest(stats.norm(), transformer=None, n_resamples=19, random_state=0),
+    # Features learned for power on 4 rows (the checks' samples are small).
+    KernelSteinTest(
+        stats.norm(),
+        transformer=LearnedFourierSampler(n_components=8, max_iter=2, random_state=0),
+        train_size=4,
+        n_resamples=19,
+        random_state=0,
+    ),
     AggregatedKernelSteinTest(
         stats.norm(), n_bandwidths=2, n_frequencies=8, n_resamples=19, random_state=0
     ),

@@ -197,7 +197,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.verbose = verbose
         self.train_size = train_size
 
-    def _samplers(self, fit_rows, seed, rng):
+    def _samplers(self, fit_rows, train, seed, rng):
         grid = isinstance(self.transformers, str)
         if grid:
             samplers, _ = _grids.bandwidth_maps(

@@ -9,6 +9,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
+from sklearn.frozen import FrozenEstimator
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
@@ -44,6 +45,8 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
     cosines and sines and a model's score."""
 
     def __init__(self, sampler, score):
+        if isinstance(sampler, FrozenEstimator):  # a sampler fitted elsewhere
+            sampler = sampler.estimator
         if not (
             isinstance(sampler, RandomFourierSampler)
             and sampler.feature == "cos_sin"
@@ -142,18 +145,27 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             )
         return rows
 
+    def _learns(self):
+        """Whether the test's features are learned from training rows (a
+        sampler that needs a target, such as LearnedFourierSampler, not
+        fitted)."""
+        return False
+
     def _model_of(self, rows):
         """The score of ``model`` (fit on ``rows`` first when they are given,
-        for ``train_size``), checked against the rows' dimension."""
-        if rows is None:
+        for ``train_size``, if it is an estimator), checked against the rows'
+        dimension."""
+        if rows is None or not hasattr(self.model, "fit"):
+            if rows is not None and not self._learns():
+                raise TypeError(
+                    f"train_size={self.train_size!r} fits the model, or a learned "
+                    "transformer, on a part of the rows: model must be an "
+                    "estimator with fit (e.g. an unfitted GaussianMixture) or "
+                    "transformer a LearnedFourierSampler; got model "
+                    f"{type(self.model).__name__}."
+                )
             self._score = model_score(self.model)
         else:
-            if not hasattr(self.model, "fit"):
-                raise TypeError(
-                    f"train_size={self.train_size!r} fits the model on a part of "
-                    "the rows: model must be an estimator with fit (e.g. an "
-                    f"unfitted GaussianMixture); got {type(self.model).__name__}."
-                )
             self.model_ = clone(self.model).fit(np.asarray(rows, dtype=np.float64))
             self._score = model_score(self.model_)
         dim = self._score.dim
@@ -163,14 +175,16 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"{self._score.name} is of dimension {dim}."
             )
 
-    def _tested_rows(self, engine, X, seed):
-        """The rows tested: all of ``X``, or with ``train_size`` those left
-        after a seeded random part that ``model`` is fit on (a model fit on
-        the rows it is tested on is biased towards them)."""
+    def _training_part(self, engine, X, seed):
+        """``(train, tested)``: the rows an estimator ``model`` and learned
+        features are fit on, and the rows tested. Without ``train_size``: no
+        training rows, all of ``X`` tested. With it, a seeded random part and
+        the rest (a model or features fit on the rows they test are biased
+        towards them)."""
         if self.train_size is None:
             self._model_of(None)
             self.n_held_out_ = 0
-            return X
+            return None, X
         if engine.lazy:
             raise TypeError(
                 f"train_size={self.train_size!r} takes in-memory rows; with dask "
@@ -193,9 +207,10 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"train_size={self.train_size!r} leaves {test.size} of {n} rows to "
                 f"test; {type(self).__name__} needs at least {_budgets.MIN_UNITS}."
             )
-        self._model_of(X[np.sort(train)])
-        self.n_held_out_ = train.size
-        return X[np.sort(test)]
+        train = X[np.sort(train)]
+        self._model_of(train)
+        self.n_held_out_ = train.shape[0]
+        return train, X[np.sort(test)]
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median
@@ -208,9 +223,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     def _exact(self):
         return False
 
-    def _start(self, engine, fit_rows, seed, rng):
-        """Fit the test's samplers on ``fit_rows`` and open the stream."""
-        samplers = self._samplers(np.asarray(fit_rows, dtype=np.float64), seed, rng)
+    def _start(self, engine, fit_rows, train, seed, rng):
+        """Fit the test's samplers on ``fit_rows`` (learned ones on the
+        training rows ``train``) and open the stream."""
+        samplers = self._samplers(
+            np.asarray(fit_rows, dtype=np.float64), train, seed, rng
+        )
         maps = [SteinMap(s, self._score) for s in samplers]
         self._seed = seed
         widths = [m._n_features_out for m in maps]
@@ -250,11 +268,11 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         X = self._rows(X, True, _budgets.MIN_UNITS)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
-        X = self._tested_rows(engine, X, seed)
+        train, X = self._training_part(engine, X, seed)
         n = engine.n_rows(X)
         if self._exact():
             return self._fit_exact(X, seed)
-        self._start(engine, engine.rows_of(X, fit_indices(n, seed)), seed, rng)
+        self._start(engine, engine.rows_of(X, fit_indices(n, seed)), train, seed, rng)
         engine.add(self._stream, X, None, self._unit(n))
         self._calibrate()
         return self
@@ -313,7 +331,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             training = self.train_size is not None
             self._model_of(X if training else None)
             self.n_held_out_ = X.shape[0] if training else 0
-            self._start(engine, X, seed, rng)
+            self._start(engine, X, X if training else None, seed, rng)
             if training:
                 self._mark_stale()
                 return self

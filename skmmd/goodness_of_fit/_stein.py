@@ -6,12 +6,13 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.utils import get_tags
 
 from .._testing._base import set_calibrated, stopping_rule
 from .._testing._calibration import n_max, p_value
 from .._testing._multiplier import resampled_multiplier
 from .._utils import _budgets
-from .._utils._compat import HasMethods, Interval, StrOptions
+from .._utils._compat import HasMethods, Interval, StrOptions, is_fitted
 from ..kernel_approximation import RandomFourierSampler
 from ..mmd._stein import GramParts, gaussian_stein_gram
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
@@ -200,16 +201,36 @@ class KernelSteinTest(BaseSteinTest):
     def _exact(self):
         return self.transformer is None
 
-    def _samplers(self, fit_rows, seed, rng):
+    def _learns(self):
+        t = self.transformer
+        return (
+            t is not None
+            and t != "auto"
+            and get_tags(t).target_tags.required
+            and not is_fitted(t)  # e.g. a FrozenEstimator: kept as is
+        )
+
+    def _samplers(self, fit_rows, train, seed, rng):
         if self.transformer == "auto":
             sampler = RandomFourierSampler(
                 bandwidth=self._bandwidth(fit_rows, seed),
                 n_components=2 * self.n_frequencies,
                 random_state=rng.randint(np.iinfo(np.int32).max),
             )
+            self.transformer_ = sampler.fit(fit_rows)
+        elif self._learns():
+            if train is None:
+                raise ValueError(
+                    f"{type(self.transformer).__name__} learns its kernel for "
+                    "power: pass train_size (e.g. train_size=0.2) to fit it on a "
+                    "part of the rows held out from the test, or pass it fitted "
+                    "on other data, wrapped in sklearn.frozen.FrozenEstimator."
+                )
+            self.transformer_ = clone(self.transformer).fit(
+                np.asarray(train, dtype=np.float64), score=self._score
+            )
         else:
-            sampler = clone(self.transformer)
-        self.transformer_ = sampler.fit(fit_rows)
+            self.transformer_ = clone(self.transformer).fit(fit_rows, None)
         self.bandwidth_ = float(self.transformer_.bandwidth_)
         return [self.transformer_]
 

@@ -17,6 +17,7 @@ from ..kernel_approximation._trig import one_blas_thread
 from ..kernels import median_bandwidth
 from ..mmd._features import power_gradient
 from ._metric import MetricCriterion, best_start
+from ._stein import STEIN_SCALES, SteinCriterion, check_stein_fit, stein_rows
 
 # Fewest training points per sample: the criterion's variance estimate
 # needs two pairs.
@@ -203,15 +204,23 @@ class LearnedFourierSampler(RandomFourierSampler):
         return "LearnedFourierSampler learns its kernel with NumPy"
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Learn the kernel that best tells the two samples in ``X`` apart.
+    def fit(self, X, y=None, score=None):
+        """Learn the kernel that best tells the two samples in ``X`` apart, or
+        ``X`` from a model.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The pooled training sample.
+            The pooled training sample (with ``score``: a sample to tell from
+            the model).
         y : array-like of shape (n_samples,)
             Labels of exactly two classes: which sample each row comes from.
+        score : callable, default=None
+            Instead of ``y``: a model's score, ``score(X) -> grad log p(X)`` of
+            shape ``(n, n_features)``. The kernel is then learned for the
+            power of the goodness-of-fit test of ``X`` against the model, the
+            criterion of the Stein features of :class:`~skmmd.KernelSteinTest`
+            (which fits it so with ``train_size``).
 
         Returns
         -------
@@ -219,7 +228,10 @@ class LearnedFourierSampler(RandomFourierSampler):
             Fitted sampler.
         """
         X = self._validate_fit_data(X)
-        X_a, X_b = _two_classes(X, y)
+        if score is None:
+            X_a, X_b = _two_classes(X, y)
+        else:
+            check_stein_fit(y, self.n_components)
         rng = check_random_state(self.random_state)
         d = X.shape[1]
         r = min(d, 10) if self.n_directions is None else self.n_directions
@@ -227,16 +239,39 @@ class LearnedFourierSampler(RandomFourierSampler):
         draws = rng.standard_normal(size=(d + r, n_freq))
         self.random_offset_ = random_phases(rng, self.feature, self.n_components)
         self.bandwidth_ = median_bandwidth(X, random_state=rng)
-        P_a, P_b = _pairs(X_a, X_b, self.subsample, rng)
-        objective = _Criterion(draws[:d], draws[d:], self.random_offset_, P_a, P_b)
+        if score is None:
+            P_a, P_b = _pairs(X_a, X_b, self.subsample, rng)
+            scales = _INIT_SCALES
+
+            def criterion(draws, offset):
+                return _Criterion(draws[:d], draws[d:], offset, P_a, P_b)
+
+        else:
+            rows, S = stein_rows(X, score, self.subsample, rng)
+            scales = STEIN_SCALES
+
+            def criterion(draws, offset):
+                return SteinCriterion(draws[:d], draws[d:], rows, S)
+
+        objective = criterion(draws, self.random_offset_)
         # The same kernels' criterion with other, more frequencies: a kernel
         # learned by fitting its features to the pairs' noise scores high in
         # ``objective`` only.
         check_draws = rng.standard_normal(size=(d + r, _CHECK_FREQUENCIES * n_freq))
-        check = _Criterion(check_draws[:d], check_draws[d:], None, P_a, P_b)
+        check = criterion(check_draws, None)
         map_draws = rng.standard_normal(size=r * d) / np.sqrt(d)
+        # BLAS on one thread: its products here are small, and its idle
+        # threads would spin beside the compiled kernels' threads.
         with one_blas_thread():
-            best = self._learn(objective, check, map_draws)
+            best = best_start(
+                objective,
+                check,
+                map_draws,
+                self.bandwidth_,
+                scales,
+                self.max_iter,
+                self.tol,
+            )
         _, self.start_scale_, start, theta, value, start_value, self.n_iter_ = best
         objective.size = objective.trace(start)
         self.initial_criterion_ = float(start_value)
@@ -250,20 +285,6 @@ class LearnedFourierSampler(RandomFourierSampler):
         )
         self.random_weights_ = objective.frequencies(theta)
         return self
-
-    def _learn(self, objective, check, map_draws):
-        """The best of the learned starts (see Notes). BLAS runs on one thread:
-        its products here are small, and its idle threads would spin beside
-        the compiled kernels' threads for the same cores."""
-        return best_start(
-            objective,
-            check,
-            map_draws,
-            self.bandwidth_,
-            _INIT_SCALES,
-            self.max_iter,
-            self.tol,
-        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
