@@ -49,12 +49,16 @@ class KernelSteinTest(BaseSteinTest):
         (Gaussian kernel). A model fitted on the rows it is tested on is
         biased towards them (the test then rarely rejects): fit it on other
         rows (see :ref:`goodness_of_fit`).
-    transformer : "auto", None or RandomFourierSampler, default="auto"
+    transformer : "auto", None, RandomFourierSampler or LearnedFourierSampler, \
+default="auto"
         The features. ``"auto"``: a :class:`RandomFourierSampler` of the
         Gaussian kernel at ``bandwidth`` with ``n_frequencies`` frequencies.
         Another kernel's sampler (``kernel="laplacian"`` or ``"matern"``)
-        with ``feature="cos_sin"`` works the same way. ``None``: the exact
-        Gaussian kernel (quadratic).
+        with ``feature="cos_sin"`` works the same way. A
+        :class:`LearnedFourierSampler` (an even ``n_components``) is fit with
+        ``train_size`` on the training part for the power of this test (its
+        length scales, one per column: see :ref:`goodness_of_fit`). ``None``:
+        the exact Gaussian kernel (quadratic).
     bandwidth : "median" or float, default="median"
         Bandwidth of the Gaussian kernel of ``"auto"`` and ``None``:
         ``"median"`` is the median distance of ``2**16`` random pairs of rows
@@ -82,12 +86,12 @@ class KernelSteinTest(BaseSteinTest):
     verbose : int, default=0
         Progress messages.
     train_size : float, int or None, default=None
-        Fit ``model`` (an estimator with ``fit``, e.g. an unfitted
-        ``GaussianMixture``) on a seeded random part of the rows of this
-        share or number, and test the rest: a model fit on the rows it is
-        tested on is biased towards them. ``None``: ``model`` is used as
-        given. With :meth:`partial_fit` the first chunk is the training
-        part.
+        Fit ``model``, if it is an estimator with ``fit`` (e.g. an unfitted
+        ``GaussianMixture``), and a learned ``transformer`` on a seeded
+        random part of the rows of this share or number, and test the rest:
+        a model or a kernel fit on the rows it is tested on is biased towards
+        them. ``None``: ``model`` is used as given. With :meth:`partial_fit`
+        the first chunk is the training part.
 
     Attributes
     ----------
@@ -109,7 +113,8 @@ class KernelSteinTest(BaseSteinTest):
     bandwidth_ : float
         The bandwidth used (that of the given sampler, if one was given).
     transformer_ : RandomFourierSampler or None
-        The fitted features (None for the exact test).
+        The fitted features (None for the exact test); a learned sampler's
+        ``length_scales_`` say which columns its kernel weighs most.
     resample_unit_ : int
         Rows per resampling unit (1 for the exact test).
     n_samples_ : int
@@ -117,7 +122,8 @@ class KernelSteinTest(BaseSteinTest):
     n_held_out_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object
-        The model fitted on those rows (only with ``train_size``).
+        The model fitted on those rows (only with ``train_size`` and an
+        estimator ``model``).
     n_features_in_ : int
         Number of columns of X.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)

@@ -51,9 +51,18 @@ class LearnedFourierSampler(RandomFourierSampler):
     ``O(N D d)`` time and ``O(D d)`` memory beyond the data (rows are processed
     in blocks; no ``N x N`` array).
 
+    ``fit(X, score=score)`` learns instead the kernel of a goodness-of-fit
+    test of ``X`` against a model known by its score ``grad log p``
+    (:class:`~skmmd.KernelSteinTest`): the same ratio for the map's Stein
+    features, the unbiased squared kernel Stein discrepancy over its
+    standard deviation under the alternative (the idea of FSSD-opt,
+    Jitkrittum et al. 2017, for a whole kernel instead of a few locations).
+
     Use it with a test that fits it on data held out from the test,
-    ``MMDTest(LearnedFourierSampler(), train_size=0.5)``: a kernel chosen on the
-    data it tests gives an invalid p-value. Any transformer may precede it in a
+    ``MMDTest(LearnedFourierSampler(), train_size=0.5)`` or
+    ``KernelSteinTest(model, transformer=LearnedFourierSampler(n_components=256),
+    train_size=0.2)``: a kernel chosen on the data it tests gives an invalid
+    p-value. Any transformer may precede it in a
     :class:`~sklearn.pipeline.Pipeline` (PCA, a pretrained embedding).
 
     Parameters
@@ -94,7 +103,8 @@ class LearnedFourierSampler(RandomFourierSampler):
     metric_ : ndarray of shape (n_features, n_features)
         ``diag(1 / l^2) + M^T M``: ``k(x, y) = exp(-(x - y)^T metric_ (x - y) / 2)``.
     criterion_ : float
-        ``J`` of the learned kernel's features on the training pairs.
+        ``J`` of the learned kernel's features on the training pairs (with a
+        score: rows).
     initial_criterion_ : float
         ``J`` at the chosen start, on all training pairs.
     start_scale_ : float
@@ -127,11 +137,16 @@ class LearnedFourierSampler(RandomFourierSampler):
     carried to ``W`` through ``dz/dW`` and then to ``l`` and ``M``: three
     passes over the row blocks per step (one when the features fit in
     ``2**22`` entries per sample).
+    The Stein criterion is the same function of the Stein features ``xi_i``
+    in place of ``d_i`` (``skmmd.kernel_learning._stein``), carried to ``W``
+    through ``dxi/dW``.
 
     Stopping rule and starts: the kernel's overall scale is not learned by
     gradient, because the estimated criterion rewards kernels too peaked for
     the pairs to estimate it (they fit noise). For each ``c`` in
-    ``(1/16, 1/8, 1/4, 1/2)`` every length scale starts at ``c`` times the
+    ``(1/16, 1/8, 1/4, 1/2)`` (with a score: ``(1/4, 1/2, 1, 2)``, around
+    the median heuristic of :class:`~skmmd.KernelSteinTest`) every length
+    scale starts at ``c`` times the
     median heuristic (and ``M`` at a random map of size ``0.1 / (c median)``),
     the trace of the metric is held at that start's while L-BFGS learns its
     shape, each length scale within a factor 16 of its start. The learned
