@@ -17,7 +17,6 @@ from sklearn.utils import gen_batches
 
 from .._utils import _budgets
 from ..mmd._features import power_gradient
-from ..mmd._stein import stein_features
 from ._metric import MetricCriterion
 
 # Scales of the median bandwidth tried as starting points.
@@ -66,68 +65,106 @@ def stein_rows(X, score, subsample, rng):
 
 class SteinCriterion(MetricCriterion):
     """``J`` of the Stein features of rows ``X`` (scores ``S``) for the
-    frequencies ``W`` (d, L) and its gradient in ``W``, in row blocks whose
-    Stein features take at most ``_budgets.BLOCK_ENTRIES`` entries."""
+    frequencies ``W`` (d, L) and its gradient in ``W``, without the Stein
+    features themselves: with ``C = cos(X W)`` and ``Sn = sin(X W)``, their
+    cosine block is ``(S_ik C_ij - W_kj Sn_ij) / sqrt(L)`` and their sine
+    block ``(S_ik Sn_ij + W_kj C_ij) / sqrt(L)``, so every sum over rows or
+    over coordinates that ``J`` and its gradient need is a product of
+    ``(n, d)`` and ``(n, L)`` arrays: ``O(n d L)`` time, ``O(n L)`` memory
+    (rows in blocks of at most ``_budgets.BLOCK_ENTRIES`` entries)."""
 
     def __init__(self, draws_ard, draws_map, X, S):
         super().__init__(draws_ard, draws_map)
         self.X, self.S = X, S
-        d, L = draws_ard.shape
+        self.S_sq = np.einsum("ik,ik->i", S, S)
         self.blocks = list(
-            gen_batches(X.shape[0], max(1, _budgets.BLOCK_ENTRIES // (2 * d * L)))
+            gen_batches(
+                X.shape[0], max(1, _budgets.BLOCK_ENTRIES // draws_ard.shape[1])
+            )
         )
         self._cache = None
 
-    def _features(self, rows, W):
-        """The block's Stein features, (n_rows, 2, d, L) (kept when one block
-        holds every row, so the passes compute them once)."""
+    def _trig(self, rows, W):
+        """``cos(X W)`` and ``sin(X W)`` of a block (kept when one block holds
+        every row, so the passes compute them once)."""
         if self._cache is not None and self._cache[0] is W:
             return self._cache[1]
-        xi = stein_features(self.X[rows], self.S[rows], W).reshape(-1, 2, *W.shape)
+        P = self.X[rows] @ W
+        out = (np.cos(P), np.sin(P))
         if len(self.blocks) == 1:
-            self._cache = (W, xi)
-        return xi
+            self._cache = (W, out)
+        return out
+
+    def _row_sums(self, rows, W, s_c, s_s):
+        """``r_i = xi_i' s`` for the rows of a block, and its trig."""
+        C, Sn = self._trig(rows, W)
+        S = self.S[rows]
+        r = np.einsum("ij,ij->i", C, S @ s_c + (W * s_s).sum(axis=0))
+        r += np.einsum("ij,ij->i", Sn, S @ s_s - (W * s_c).sum(axis=0))
+        return r / np.sqrt(W.shape[1]), C, Sn
 
     def _sums(self, W):
-        """``s = sum_i xi_i``, ``q = sum_i ||xi_i||^2``, ``sum_i r_i^2`` and
-        ``u = sum_i r_i xi_i`` with ``r_i = xi_i' s``."""
-        s, q = 0.0, 0.0
+        """``s = sum_i xi_i`` (cosine and sine blocks), ``q = sum_i
+        ||xi_i||^2``, ``sum_i r_i^2`` and ``u = sum_i r_i xi_i``."""
+        n, L = self.X.shape[0], W.shape[1]
+        root = np.sqrt(L)
+        s_c, s_s = np.zeros_like(W), np.zeros_like(W)
         for rows in self.blocks:
-            xi = self._features(rows, W)
-            s = s + xi.sum(axis=0)
-            q += float(np.einsum("iakj,iakj->", xi, xi))
-        row_sums_sq, u = 0.0, 0.0
+            C, Sn = self._trig(rows, W)
+            S = self.S[rows]
+            s_c += (S.T @ C - W * Sn.sum(axis=0)) / root
+            s_s += (S.T @ Sn + W * C.sum(axis=0)) / root
+        q = float(self.S_sq.sum()) + n * float((W * W).sum()) / L
+        row_sums_sq, u_c, u_s = 0.0, np.zeros_like(W), np.zeros_like(W)
         for rows in self.blocks:
-            xi = self._features(rows, W)
-            r = np.einsum("iakj,akj->i", xi, s)
+            r, C, Sn = self._row_sums(rows, W, s_c, s_s)
+            S = self.S[rows]
             row_sums_sq += float(r @ r)
-            u = u + np.einsum("i,iakj->akj", r, xi)
-        return s, q, row_sums_sq, u
+            u_c += (S.T @ (r[:, None] * C) - W * (r @ Sn)) / root
+            u_s += (S.T @ (r[:, None] * Sn) + W * (r @ C)) / root
+        return (s_c, s_s), q, row_sums_sq, (u_c, u_s)
+
+    def _criterion(self, s, q, row_sums_sq):
+        flat = np.concatenate([s[0].ravel(), s[1].ravel()])
+        return power_gradient(flat, q, row_sums_sq, self.X.shape[0])
 
     def value_of(self, W):
         s, q, row_sums_sq, _ = self._sums(W)
-        return power_gradient(s.ravel(), q, row_sums_sq, self.X.shape[0])[0]
+        return self._criterion(s, q, row_sums_sq)[0]
 
     def value_and_gradient_of(self, W):
-        s, q, row_sums_sq, u = self._sums(W)
-        value, (a, b, c) = power_gradient(s.ravel(), q, row_sums_sq, self.X.shape[0])
+        """``J`` and ``dJ/dW`` from ``dJ/dxi_i = (a + c r_i) s + c u + b
+        xi_i`` (:func:`~skmmd.mmd._features.power_gradient`) through ``dxi /
+        dW``, each contraction in closed form."""
+        (s_c, s_s), q, row_sums_sq, (u_c, u_s) = self._sums(W)
+        value, (a, b, c) = self._criterion((s_c, s_s), q, row_sums_sq)
         L = W.shape[1]
+        root = np.sqrt(L)
+        w_sq = (W * W).sum(axis=0)
+        # sum_k W_kj T_kj of the constant parts of dJ/dxi, by block.
+        w_c = c * (W * u_c).sum(axis=0)
+        w_s = c * (W * u_s).sum(axis=0)
+        w_sc, w_ss = (W * s_c).sum(axis=0), (W * s_s).sum(axis=0)
         grad_W = np.zeros_like(W)
         for rows in self.blocks:
-            X, S, xi = self.X[rows], self.S[rows], self._features(rows, W)
-            r = np.einsum("iakj,akj->i", xi, s)
-            # dJ/dxi_i = (a + c r_i) s + c u + b xi_i, by (cosine, sine) block.
-            G = (a + c * r)[:, None, None, None] * s + c * u + b * xi
-            P = X @ W
-            cos, sin = np.cos(P), np.sin(P)
-            # xi's cosine block is (s_k cos p_j - W_kj sin p_j) / sqrt(L), its
-            # sine block (s_k sin p_j + W_kj cos p_j) / sqrt(L), p_j = w_j'x.
-            by_score = np.einsum("iakj,ik->iaj", G, S)
-            by_weight = np.einsum("iakj,kj->iaj", G, W)
-            projections = (by_score[:, 1] - by_weight[:, 0]) * cos - (
-                by_score[:, 0] + by_weight[:, 1]
-            ) * sin
+            r, C, Sn = self._row_sums(rows, W, s_c, s_s)
+            X, S = self.X[rows], self.S[rows]
+            alpha = (a + c * r)[:, None]
+            SW = S @ W
+            S_sq = self.S_sq[rows][:, None]
+            # sum_k dJ/dxi_(i,k,j) S_ik and sum_k dJ/dxi_(i,k,j) W_kj.
+            score_c = (
+                alpha * (S @ s_c) + c * (S @ u_c) + b * (S_sq * C - SW * Sn) / root
+            )
+            score_s = (
+                alpha * (S @ s_s) + c * (S @ u_s) + b * (S_sq * Sn + SW * C) / root
+            )
+            weight_c = alpha * w_sc + w_c + b * (SW * C - w_sq * Sn) / root
+            weight_s = alpha * w_ss + w_s + b * (SW * Sn + w_sq * C) / root
+            projections = (score_s - weight_c) * C - (score_c + weight_s) * Sn
             grad_W += X.T @ projections
-            grad_W += np.einsum("ikj,ij->kj", G[:, 1], cos)
-            grad_W -= np.einsum("ikj,ij->kj", G[:, 0], sin)
-        return value, grad_W / np.sqrt(L)
+            # sum_i dJ/dxi_(i,s,k,j) C_ij - sum_i dJ/dxi_(i,c,k,j) Sn_ij.
+            grad_W += s_s * (alpha[:, 0] @ C) + c * u_s * C.sum(axis=0)
+            grad_W -= s_c * (alpha[:, 0] @ Sn) + c * u_c * Sn.sum(axis=0)
+            grad_W += b * (W * (C * C).sum(axis=0) + W * (Sn * Sn).sum(axis=0)) / root
+        return value, grad_W / root
