@@ -71,12 +71,11 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     verbose : int, default=0
         Progress messages.
     train_size : float, int or None, default=None
-        Fit ``model`` (an estimator with ``fit``, e.g. an unfitted
-        ``GaussianMixture``) on a seeded random part of the rows of this
-        share or number, and test the rest: a model fit on the rows it is
-        tested on is biased towards them. ``None``: ``model`` is used as
-        given. With :meth:`partial_fit` the first chunk is the training
-        part.
+        Fit ``model``, an unfitted estimator (e.g. ``GaussianMixture(3)``),
+        on a seeded random part of the rows of this share or number, and
+        test the rest: a model fit on the rows it is tested on is biased
+        towards them. ``None``: ``model`` is used as given. With
+        :meth:`partial_fit` the first chunk is the training part.
 
     Attributes
     ----------

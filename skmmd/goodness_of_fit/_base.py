@@ -25,7 +25,13 @@ from .._testing._calibration import n_max
 from .._testing._multiplier import bootstrap_units, multiplier_unit
 from .._testing._streaming import Stream
 from .._utils import _budgets, _streams
-from .._utils._compat import Interval, RealNotInt, fit_context, validate_data
+from .._utils._compat import (
+    Interval,
+    RealNotInt,
+    fit_context,
+    is_fitted,
+    validate_data,
+)
 from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
@@ -110,6 +116,12 @@ LOOP_CONSTRAINTS = {
 }
 
 
+def _described(model):
+    if hasattr(model, "fit"):
+        return f"a fitted {type(model).__name__}"
+    return f"a {type(model).__name__}, not an estimator"
+
+
 class BaseSteinTest(StreamedResults, BaseEstimator):
     """The goodness-of-fit tests' shared ``fit``, ``partial_fit`` and stream
     (not public)."""
@@ -152,22 +164,27 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         return False
 
     def _model_of(self, rows):
-        """The score of ``model`` (fit on ``rows`` first when they are given,
-        for ``train_size``, if it is an estimator), checked against the rows'
-        dimension."""
-        if rows is None or not hasattr(self.model, "fit"):
-            if rows is not None and not self._learns():
-                raise TypeError(
-                    f"train_size={self.train_size!r} fits the model, or a learned "
-                    "transformer, on a part of the rows: model must be an "
-                    "estimator with fit (e.g. an unfitted GaussianMixture) or "
-                    "transformer a LearnedFourierSampler; got model "
-                    f"{type(self.model).__name__}."
-                )
-            self._score = model_score(self.model)
-        else:
+        """The score of ``model``, checked against the rows' dimension; with
+        training ``rows`` (``train_size``), an unfitted estimator ``model``
+        is fit on them first (a fitted one is used as given)."""
+        if (
+            rows is not None
+            and hasattr(self.model, "fit")
+            and not is_fitted(self.model)
+        ):
             self.model_ = clone(self.model).fit(np.asarray(rows, dtype=np.float64))
             self._score = model_score(self.model_)
+        else:
+            if rows is not None and not self._learns():
+                raise TypeError(
+                    f"train_size={self.train_size!r} fits the model, if it is an "
+                    "unfitted estimator (e.g. GaussianMixture(3)), or a learned "
+                    "transformer (a LearnedFourierSampler) on a part of the rows; "
+                    f"here neither learns: model is {_described(self.model)} and "
+                    f"transformer is {getattr(self, 'transformer', 'auto')!r}. "
+                    "Drop train_size to test every row."
+                )
+            self._score = model_score(self.model)
         dim = self._score.dim
         if dim is not None and self.n_features_in_ != dim:
             raise ValueError(
@@ -289,8 +306,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
 
         The first chunk fits the features (with ``bandwidth="median"``, at
         that chunk's median distance) and every chunk's rows are tested; with
-        ``train_size``, the first chunk is the model's training part, tested
-        no more (``n_held_out_`` rows).
+        ``train_size``, the first chunk is the training part of the model
+        and of learned features, tested no more (``n_held_out_`` rows).
         Results are computed from all rows so far when first read; with
         features that do not depend on the data (a float bandwidth, or a
         fitted sampler) they equal those of :meth:`fit` on all rows, whatever
@@ -327,7 +344,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if first:
             rng = check_random_state(self.random_state)
             seed = rng.randint(np.iinfo(np.int32).max)
-            # With train_size the first chunk is the model's training part.
+            # With train_size the first chunk is the training part.
             training = self.train_size is not None
             self._model_of(X if training else None)
             self.n_held_out_ = X.shape[0] if training else 0

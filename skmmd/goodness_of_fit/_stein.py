@@ -86,12 +86,13 @@ default="auto"
     verbose : int, default=0
         Progress messages.
     train_size : float, int or None, default=None
-        Fit ``model``, if it is an estimator with ``fit`` (e.g. an unfitted
-        ``GaussianMixture``), and a learned ``transformer`` on a seeded
-        random part of the rows of this share or number, and test the rest:
-        a model or a kernel fit on the rows it is tested on is biased towards
-        them. ``None``: ``model`` is used as given. With :meth:`partial_fit`
-        the first chunk is the training part.
+        Fit ``model``, if it is an unfitted estimator (e.g.
+        ``GaussianMixture(3)``; a fitted one is used as given), and a learned
+        ``transformer`` on a seeded random part of the rows of this share or
+        number, and test the rest: a model or a kernel fit on the rows it is
+        tested on is biased towards them. ``None``: ``model`` is used as
+        given. With :meth:`partial_fit` the first chunk is the training
+        part.
 
     Attributes
     ----------

@@ -196,12 +196,15 @@ def test_train_size_in_chunks_trains_on_the_first():
 
 
 def test_train_size_needs_a_model_to_fit(rng):
-    X = rng.normal(size=(100, 1))
-    with pytest.raises(TypeError, match="model must be an estimator with fit"):
-        KernelSteinTest(stats.norm(), train_size=0.5).fit(X)
-    with pytest.raises(ValueError, match="leaves 2 of 100 rows to test"):
-        from sklearn.mixture import GaussianMixture
+    from sklearn.mixture import GaussianMixture
 
+    X = rng.normal(size=(100, 1))
+    with pytest.raises(TypeError, match="model is a rv_continuous_frozen, not an"):
+        KernelSteinTest(stats.norm(), train_size=0.5).fit(X)
+    fitted = GaussianMixture(1).fit(X)
+    with pytest.raises(TypeError, match="model is a fitted GaussianMixture"):
+        KernelSteinTest(fitted, train_size=0.5).fit(X)
+    with pytest.raises(ValueError, match="leaves 2 of 100 rows to test"):
         KernelSteinTest(GaussianMixture(1), train_size=98).fit(X)
 
 
