@@ -10,7 +10,7 @@ import numpy as np
 
 from .._utils import _streams
 from .._utils._compat import Interval, StrOptions
-from ._calibration import final_p_value, sequential_rule, threshold
+from ._calibration import aggregated_rule, final_p_value, sequential_rule, threshold
 
 # Above this many pooled points the transformers are fit on a seeded uniform
 # subsample of this size (what their data-dependent parts need: a median
@@ -47,12 +47,14 @@ SHARED_CONSTRAINTS = {
 }
 
 
-def stopping_rule(test, reject_early=True):
-    """The sequential rule of ``n_resamples="auto"`` at the test's ``alpha``,
-    or None for a fixed number of resamples."""
+def stopping_rule(test, aggregated=False):
+    """The sequential rule of ``n_resamples="auto"`` at the test's ``alpha``
+    (an aggregated test's, :class:`~._calibration.AggregatedRule`, whose
+    statistic of a resample depends on every resample drawn), or None for a
+    fixed number of resamples."""
     if test.n_resamples != "auto":
         return None
-    return sequential_rule(test.alpha, reject_early)
+    return aggregated_rule(test.alpha) if aggregated else sequential_rule(test.alpha)
 
 
 def set_calibrated(test, observed, null, p_value, rule=None):

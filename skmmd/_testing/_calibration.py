@@ -34,6 +34,9 @@ _LOOKS = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 640, 768, 896)
 _ACCEPT_LOOKS = (16, 32, 64, 128)
 # Bound on P(stopped test accepts | the fixed test on the same draws rejects).
 _RISK = 0.01
+# The share of alpha an aggregated test spends on its one look to reject
+# early (AggregatedRule): its full runs reject at the rest.
+_EARLY_SHARE = 0.1
 # A sequential test's groups of at most this many resamples run on one BLAS
 # thread (benchmarks/bench_sequential.py --clear, the benchmarks page).
 _ONE_THREAD_RESAMPLES = 64
@@ -281,6 +284,57 @@ class SequentialRule:
         if k <= self.early[j]:
             return float(self.p_early[j][k])
         return float(self.p_futile[j][k - self.futile[j]])
+
+
+class AggregatedRule:
+    """``n_resamples="auto"`` for a test whose statistic of a resample depends
+    on every resample drawn (the aggregated tests' min-p and FUSE).
+
+    Their counts at the looks are not prefixes of one sequence, so the exact
+    sequential p-value of :class:`SequentialRule` does not hold for early
+    rejections. This rule rejects early at one look ``L``, the first at
+    which the fixed-size p-value over the ``L`` resamples can reach ``spend =
+    1 / (L + 1) <= alpha * _EARLY_SHARE``, when it does: the observed
+    statistic beats all ``L`` resamples. That p-value is valid, so the early
+    rejection costs at most ``spend`` of the level (a union bound); the
+    stops to accept are those of ``SequentialRule(reject_early=False)``, and
+    the reported p-value of every other outcome is that rule's plus
+    ``spend``: full runs reject where the fixed test's p-value is at most
+    ``alpha - spend``. ``P(p <= u) <= u`` for every ``u``.
+    """
+
+    def __init__(self, alpha, n_max=AUTO_RESAMPLES):
+        self.alpha, self.n_max = alpha, n_max
+        self.accept = SequentialRule(
+            alpha, n_max=n_max, looks=_ACCEPT_LOOKS, reject_early=False
+        )
+        L = int(np.ceil(1.0 / (alpha * _EARLY_SHARE))) - 1
+        self.reject_look = L if L < n_max else None
+        self.spend = 0.0 if self.reject_look is None else 1.0 / (L + 1)
+        early = () if self.reject_look is None else (L,)
+        self.looks = tuple(sorted(set(self.accept.looks + early)))
+
+    def _beats_all(self, n_drawn, p):
+        return n_drawn == self.reject_look and round(p * (n_drawn + 1)) == 1
+
+    def settled(self, n_drawn, p):
+        """Whether the test stops after ``n_drawn`` resamples (a look)."""
+        if self._beats_all(n_drawn, p):
+            return True
+        return n_drawn in self.accept.looks and self.accept.settled(n_drawn, p)
+
+    def p_value(self, n_drawn, p):
+        """The p-value of a test stopped after ``n_drawn`` resamples, whose
+        fixed-size p-value over them is ``p``."""
+        if self._beats_all(n_drawn, p):
+            return self.spend
+        return min(1.0, self.accept.p_value(n_drawn, p) + self.spend)
+
+
+@functools.lru_cache(maxsize=64)
+def aggregated_rule(alpha):
+    """The rule of ``n_resamples="auto"`` for an aggregated test (cached)."""
+    return AggregatedRule(float(alpha))
 
 
 @functools.lru_cache(maxsize=64)

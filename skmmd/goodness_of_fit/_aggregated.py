@@ -221,8 +221,9 @@ class AggregatedKernelSteinTest(BaseSteinTest):
 
     def _results_of(self, parts, unit):
         parts = StackedParts(parts)
-        # Stops to accept only: an aggregated statistic depends on every draw.
-        rule = stopping_rule(self, reject_early=False)
+        # An aggregated statistic depends on every resample drawn (see
+        # AggregatedRule).
+        rule = stopping_rule(self, aggregated=True)
         observed, null, _ = resampled_multiplier(
             parts,
             n_resamples=self.n_resamples,

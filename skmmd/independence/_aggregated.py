@@ -383,9 +383,9 @@ class AggregatedHSICTest(_BaseHSICTest):
                 f"{unit}, {parts.n_kernels} pairs of kernels, "
                 f"{self.n_resamples} pairings"
             )
-        # Stops to accept only (see SequentialRule): an aggregated statistic
-        # depends on every resample drawn.
-        rule = stopping_rule(self, reject_early=False)
+        # An aggregated statistic depends on every resample drawn (see
+        # AggregatedRule).
+        rule = stopping_rule(self, aggregated=True)
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,

@@ -326,9 +326,9 @@ class AggregatedMMDTest(_BaseMMDTest):
                 f"AggregatedMMDTest: m={m}, n={n}, {len(sums)} kernels, "
                 f"{self.n_resamples} permutations, unit={self.resample_unit_}"
             )
-        # Stops to accept only (see SequentialRule): an aggregated statistic
-        # depends on every resample drawn.
-        rule = stopping_rule(self, reject_early=False)
+        # An aggregated statistic depends on every resample drawn (see
+        # AggregatedRule).
+        rule = stopping_rule(self, aggregated=True)
         observed, null, _ = _resampled.resampled_statistics(
             sums,
             m,

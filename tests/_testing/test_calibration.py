@@ -17,6 +17,7 @@ from skmmd import (
 )
 from skmmd._testing._calibration import (
     AUTO_RESAMPLES,
+    AggregatedRule,
     SequentialRule,
     _urn_step,
     p_value,
@@ -78,6 +79,75 @@ def test_sequential_p_value_is_valid_and_decides_at_alpha(alpha, reject_early):
     assert np.all(cdf[last] <= p[order][last] + 1e-9)
     # The level is used, not thrown away: within 10 % of alpha.
     assert mass[rejects.astype(bool)].sum() > 0.9 * alpha
+
+
+def test_aggregated_rule_is_valid_for_one_kernel_exactly():
+    """With one kernel the counts are a Polya urn: every outcome of the
+    aggregated rule and its reported p-value, enumerated."""
+    rule = AggregatedRule(ALPHA)
+    accept, L = rule.accept, rule.reject_look
+    assert L == 199 and rule.spend == pytest.approx(1 / 200)
+    mass, start, out = np.ones(1), 0, []
+    for look, c in zip(accept.looks, accept.futile):
+        mass = _urn_step(mass, start, look)
+        out += [
+            (w, rule.p_value(look, (k + 1) / (look + 1)), False)
+            for k, w in enumerate(mass)
+            if k >= c
+        ]
+        mass[c:] = 0.0
+        start = look
+    mass = _urn_step(mass, start, L)
+    assert rule.settled(L, 1 / (L + 1)) and not rule.settled(L, 2 / (L + 1))
+    out.append((mass[0], rule.p_value(L, 1 / (L + 1)), True))
+    mass[0] = 0.0
+    mass = _urn_step(mass, L, rule.n_max)
+    n = rule.n_max
+    out += [
+        (w, rule.p_value(n, (k + 1) / (n + 1)), (k + 1) / (n + 1) <= ALPHA - rule.spend)
+        for k, w in enumerate(mass)
+    ]
+    w, p, rejects = np.array(out, dtype=np.float64).T
+    assert w.sum() == pytest.approx(1.0, abs=1e-9)
+    np.testing.assert_array_equal(p <= ALPHA, rejects.astype(bool))
+    order = np.argsort(p, kind="stable")
+    cdf = np.cumsum(w[order])
+    last = np.r_[p[order][1:] != p[order][:-1], True]
+    assert np.all(cdf[last] <= p[order][last] + 1e-9)
+    assert w[rejects.astype(bool)].sum() > 0.85 * ALPHA
+
+
+def test_aggregated_rule_on_min_p_of_three_kernels():
+    """The counts of a min-p statistic over correlated kernels, recomputed at
+    each look from the resamples drawn so far (not prefixes): the rate of
+    rejection under exchangeability stays within alpha, and the test rejects
+    exactly when its p-value is at most alpha."""
+    rule = AggregatedRule(ALPHA)
+    rng = np.random.default_rng(0)
+    n, rejected, early = rule.n_max, 0, 0
+
+    def min_p_count(T):
+        # Per-kernel p-values of every member among all of them, their min,
+        # and the count of resamples (rows 1..) at least as extreme as row 0.
+        ranks = (T[None, :, :] >= T[:, None, :]).sum(axis=1)
+        m = ranks.min(axis=1)
+        return int((m[1:] <= m[0]).sum())
+
+    for _ in range(600):
+        z = rng.standard_normal((n + 1, 1))
+        T = 0.7 * z + 0.7 * rng.standard_normal((n + 1, 3))
+        stopped = None
+        for look in rule.looks:
+            p = (min_p_count(T[: look + 1]) + 1) / (look + 1)
+            if rule.settled(look, p):
+                stopped = (look, rule.p_value(look, p))
+                break
+        if stopped is None:
+            stopped = (n, rule.p_value(n, (min_p_count(T) + 1) / (n + 1)))
+        rejected += stopped[1] <= ALPHA
+        early += stopped[0] == rule.reject_look
+    # 600 draws: a valid test's count at 0.05 exceeds 45 with P < 0.002.
+    assert rejected <= 45 and early <= 10
 
 
 def test_urn_marginals_are_uniform():
@@ -206,9 +276,11 @@ def test_clear_dependence_is_rejected_early(name):
     Y = X + 0.5 * rng.normal(size=(300, 2)) if "hsic" in name else X + 0.8
     test = _families()[name].set_params(n_resamples="auto").fit(X, Y)
     assert test.reject_ and test.p_value_ <= ALPHA
-    # Aggregated tests stop only to accept: they reject where the fixed does.
-    stops = "aggregated" not in name
-    assert (test.n_resamples_used_ < AUTO_RESAMPLES) == stops
+    # Aggregated tests reject early at one look only (AggregatedRule).
+    if "aggregated" in name:
+        assert test.n_resamples_used_ == 199 and test.p_value_ == 1 / 200
+    else:
+        assert test.n_resamples_used_ < AUTO_RESAMPLES
 
 
 @pytest.mark.slow
