@@ -6,8 +6,10 @@ Every repetition fits the test twice on the same data and seed, with
 the same order, so the comparison is paired. Tests: ``MMDTest`` (default map,
 two samples of ``n`` points from N(0, I_5), the alternative shifts one
 coordinate of Y) and ``HSICTest`` (default maps, ``n`` pairs, ``y = rho x_1 +
-noise`` under the alternative). The alternatives' strengths give a power near
-0.5 at n = 300.
+noise`` under the alternative); on request the aggregated tests, the
+conditional test, and the goodness-of-fit tests (``n`` rows of N(0, I_5)
+whose first coordinate's standard deviation is ``1 + s``, against the model
+N(0, I_5)). The alternatives' strengths give a power near 0.5 at n = 300.
 
 Reported per test: the rejection rate of each (the null's with a binomial
 standard error), the mean and quantiles of the resamples the sequential test
@@ -19,7 +21,8 @@ fit, not only the calibration).
     python benchmarks/bench_sequential.py --tests AggregatedMMDTest ConditionalHSICTest
     python benchmarks/bench_sequential.py --clear --n 1000 --null 20 --alt 20 \
         --tests MMDTest AggregatedMMDTest HSICTest AggregatedHSICTest \
-        ConditionalHSICTest  # auto's time on clear nulls and alternatives
+        ConditionalHSICTest KernelSteinTest AggregatedKernelSteinTest
+        # auto's time on clear nulls and alternatives, every family
 
 Measured (commit 78f996b's rule, the same at alpha = 0.05 as today's; this
 2-core machine shared with two other jobs, so the times are indicative only,
@@ -63,15 +66,19 @@ and 0.310 / 0.310 on alternatives (198 resamples), every decision equal.
 """
 
 import argparse
+from functools import partial
 from time import perf_counter
 
 import numpy as np
+from scipy import stats
 
 from skmmd import (
     AggregatedHSICTest,
+    AggregatedKernelSteinTest,
     AggregatedMMDTest,
     ConditionalHSICTest,
     HSICTest,
+    KernelSteinTest,
     MMDTest,
 )
 
@@ -102,6 +109,14 @@ def _conditional_data(seed, n, rho):
     return x, y, z
 
 
+def _gof_data(seed, n, scale):
+    """Rows of N(0, I_5) whose first coordinate's standard deviation is
+    ``1 + scale``, tested against N(0, I_5)."""
+    X = np.random.default_rng(seed).normal(size=(n, D))
+    X[:, 0] *= 1.0 + scale
+    return (X,)
+
+
 # Each test: its class, data, the alternative's strength near power 0.5 at
 # n = 300, and a clear one (power 1; --clear).
 TESTS = {
@@ -111,6 +126,13 @@ TESTS = {
     "AggregatedMMDTest": (AggregatedMMDTest, _mmd_data, 0.21, 1.0),
     "AggregatedHSICTest": (AggregatedHSICTest, _hsic_data, 0.19, 0.8),
     "ConditionalHSICTest": (ConditionalHSICTest, _conditional_data, 0.19, 0.8),
+    "KernelSteinTest": (partial(KernelSteinTest, stats.norm()), _gof_data, 0.25, 0.5),
+    "AggregatedKernelSteinTest": (
+        partial(AggregatedKernelSteinTest, stats.norm()),
+        _gof_data,
+        0.25,
+        0.5,
+    ),
 }
 
 
