@@ -67,18 +67,23 @@ def _walk(rule, exceed):
 @pytest.mark.parametrize("alpha", [0.01, 0.021, 0.05, 0.1, 0.2])
 def test_sequential_p_value_is_valid_and_decides_at_alpha(alpha, reject_early):
     rule = SequentialRule(alpha, reject_early=reject_early)
-    mass, p, rejects = _outcomes(rule)
+    # The level is used, not thrown away: within 10 % of alpha.
+    _assert_valid_at(alpha, *_outcomes(rule), used=0.9)
+
+
+def _assert_valid_at(alpha, mass, p, rejects, used):
+    """Outcomes ``(null probability, reported p-value, rejects)``: they sum
+    to 1, the test rejects exactly when its p-value is at most alpha, ``P(p
+    <= u) <= u`` at every value ``u`` reported (finite-sample validity under
+    exchangeability, where the counts are a Polya urn), and the rejections
+    use at least ``used * alpha`` of the level."""
     assert mass.sum() == pytest.approx(1.0, abs=1e-9)
-    # The test rejects exactly when its p-value is at most alpha ...
     np.testing.assert_array_equal(p <= alpha, rejects.astype(bool))
-    # ... and P(p <= u) <= u at every value u it reports (finite-sample
-    # validity under exchangeability, where the counts are a Polya urn).
     order = np.argsort(p, kind="stable")
     cdf = np.cumsum(mass[order])
     last = np.r_[p[order][1:] != p[order][:-1], True]
     assert np.all(cdf[last] <= p[order][last] + 1e-9)
-    # The level is used, not thrown away: within 10 % of alpha.
-    assert mass[rejects.astype(bool)].sum() > 0.9 * alpha
+    assert mass[rejects.astype(bool)].sum() > used * alpha
 
 
 def test_aggregated_rule_is_valid_for_one_kernel_exactly():
@@ -107,14 +112,7 @@ def test_aggregated_rule_is_valid_for_one_kernel_exactly():
         (w, rule.p_value(n, (k + 1) / (n + 1)), (k + 1) / (n + 1) <= ALPHA - rule.spend)
         for k, w in enumerate(mass)
     ]
-    w, p, rejects = np.array(out, dtype=np.float64).T
-    assert w.sum() == pytest.approx(1.0, abs=1e-9)
-    np.testing.assert_array_equal(p <= ALPHA, rejects.astype(bool))
-    order = np.argsort(p, kind="stable")
-    cdf = np.cumsum(w[order])
-    last = np.r_[p[order][1:] != p[order][:-1], True]
-    assert np.all(cdf[last] <= p[order][last] + 1e-9)
-    assert w[rejects.astype(bool)].sum() > 0.85 * ALPHA
+    _assert_valid_at(ALPHA, *np.array(out, dtype=np.float64).T, used=0.85)
 
 
 def test_aggregated_rule_on_min_p_of_three_kernels():

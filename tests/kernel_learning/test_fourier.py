@@ -19,6 +19,8 @@ from skmmd.kernel_approximation._base import random_phases
 from skmmd.kernel_learning._fourier import _Criterion
 from skmmd.mmd import power_criterion
 
+from ._gradients import assert_gradient_matches_differences
+
 
 def _labelled(X, Y):
     return np.vstack([X, Y]), np.repeat([0, 1], [len(X), len(Y)])
@@ -42,17 +44,7 @@ def test_gradient_matches_finite_differences(n_components, sparse, n_directions)
     criterion = _Criterion(draws[:d], draws[d:], offset, X_a, X_b)
     criterion.size = 3.0
     theta = 0.3 * rng.normal(size=d + n_directions * d)
-    value, gradient = criterion.value_and_gradient(theta)
-    assert value == pytest.approx(criterion.value(theta), rel=1e-12)
-    step = 1e-6
-    numeric = [
-        (criterion.value(theta + step * e) - criterion.value(theta - step * e))
-        / (2 * step)
-        for e in np.eye(theta.size)
-    ]
-    # Central differences are exact to O(step^2) ~ 1e-12 times the third
-    # derivative; their rounding error is ~ 1e-16 / step.
-    np.testing.assert_allclose(gradient, numeric, rtol=1e-6, atol=1e-8)
+    assert_gradient_matches_differences(criterion, theta)
 
 
 def test_criterion_is_the_power_criterion_of_its_features():

@@ -10,6 +10,8 @@ from skmmd import LearnedFourierSampler
 from skmmd.kernel_learning._stein import SteinCriterion
 from skmmd.mmd._stein import stein_features
 
+from ._gradients import assert_gradient_matches_differences
+
 
 def _normal_score(X):
     return -X
@@ -24,15 +26,7 @@ def test_gradient_matches_finite_differences(n_directions):
     criterion = SteinCriterion(draws[:d], draws[d:], X, -X)
     criterion.size = 2.0
     theta = 0.3 * rng.normal(size=d + n_directions * d)
-    value, gradient = criterion.value_and_gradient(theta)
-    assert value == pytest.approx(criterion.value(theta), rel=1e-12)
-    step = 1e-6
-    numeric = [
-        (criterion.value(theta + step * e) - criterion.value(theta - step * e))
-        / (2 * step)
-        for e in np.eye(theta.size)
-    ]
-    np.testing.assert_allclose(gradient, numeric, rtol=1e-6, atol=1e-8)
+    assert_gradient_matches_differences(criterion, theta)
 
 
 def test_rows_in_blocks_give_the_same_criterion(monkeypatch):
