@@ -52,7 +52,8 @@ from time import perf_counter
 import numpy as np
 
 from skmmd import ConditionalHSICTest
-from skmmd.mmd._conditional import ConditionalParts, residual_products
+from skmmd.mmd._conditional import residual_products
+from skmmd.mmd._multiplier import MultiplierParts
 
 ALPHA = 0.05
 _FUNCTIONS = {
@@ -225,7 +226,7 @@ def _exact_p(residuals, weights, seed, unit=8, n_resamples=999):
     multiplier bootstrap on units of ``unit`` rows."""
     U = residual_products(*residuals, weights)
     G = len(U) // unit
-    parts = ConditionalParts(
+    parts = MultiplierParts(
         U[: G * unit].reshape(G, unit, -1).sum(axis=1), np.full(G, unit)
     )
     signs = np.random.default_rng(seed).integers(0, 2, size=(n_resamples, G))
