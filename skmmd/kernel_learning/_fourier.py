@@ -220,8 +220,7 @@ class LearnedFourierSampler(RandomFourierSampler):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, score=None):
-        """Learn the kernel that best tells the two samples in ``X`` apart, or
-        ``X`` from a model.
+        """Learn the kernel that best tells two samples, or a sample and a model, apart.
 
         Parameters
         ----------
