@@ -36,7 +36,7 @@ _ACCEPT_LOOKS = (16, 32, 64, 128)
 _RISK = 0.01
 # The share of alpha an aggregated test spends on its one look to reject
 # early (AggregatedRule): its full runs reject at the rest.
-_EARLY_SHARE = 0.1
+_EARLY_SHARE = 0.05
 # A sequential test's groups of at most this many resamples run on one BLAS
 # thread (benchmarks/bench_sequential.py --clear, the benchmarks page).
 _ONE_THREAD_RESAMPLES = 64

@@ -91,7 +91,7 @@ def test_aggregated_rule_is_valid_for_one_kernel_exactly():
     aggregated rule and its reported p-value, enumerated."""
     rule = AggregatedRule(ALPHA)
     accept, L = rule.accept, rule.reject_look
-    assert L == 199 and rule.spend == pytest.approx(1 / 200)
+    assert L == 399 and rule.spend == pytest.approx(1 / 400)
     mass, start, out = np.ones(1), 0, []
     for look, c in zip(accept.looks, accept.futile):
         mass = _urn_step(mass, start, look)
@@ -276,7 +276,7 @@ def test_clear_dependence_is_rejected_early(name):
     assert test.reject_ and test.p_value_ <= ALPHA
     # Aggregated tests reject early at one look only (AggregatedRule).
     if "aggregated" in name:
-        assert test.n_resamples_used_ == 199 and test.p_value_ == 1 / 200
+        assert test.n_resamples_used_ == 399 and test.p_value_ == 1 / 400
     else:
         assert test.n_resamples_used_ < AUTO_RESAMPLES
 
