@@ -17,7 +17,7 @@ the row operations it was given, the calibration loop sees only unit sums.
 
 import numpy as np
 
-from .._utils import _array_api
+from .._utils import _array_api, _budgets
 from .._utils._dask import is_dask
 from . import _dask, _inputs
 from ._streaming import HOST, HostRows, into, transformer_width
@@ -46,6 +46,14 @@ class DeviceRows(HostRows):
 
     def fuses(self, transformers):
         return False  # the fused per-unit sums are NumPy kernels
+
+    def chunk_rows(self, transformers, widths):
+        """Rows per chunk: within ``_budgets.DEVICE_CHUNK_ENTRIES`` features
+        on an accelerator, the host's budget on a CPU device."""
+        if "cpu" in str(self.device).lower():
+            return super().chunk_rows(transformers, widths)
+        widest = max(max(widths, default=1), 1)
+        return max(1, _budgets.DEVICE_CHUNK_ENTRIES // widest)
 
     def grouped_sums(self, transformer, X, groups, n_groups, out=None):
         S, q = _array_api.grouped_sums(

@@ -10,6 +10,10 @@ on these budgets and not on the number of rows. Modules read them as
 BLOCK_ENTRIES = 2**22
 # Entries of the features of one chunk of rows in the pipeline (32 MB).
 CHUNK_ENTRIES = 2**22
+# The same on an accelerator (256 MB in float32): each chunk there pays a
+# validation and its kernel launches whatever its size, which at the host's
+# chunks took most of a test's time (benchmarks/bench_gpu.py).
+DEVICE_CHUNK_ENTRIES = 2**26
 # Count entries of one batch of resamples (64 MB).
 BATCH_ENTRIES = 2**23
 # Rows of every matrix product over resamples: enough for each product to

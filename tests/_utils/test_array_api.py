@@ -119,6 +119,8 @@ def _numpy_engine(xp_device):
 
 def _on(xp_device, A):
     xp, device = xp_device
+    if device is None:  # CuPy's own asarray takes no device: its current one
+        return xp.asarray(A)
     return xp.asarray(A, device=device)
 
 
@@ -395,3 +397,28 @@ def test_predict_explain_and_witness_points(xp_device):
         np.testing.assert_allclose(report["statistic"], expected[0]["statistic"])
         assert points["row"].tolist() == expected[1]["row"].tolist()
         np.testing.assert_allclose(points["witness"], expected[1]["witness"])
+
+
+def test_accelerator_chunks_and_their_results(monkeypatch):
+    # On an accelerator a chunk holds DEVICE_CHUNK_ENTRIES features (each
+    # chunk costs a validation and kernel launches); on a CPU device the
+    # host's CHUNK_ENTRIES. Cut into many chunks, the result is the same.
+    from skmmd._testing._engines import DeviceRows
+    from skmmd._utils import _budgets
+
+    xp = pytest.importorskip("array_api_strict")
+    accelerator = DeviceRows(xp, xp.Device("device1"))
+    host = DeviceRows(xp, xp.Device("CPU_DEVICE"))
+    assert accelerator.chunk_rows([], [1024]) == _budgets.DEVICE_CHUNK_ENTRIES // 1024
+    assert host.chunk_rows([], [1024]) == _budgets.CHUNK_ENTRIES // 1024
+    X, Y = _two_samples(np.float64)
+    test = MMDTest(
+        RandomFourierSampler(n_components=32, random_state=0), random_state=0
+    )
+    reference = clone(test).fit(X, Y)
+    monkeypatch.setattr(_budgets, "DEVICE_CHUNK_ENTRIES", 32 * 37)  # 37 rows
+    on = (xp, xp.Device("device1"))
+    with sklearn.config_context(array_api_dispatch=True):
+        fitted = clone(test).fit(_on(on, X), _on(on, Y))
+    assert fitted.p_value_ == reference.p_value_
+    assert fitted.statistic_ == pytest.approx(reference.statistic_, rel=1e-12)
