@@ -155,3 +155,20 @@ def test_a_learned_map_needs_rows_to_learn_on():
             transformer=_learner().set_params(n_components=31),
             train_size=0.5,
         ).fit(X)
+
+
+def test_a_frozen_learned_map_on_dask_equals_in_memory():
+    # Dask input takes no train_size: learn in memory, freeze, test the rest.
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(6000, 3)) * np.sqrt([1.0, 1.6, 1.0])
+    learned = FrozenEstimator(_learner().fit(X[:1000], score=lambda X: -X))
+    test = KernelSteinTest(
+        stats.norm(), transformer=learned, n_resamples=99, random_state=0
+    )
+    ref = test.fit(X[1000:])
+    statistic, p_value = ref.statistic_, ref.p_value_
+    lazy = test.fit(da.from_array(X[1000:], chunks=1500))
+    assert lazy.statistic_ == pytest.approx(statistic, rel=1e-12)
+    assert lazy.p_value_ == p_value
+    assert lazy.reject_  # the second coordinate's variance 1.6
