@@ -7,6 +7,7 @@ import functools
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.model_selection import train_test_split
 
 from .._utils import _streams
 from .._utils._compat import Interval, StrOptions
@@ -25,6 +26,26 @@ def fit_indices(n_rows, seed):
         return None
     rng = _streams.generator(seed, _streams.FIT_ROWS)
     return np.sort(rng.choice(n_rows, _FIT_ROWS, replace=False))
+
+
+def training_split(n_rows, train_size, seed, described, stratify=None):
+    """The seeded ``train_size`` split of ``n_rows`` rows (the rows a model or
+    a learned map is fit on, and the rows tested), both sorted; a split that
+    cannot be made is a ValueError naming ``train_size`` and ``described``
+    (the rows, as the message says them)."""
+    try:
+        train, rest = train_test_split(
+            np.arange(n_rows),
+            train_size=train_size,
+            stratify=stratify,
+            random_state=np.random.RandomState([seed, _streams.TRAIN_SPLIT]),
+        )
+    except ValueError as error:
+        raise ValueError(
+            f"train_size={train_size!r} cannot split {described} into a training "
+            f"and a test part: {error}"
+        ) from error
+    return np.sort(train), np.sort(rest)
 
 
 # The parameters of the resampling every test runs (its estimators add their

@@ -10,7 +10,6 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.frozen import FrozenEstimator
-from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
@@ -19,12 +18,13 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    training_split,
     unfitted_on_error,
 )
 from .._testing._calibration import n_max
 from .._testing._multiplier import bootstrap_units, multiplier_unit
 from .._testing._streaming import Stream
-from .._utils import _budgets, _streams
+from .._utils import _budgets
 from .._utils._compat import (
     Interval,
     RealNotInt,
@@ -208,26 +208,16 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "input, fit the model on an in-memory sample and pass it fitted."
             )
         n = engine.n_rows(X)
-        try:
-            train, test = train_test_split(
-                np.arange(n),
-                train_size=self.train_size,
-                random_state=np.random.RandomState([seed, _streams.TRAIN_SPLIT]),
-            )
-        except ValueError as error:
-            raise ValueError(
-                f"train_size={self.train_size!r} cannot split {n} rows into a "
-                f"training and a test part: {error}"
-            ) from error
+        train, test = training_split(n, self.train_size, seed, f"{n} rows")
         if test.size < _budgets.MIN_UNITS:
             raise ValueError(
                 f"train_size={self.train_size!r} leaves {test.size} of {n} rows to "
                 f"test; {type(self).__name__} needs at least {_budgets.MIN_UNITS}."
             )
-        train = X[np.sort(train)]
+        train = X[train]
         self._model_of(train)
         self.n_held_out_ = train.shape[0]
-        return train, X[np.sort(test)]
+        return train, X[test]
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median

@@ -6,7 +6,6 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import train_test_split
 from sklearn.utils import (
     ClassifierTags,
     check_random_state,
@@ -20,11 +19,12 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    training_split,
     unfitted_on_error,
 )
 from .._testing._calibration import FeatureSums, n_max
 from .._testing._explain import unit_width
-from .._utils import _array_api, _streams
+from .._utils import _array_api
 from .._utils._compat import (
     Interval,
     RealNotInt,
@@ -244,19 +244,13 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             )
         m, n = engine.n_rows(X), engine.n_rows(Y)
         labels = np.repeat([0, 1], [m, n])
-        try:
-            train, _ = train_test_split(
-                np.arange(m + n),
-                train_size=self.train_size,
-                stratify=labels,
-                random_state=np.random.RandomState([seed, _streams.TRAIN_SPLIT]),
-            )
-        except ValueError as error:
-            raise ValueError(
-                f"train_size={self.train_size!r} cannot split samples of {m} and "
-                f"{n} rows into a training and a test part: {error}"
-            ) from error
-        train = np.sort(train)
+        train, _ = training_split(
+            m + n,
+            self.train_size,
+            seed,
+            f"samples of {m} and {n} rows",
+            stratify=labels,
+        )
         rest_x = np.setdiff1d(np.arange(m), train[train < m])
         rest_y = np.setdiff1d(np.arange(n), train[train >= m] - m)
         self.n_held_out_ = train.size
