@@ -11,6 +11,7 @@ from sklearn.model_selection import train_test_split
 
 from .._utils import _streams
 from .._utils._compat import Interval, StrOptions
+from ._blocks import BLOCK_SIZE_CONSTRAINT
 from ._calibration import aggregated_rule, final_p_value, sequential_rule, threshold
 
 # Above this many pooled points the transformers are fit on a seeded uniform
@@ -62,6 +63,7 @@ SHARED_CONSTRAINTS = {
         Interval(Integral, 1, None, closed="left"),
     ],
     "batch": [None, Interval(Integral, 1, None, closed="left")],
+    "block_size": BLOCK_SIZE_CONSTRAINT,
     "random_state": ["random_state"],
     "n_jobs": [None, Integral],
     "verbose": ["verbose"],

@@ -86,6 +86,35 @@ class FeatureSums:
         """The feature sums of sample ``sample``'s rows in no complete unit."""
         return self.fixed["s_" + "xy"[sample]]
 
+    def series(self):
+        """The unit sums of each sample, ``[U_x, U_y]`` (views): in time order
+        when the units are blocks of consecutive rows (``block_size``)."""
+        U = self.U
+        return [U[: self.n_units[0]], U[self.n_units[0] :]]
+
+    def coarsened(self, factor):
+        """The sums of units of ``factor`` consecutive units of each sample
+        (blocks of rows when the units are in time order); a sample's last
+        units that fill no such unit join its remainder."""
+        if factor == 1:
+            return self
+        unit = int(self.sizes[0]) if self.sizes.size else 1
+        U, fixed, start = self.U, dict(self.fixed), 0
+        blocks, q, n_units = [], [], []
+        for s, g in enumerate(self.n_units):
+            k = g // factor
+            kept = slice(start, start + k * factor)
+            blocks.append(U[kept].reshape(k, factor, -1).sum(axis=1))
+            q.append(self.q[kept].reshape(k, factor).sum(axis=1))
+            rest = slice(start + k * factor, start + g)
+            side = "xy"[s]
+            fixed["s_" + side] = fixed["s_" + side] + U[rest].sum(axis=0)
+            fixed["q_" + side] = fixed["q_" + side] + float(self.q[rest].sum())
+            fixed["r_" + side] = fixed["r_" + side] + (g - k * factor) * unit
+            n_units.append(k)
+            start += g
+        return FeatureSums(blocks, np.concatenate(q), n_units, unit * factor, fixed)
+
 
 def resample_batches(n_resamples, batch, looks=()):
     """Slices of at most ``batch`` resamples, cut at every look of a

@@ -209,12 +209,12 @@ def take(A, idx, rows):
 
 
 def _block_sums(
-    transformers, widths, rows, block, sample, start, total, unit, seed, head
+    transformers, widths, rows, block, sample, start, total, unit, seed, head, ordered
 ):
     """The state of the first ``head`` rows of one block, chunk by chunk
     (bounded memory)."""
     return add_array(
-        UnitSums(widths, unit, seed),
+        UnitSums(widths, unit, seed, ordered),
         transformers,
         widths,
         rows.take(_materialize(block), slice(0, head)),
@@ -226,7 +226,8 @@ def _block_sums(
 
 
 def _merge(*states):
-    total = UnitSums(states[0].n_features, states[0].unit, states[0].seed)
+    first = states[0]
+    total = UnitSums(first.n_features, first.unit, first.seed, first.ordered)
     for state in states:
         total.add(state)
     return total
@@ -261,6 +262,7 @@ def add_to_stream(stream, X, Y, unit):
                         unit,
                         stream.seed,
                         head,
+                        stream.ordered,
                     )
                 )
             if head < size:

@@ -36,14 +36,18 @@ _SUPERBLOCK = 4096
 _FUSED_ROWS = 2**16
 
 
-def virtual_positions(seed, sample, start, stop, total):
+def virtual_positions(seed, sample, start, stop, total, ordered=False):
     """Shuffled positions of the rows ``start .. stop - 1`` of one sample.
 
     A bijection of the positions ``0 .. total - 1`` that permutes each
     superblock of ``_SUPERBLOCK`` rows by its own seeded permutation; the last,
     partial superblock of ``r`` rows by a permutation of size ``r``, so that
     its units are complete but the last (at most ``unit - 1`` rows remain).
+    ``ordered`` (rows in time order, ``block_size``): the positions
+    themselves, so that a unit is a block of consecutive rows.
     """
+    if ordered:
+        return np.arange(start, max(stop, start), dtype=np.int64)
     out = np.empty(max(stop - start, 0), dtype=np.int64)
     if stop <= start:
         return out
@@ -165,12 +169,16 @@ class UnitSums:
         Rows per resampling unit.
     seed : int
         Seed of the unit assignment.
+    ordered : bool, default=False
+        Units of consecutive rows (rows in time order) instead of random
+        groups (:func:`virtual_positions`).
     """
 
-    def __init__(self, n_features, unit, seed):
+    def __init__(self, n_features, unit, seed, ordered=False):
         self.n_features = list(n_features)
         self.unit = int(unit)
         self.seed = int(seed)
+        self.ordered = bool(ordered)
         self.n_rows = [0, 0]
         self.offset = [0, 0]
         self.counts = [np.zeros(0, dtype=np.int64) for _ in range(2)]
@@ -190,7 +198,9 @@ class UnitSums:
         size = rows.n_rows(X)
         if size == 0:
             return self
-        units = virtual_positions(self.seed, sample, start, start + size, total)
+        units = virtual_positions(
+            self.seed, sample, start, start + size, total, self.ordered
+        )
         units //= self.unit
         lo, hi = int(units.min()), int(units.max()) + 1
         self._grow(sample, lo, hi)
@@ -237,10 +247,11 @@ class UnitSums:
 
     def add(self, other):
         """Add the sums of ``other`` (same unit, seed and maps) in place."""
-        if (other.unit, other.seed, other.n_features) != (
+        if (other.unit, other.seed, other.n_features, other.ordered) != (
             self.unit,
             self.seed,
             self.n_features,
+            self.ordered,
         ):
             raise ValueError("Unit sums of different units or maps cannot be added.")
         for s in range(2):
@@ -335,7 +346,9 @@ class UnitSums:
             full = counts == self.unit
             if self.unit == 1:  # single points in row order, as the exact test
                 complete.append(
-                    virtual_positions(self.seed, s, 0, n_rows[s], n_rows[s])
+                    virtual_positions(
+                        self.seed, s, 0, n_rows[s], n_rows[s], self.ordered
+                    )
                 )
             else:
                 complete.append(ids[full])
@@ -433,12 +446,16 @@ class Stream:
     after any sequence of :meth:`add` equal those of one call on all rows.
     """
 
-    def __init__(self, transformers, widths, unit, seed, rows=HOST):
+    def __init__(self, transformers, widths, unit, seed, rows=HOST, ordered=False):
         self.transformers, self.widths, self.seed = transformers, widths, seed
-        self.rows = rows
-        self.state = UnitSums(widths, unit, seed)
+        self.rows, self.ordered = rows, ordered
+        self.state = self.new_state(unit)
         self.buffers = [[], []]
-        self.tail = UnitSums(widths, unit, seed)
+        self.tail = self.new_state(unit)
+
+    def new_state(self, unit):
+        """An empty :class:`UnitSums` of this stream's maps at ``unit``."""
+        return UnitSums(self.widths, unit, self.seed, self.ordered)
 
     @property
     def n_rows(self):
@@ -466,7 +483,7 @@ class Stream:
 
     def _tail(self, pending, unit):
         """Buffers and unit sums of each sample's last, incomplete superblock."""
-        tail, buffers = UnitSums(self.widths, unit, self.seed), []
+        tail, buffers = self.new_state(unit), []
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             kept = None
@@ -486,7 +503,7 @@ class Stream:
         return buffers, tail
 
     def _add_in_place(self, pending, unit):
-        state = UnitSums(self.widths, unit, self.seed)
+        state = self.new_state(unit)
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             if flush:
@@ -508,7 +525,7 @@ class Stream:
     def _add_staged(self, pending, unit):
         # The rows are summed into a state of their own, added to the stream's
         # only once every chunk has been mapped.
-        staged = UnitSums(self.widths, unit, self.seed)
+        staged = self.new_state(unit)
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
             if flush:

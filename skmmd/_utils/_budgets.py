@@ -56,3 +56,12 @@ def smallest_unit(fits, start=1):
     while not fits(unit):
         unit *= 2
     return unit
+
+# Rows in time order (block_size="auto"): the fewest blocks of each sample
+# (a null of fewer is too coarse to reject at usual levels), the relative
+# bias of a block variance the block length is chosen to stay within (the
+# correction of the null takes up the rest), and the leading principal
+# directions of the features whose dependence is read besides their trace.
+MIN_BLOCKS = 5
+BLOCK_BIAS = 0.1
+BLOCK_DIRECTIONS = 3

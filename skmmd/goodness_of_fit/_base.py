@@ -103,6 +103,7 @@ LOOP_CONSTRAINTS = {
             "alpha",
             "resample_unit",
             "batch",
+            "block_size",
             "random_state",
             "n_jobs",
             "verbose",

@@ -259,7 +259,11 @@ class ConditionalHSICTest(BaseEstimator):
         "z_screen": ["boolean"],
         "n_folds": [Interval(Integral, 2, None, closed="left")],
         "penalties": [None, "array-like"],
-        **{k: v for k, v in SHARED_CONSTRAINTS.items() if k != "statistic"},
+        **{
+            k: v
+            for k, v in SHARED_CONSTRAINTS.items()
+            if k not in ("statistic", "block_size")
+        },
     }
 
     def __init__(

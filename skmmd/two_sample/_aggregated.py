@@ -74,6 +74,11 @@ class AggregatedMMDTest(_BaseMMDTest):
     resample_unit : "auto" or int, default="auto"
         Rows permuted together, as in :class:`MMDTest` (the cost counts the
         features of all kernels).
+    block_size : None, "auto" or int, default=None
+        Rows in time order: permute blocks of consecutive rows, one length
+        for every kernel (``"auto"``: the longest any kernel's features
+        ask for), each kernel's null corrected on its own
+        (:ref:`time_ordered`). ``None``: exchangeable rows.
     batch : int, default=None
         Permutations per matrix product; the results do not depend on it.
     random_state : int, RandomState instance or None, default=None
@@ -138,6 +143,10 @@ class AggregatedMMDTest(_BaseMMDTest):
         The kernels' weights, summing to 1.
     resample_unit_ : int
         The unit size used.
+    block_size_ : int or None
+        With ``block_size``: rows per block.
+    block_scale_ : ndarray of shape (n_kernels,) or None
+        With ``block_size``: each kernel's correction of its null.
     n_samples_x_ : int
         Size ``m`` of the first sample.
     n_samples_y_ : int
@@ -208,6 +217,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -226,6 +236,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -329,6 +340,8 @@ class AggregatedMMDTest(_BaseMMDTest):
         # An aggregated statistic depends on every resample drawn (see
         # AggregatedRule).
         rule = stopping_rule(self, aggregated=True)
+        sums, scales = self._blocks(sums, len(sums))
+        self.block_scale_ = None if self.block_size is None else np.array(scales)
         observed, null, _ = _resampled.resampled_statistics(
             sums,
             m,
@@ -342,6 +355,7 @@ class AggregatedMMDTest(_BaseMMDTest):
             verbose=self.verbose,
             stopping=rule,
             p_of=_aggregation.p_value_of(self.method, self.weights_),
+            null_scale=np.array(scales),
         )
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)

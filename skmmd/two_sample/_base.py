@@ -14,7 +14,7 @@ from sklearn.utils import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _engines, _inputs, _streaming
+from .._testing import _blocks, _engines, _inputs, _streaming
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -215,6 +215,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "result_",
         "column_report_",
         "resample_unit_",
+        "block_size_",
+        "block_scale_",
         "n_samples_x_",
         "n_samples_y_",
     )
@@ -291,7 +293,14 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def _start_stream(self, engine, transformers, X, seed):
         widths = [engine.width(t, X) for t in transformers]
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
-        self._stream = _streaming.Stream(transformers, widths, unit, seed, engine.rows)
+        self._stream = _streaming.Stream(
+            transformers,
+            widths,
+            unit,
+            seed,
+            engine.rows,
+            ordered=self.block_size is not None,
+        )
         return widths
 
     def _fit_stream(self, engine, X, Y, transformers, seed):
@@ -412,6 +421,22 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             m, n, sums = self._checked_sums()
         self._sum_results(sums, m, n)
         self._set_results(sums, m, n, self._stream.seed)
+
+    def _blocks(self, sums, n_maps):
+        """``(sums, scales)``: the unit sums the calibration resamples and
+        the factors of each one's null. Without ``block_size`` they are
+        ``sums`` and 1; with it, blocks of consecutive units, their length
+        chosen from the first ``n_maps`` maps' sums (``block_size_`` rows)
+        and each map's correction for the dependence between neighbouring
+        blocks (``block_scale_``, :mod:`skmmd._testing._blocks`)."""
+        self.block_size_ = self.block_scale_ = None
+        if self.block_size is None:
+            return sums, [1.0] * len(sums)
+        choice = _blocks.choose(self.block_size, sums[:n_maps], self.resample_unit_)
+        self.block_size_ = choice.rows
+        self._block_choice = choice
+        scales = [float(s.max()) for s in choice.scales]
+        return [s.coarsened(choice.units) for s in sums], scales
 
     def _sum_results(self, sums, m, n):
         """The results of the unit sums alone, set by fit itself: predict and

@@ -4,7 +4,7 @@ and the witness points."""
 
 import numpy as np
 
-from .._testing import _streaming
+from .._testing import _blocks, _streaming
 from .._testing._base import fit_indices
 from .._testing._explain import (
     FitRows,
@@ -30,9 +30,31 @@ def _kernel_sums(maps, sums):
     ]
 
 
-def _statistics(test, maps, sums, m, n, seed, rule, p_of):
+def _in_blocks(test, maps, sums, unit):
+    """``(sums, scales)``: the column maps' unit sums in the test's blocks
+    of consecutive rows (``block_size_``; every column resampled with the
+    same blocks, so step-down maxT stays exact) and each statistic's
+    correction of its null for the dependence between neighbouring blocks,
+    from its own features; 1 and the sums themselves without
+    ``block_size``."""
+    if test.block_size is None:
+        return sums, 1.0
+    units = -(-test.block_size_ // unit)
+    scales = []
+    for t, s in zip(maps, sums):
+        if hasattr(t, "n_blocks_"):
+            widths = [t.block_width_] * t.n_blocks_
+            scales.append(_blocks.column_dependence(s.series(), widths).scale(units))
+        else:
+            scales.append(_blocks.map_dependence(s.series()).scale(units).max(keepdims=True))
+    return [s.coarsened(units) for s in sums], np.concatenate(scales)
+
+
+def _statistics(test, maps, sums, m, n, seed, rule, p_of, unit):
     """Observed statistics, null (a column per statistic) and effect-size
-    intervals of the column maps' unit ``sums``, in the one calibration loop."""
+    intervals of the column maps' unit ``sums`` (of ``unit`` rows), in the
+    one calibration loop."""
+    sums, scales = _in_blocks(test, maps, sums, unit)
     sums = _kernel_sums(maps, sums)
     observed, null, _ = _resampled.resampled_statistics(
         sums,
@@ -40,6 +62,7 @@ def _statistics(test, maps, sums, m, n, seed, rule, p_of):
         n,
         statistic=test.statistic,
         method="permutation",
+        null_scale=scales,
         **loop_options(test, seed, rule, p_of),
     )
     intervals = []
@@ -54,7 +77,7 @@ def report_from_sums(test, columns, sums, m, n, seed):
     their unit ``sums`` (computed in the test's own stream)."""
     rule, p_of = stopping(test)
     observed, null, intervals = _statistics(
-        test, columns.maps, sums, m, n, seed, rule, p_of
+        test, columns.maps, sums, m, n, seed, rule, p_of, test.resample_unit_
     )
     return ranked(
         columns.labels, observed, null, intervals, "mmd2", test.correction, rule
@@ -90,9 +113,11 @@ def column_report(test, engine, X, Y, columns, rng, seed):
     results = []
     for maps in parts:
         widths = [engine.width(t, X) for t in maps]
-        stream = _streaming.Stream(maps, widths, unit, seed, engine.rows)
+        stream = _streaming.Stream(
+            maps, widths, unit, seed, engine.rows, test.block_size is not None
+        )
         sums = engine.add(stream, X, Y, unit).sums()
-        results.append(_statistics(test, maps, sums, m, n, seed, rule, p_of))
+        results.append(_statistics(test, maps, sums, m, n, seed, rule, p_of, unit))
     observed = np.concatenate([r[0] for r in results])
     null = np.hstack([r[1] for r in results])
     intervals = [ci for r in results for ci in r[2]]

@@ -93,6 +93,13 @@ class MMDTest(_BaseMMDTest):
         size leaving at most 512 units (and ``B N D`` within about ``1.7
         10^10`` multiply-adds, the unit sums within 256 MB), keeping at least
         100 units per sample.
+    block_size : None, "auto" or int, default=None
+        For rows in time order (monitoring windows, sensor readings): the
+        permutations move blocks of this many consecutive rows of a sample
+        (rounded up to whole units of ``resample_unit_`` rows), so that the
+        p-value holds when neighbouring rows depend on each other.
+        ``"auto"`` chooses the length from the rows' features; ``None``
+        treats rows as exchangeable (see :ref:`time_ordered`).
     batch : int, default=None
         Resamples per matrix product (memory ``O(batch x units)``); ``None``
         keeps a batch to about ``2**23`` entries. The results do not depend on
@@ -158,6 +165,12 @@ class MMDTest(_BaseMMDTest):
         Bandwidth of the exact test's kernel (None with a transformer).
     resample_unit_ : int
         The unit size used (1 for the exact test).
+    block_size_ : int or None
+        With ``block_size``: rows per block.
+    block_scale_ : float or None
+        With ``block_size``: the factor of the resampled statistics that
+        corrects the blocks' null for the dependence between neighbouring
+        blocks (1 when none is found).
     column_report_ : pandas.DataFrame
         With ``explain_columns``: the report of :meth:`explain`, also
         ``result_.column_report``.
@@ -251,6 +264,7 @@ class MMDTest(_BaseMMDTest):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -268,6 +282,7 @@ class MMDTest(_BaseMMDTest):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -325,6 +340,12 @@ class MMDTest(_BaseMMDTest):
             Fitted test.
         """
         engine = _engines.engine_for(X)
+        if self.transformer is None and self.block_size is not None:
+            raise ValueError(
+                f"block_size={self.block_size!r} resamples blocks of the unit sums "
+                "of a feature map; the exact test (transformer=None) has none: use "
+                "a transformer (e.g. the default 'auto')."
+            )
         if engine.lazy and self.transformer is None:
             raise TypeError(
                 "The exact test (transformer=None) is quadratic and takes "
@@ -426,8 +447,10 @@ class MMDTest(_BaseMMDTest):
                 f"{self.n_resamples} resamples, unit={self.resample_unit_}"
             )
         rule = stopping_rule(self)
+        (blocked,), (scale,) = self._blocks(sums[:1], 1)
+        self.block_scale_ = None if self.block_size is None else scale
         observed, null, tolerance = _resampled.resampled_statistics(
-            sums[0],
+            blocked,
             m,
             n,
             statistic=self.statistic,
@@ -438,10 +461,11 @@ class MMDTest(_BaseMMDTest):
             n_jobs=self.n_jobs,
             verbose=self.verbose,
             stopping=rule,
+            null_scale=scale,
         )
         p_value = float(_calibration.p_value(observed, null, tolerance))
         set_calibrated(self, observed, null, p_value, rule)
-        self.result_ = _results.result(self, [sums[0]], m, n)
+        self.result_ = _results.result(self, [blocked], m, n)
         self.__dict__.pop("column_report_", None)  # of an earlier fit
         if getattr(self, "_report_maps", None):
             self.column_report_ = _explain.report_from_sums(

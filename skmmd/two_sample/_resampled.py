@@ -164,6 +164,7 @@ def resampled_statistics(
     verbose=0,
     stopping=None,
     p_of=None,
+    null_scale=1.0,
 ):
     """Observed MMD^2 and its null distribution by permutation or bootstrap.
 
@@ -197,6 +198,10 @@ def resampled_statistics(
         ``p_of(observed, null, tolerance)``: the fixed-size p-value the rule
         reads, :func:`~skmmd._testing._calibration.p_value` of the first
         kernel by default (aggregated tests pass theirs).
+    null_scale : float or ndarray of shape (n_statistics,)
+        Factor of every resampled statistic (of each statistic's column):
+        the correction of a block null for the dependence between
+        neighbouring blocks (:class:`~skmmd._testing._blocks.BlockChoice`).
 
     Returns
     -------
@@ -230,10 +235,11 @@ def resampled_statistics(
         return tuple(np.column_stack(part) for part in zip(*pairs))
 
     def work(start, A, C):
-        return columns(
+        stat, scale = columns(
             _chunked_statistics(s, edges, start, A, C, m, n, unbiased, permutation)
             for s in sums_list
         )
+        return stat * null_scale, scale * null_scale
 
     observed, scale = columns(
         _statistics(s, *observed_counts(n_units), m, n, unbiased, permutation)

@@ -1,0 +1,225 @@
+"""Rows in time order: blocks of consecutive rows as the resampling units of
+every test, the block length of ``block_size="auto"``, the correction of the
+block null for the dependence between neighbouring blocks, and the check
+that warns when rows look ordered (``specs/serial_dependence.md``).
+
+With ``block_size`` the pipeline sums the features of consecutive rows into
+units (the stream's ``ordered`` units) instead of random groups, and every
+family resamples blocks of those units: the two-sample tests permute blocks
+between the samples, the independence tests shift y's units against x's by
+at least a block, the goodness-of-fit tests draw one multiplier per block.
+Everything the rule needs is read from the unit sums in time order: their
+autocovariances (traced over the features, and along the units' leading
+principal directions) give the long-run variance and the bias of a block
+variance by the flat-top lag window of Politis & White (2004).
+"""
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+
+from .._utils import _budgets
+from .._utils._compat import Interval, StrOptions
+
+# The parameter every test has.
+BLOCK_SIZE_CONSTRAINT = [
+    None,
+    StrOptions({"auto"}),
+    Interval(Integral, 1, None, closed="left"),
+]
+
+
+def flat_top(t):
+    """Politis & Romano's trapezoid lag window: 1 up to ``|t| = 1/2``, then
+    down to 0 at ``|t| = 1``. Lags in the flat part are kept whole, so the
+    long-run variance it estimates has a bias of smaller order than any
+    block variance's."""
+    t = np.abs(t)
+    return np.where(t <= 0.5, 1.0, np.clip(2.0 * (1.0 - t), 0.0, 1.0))
+
+
+def autocovariances(series, edges=None):
+    """Autocovariances ``gamma(0), ..., gamma(K // 2)`` of series in time
+    order, each centered by its own mean and pooled (a two-sample test's X
+    and Y never meet at a lag), traced over each group of columns.
+
+    ``series``: arrays (K_s, p), the shortest of ``K`` rows; ``edges``: the
+    first column of each group (None: all columns one group). Returns
+    (K // 2 + 1, n_groups): each group's sums of lagged products over all
+    series, divided by the number of terms at lag 0 (the biased estimator,
+    positive definite), computed by FFT in ``O(K log K p)``.
+    """
+    series = [s for s in series if s.shape[0]]
+    max_lag = max(1, min(s.shape[0] for s in series) // 2)
+    edges = np.array([0]) if edges is None else np.asarray(edges)
+    out, count = np.zeros((max_lag + 1, edges.size)), 0
+    for values in series:
+        K = values.shape[0]
+        centered = values - values.mean(axis=0)
+        size = 1 << int(2 * K - 1).bit_length()
+        spectrum = np.fft.rfft(centered, n=size, axis=0)
+        power = np.add.reduceat(spectrum.real**2 + spectrum.imag**2, edges, axis=1)
+        lagged = np.fft.irfft(power, n=size, axis=0)
+        out += lagged[: max_lag + 1]
+        count += K
+    return out / count
+
+
+def correlated_lags(rho, n_terms):
+    """Politis & White's (2004) ``m``: the smallest lag after which ``K_N =
+    max(5, sqrt(log10 N))`` autocorrelations in a row are all within ``2
+    sqrt(log10 N / N)`` of 0 (0 when the first ones already are), for each
+    column of ``rho`` (lags 1.. in rows)."""
+    n_terms = max(n_terms, 10)
+    K_N = max(5, int(np.sqrt(np.log10(n_terms))))
+    small = np.abs(rho) < 2.0 * np.sqrt(np.log10(n_terms) / n_terms)
+    lags = rho.shape[0]
+    m = np.full(rho.shape[1], lags, dtype=np.int64)
+    for j in range(rho.shape[1]):
+        run = 0
+        for k in range(lags):
+            run = run + 1 if small[k, j] else 0
+            if run == K_N:
+                m[j] = k + 1 - K_N
+                break
+    return m
+
+
+class Dependence:
+    """The dependence of series of unit sums in time order, per column group
+    (:func:`autocovariances`): each group's lag window of ``2 m`` lags
+    (flat-top, ``m`` by :func:`correlated_lags`), its long-run variance
+    ``lrv = sum_k w(k / M) gamma(k)`` and ``bias = sum_k w(k / M) |k|
+    gamma(k)``: blocks of ``L`` units estimate about ``lrv - bias / L``
+    (Politis & White 2004)."""
+
+    def __init__(self, series, edges=None):
+        self.n_units = min(s.shape[0] for s in series if s.shape[0])
+        self.gamma = autocovariances(series, edges)
+        gamma0 = np.maximum(self.gamma[0], np.finfo(float).tiny)
+        n_terms = sum(s.shape[0] for s in series)
+        self.m = correlated_lags(self.gamma[1:] / gamma0, n_terms)
+        self.window = np.minimum(2 * self.m, self.gamma.shape[0] - 1)
+        self.lrv, self.bias = self._window_sums(self.window)
+
+    def _window_sums(self, window):
+        """``(lrv, bias)`` with flat-top windows of ``window`` lags."""
+        lags = np.arange(1, self.gamma.shape[0])[:, None]
+        weights = flat_top(lags / np.maximum(window, 1)) * (lags <= window)
+        terms = 2.0 * weights * self.gamma[1:]
+        lrv = self.gamma[0] + terms.sum(axis=0)
+        # A long-run variance is positive: a window's negative estimate
+        # (a strongly alternating series) falls back on the variance.
+        lrv = np.where(lrv > 0, lrv, self.gamma[0])
+        return lrv, np.maximum((terms * lags).sum(axis=0), 0.0)
+
+    def block_variance(self, units):
+        """What blocks of ``units`` units estimate, per group: ``sum_{|k| <
+        L} (1 - |k| / L) gamma(k)``."""
+        lags = np.arange(1, min(units, self.gamma.shape[0]))
+        terms = 2.0 * (1.0 - lags / units)[:, None] * self.gamma[lags]
+        return self.gamma[0] + terms.sum(axis=0)
+
+    def units_for(self, bias):
+        """Units per block, per group: enough that the block variance is
+        within a relative ``bias`` of the long-run variance, and at least
+        the length of least squared error of the circular block bootstrap's
+        variance (Patton, Politis & White 2009: ``(2 G^2 / D)^(1/3)
+        N^(1/3)``, ``D = 4 g^2 / 3``)."""
+        relative = self.bias / np.maximum(self.lrv, np.finfo(float).tiny)
+        least_error = (1.5 * relative**2 * self.n_units) ** (1.0 / 3.0)
+        return np.maximum(np.ceil(np.maximum(relative / bias, least_error)), 1)
+
+    def scale(self, units):
+        """Per group, the factor of a null of blocks of ``units`` units
+        that restores the long-run variance: ``lrv / block variance``, the
+        long-run variance over a window of at least two blocks (the lags a
+        block misses), never below 1, so the correction only widens the
+        null. 1 for a group with no correlated lag."""
+        window = np.minimum(
+            np.where(self.m > 0, np.maximum(self.window, 2 * units), 0),
+            self.gamma.shape[0] - 1,
+        )
+        lrv, _ = self._window_sums(window)
+        block = np.maximum(self.block_variance(units), np.finfo(float).tiny)
+        return np.where(self.m > 0, np.maximum(lrv / block, 1.0), 1.0)
+
+
+def map_dependence(series):
+    """The :class:`Dependence` of one feature map's unit sums (a list of
+    (K_s, D) series): traced over the features and along the
+    ``_budgets.BLOCK_DIRECTIONS`` leading principal directions of the
+    units (centered in each series, pooled), one group each, so that a
+    few directions of strong dependence are not drowned in the trace."""
+    series = [s for s in series if s.shape[0]]
+    centered = np.vstack([s - s.mean(axis=0) for s in series])
+    axes = np.linalg.svd(centered, full_matrices=False)[2][: _budgets.BLOCK_DIRECTIONS]
+    width = series[0].shape[1]
+    edges = np.concatenate([[0], width + np.arange(axes.shape[0])])
+    return Dependence([np.hstack([s, s @ axes.T]) for s in series], edges)
+
+
+def column_dependence(series, widths):
+    """The :class:`Dependence` of each column group of a report's map, of
+    ``widths`` features each, side by side."""
+    return Dependence(series, np.cumsum([0, *widths[:-1]]))
+
+
+class BlockChoice:
+    """Units per block and the null's corrections of one test.
+
+    Parameters
+    ----------
+    dependences : list of Dependence
+        Of each feature map of the test (:func:`map_dependence`), or of a
+        report's columns (:func:`column_dependence`): the blocks serve them
+        all.
+    block_size : "auto" or int
+        Rows per block, or ``"auto"``: the most units any group's rule
+        (:meth:`Dependence.units_for` at ``_budgets.BLOCK_BIAS``) asks for,
+        at most a ``1 / _budgets.MIN_BLOCKS`` share of the shortest series.
+    unit : int
+        Rows per unit.
+
+    Attributes
+    ----------
+    units, rows : int
+        Units and rows per block.
+    scales : list of ndarray
+        Each dependence's corrections of its groups' nulls (at least 1).
+    capped : bool
+        Whether ``"auto"`` wanted longer blocks than the fewest blocks
+        allow (then the null is coarse and leans on its correction).
+    """
+
+    def __init__(self, dependences, block_size, unit):
+        shortest = min(d.n_units for d in dependences)
+        most = max(1, shortest // _budgets.MIN_BLOCKS)
+        if block_size == "auto":
+            wanted = max(int(d.units_for(_budgets.BLOCK_BIAS).max()) for d in dependences)
+            self.capped = wanted > most
+            self.units = min(wanted, most)
+        else:
+            self.capped = False
+            self.units = max(1, -(-int(block_size) // unit))
+        self.rows = self.units * unit
+        self.scales = [d.scale(self.units) for d in dependences]
+
+
+def choose(block_size, sums, unit):
+    """The :class:`BlockChoice` of a test whose maps have the unit ``sums``
+    (:class:`~._calibration.FeatureSums` in time order, one per map, or
+    anything with ``series()``), made of units of ``unit`` rows."""
+    choice = BlockChoice([map_dependence(s.series()) for s in sums], block_size, unit)
+    if choice.capped:
+        warnings.warn(
+            f"block_size='auto': the rows depend on each other over longer "
+            f"stretches than blocks of {choice.rows} rows, the longest that "
+            f"leave {_budgets.MIN_BLOCKS} blocks in each sample; the null is "
+            "coarse and its correction for the dependence large, so the p-value "
+            "is approximate. More rows (or thinned rows) give a sharper test.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return choice
