@@ -197,7 +197,9 @@ class BlockChoice:
         shortest = min(d.n_units for d in dependences)
         most = max(1, shortest // _budgets.MIN_BLOCKS)
         if block_size == "auto":
-            wanted = max(int(d.units_for(_budgets.BLOCK_BIAS).max()) for d in dependences)
+            wanted = max(
+                int(d.units_for(_budgets.BLOCK_BIAS).max()) for d in dependences
+            )
             self.capped = wanted > most
             self.units = min(wanted, most)
         else:
@@ -207,11 +209,12 @@ class BlockChoice:
         self.scales = [d.scale(self.units) for d in dependences]
 
 
-def choose(block_size, sums, unit):
-    """The :class:`BlockChoice` of a test whose maps have the unit ``sums``
-    (:class:`~._calibration.FeatureSums` in time order, one per map, or
-    anything with ``series()``), made of units of ``unit`` rows."""
-    choice = BlockChoice([map_dependence(s.series()) for s in sums], block_size, unit)
+def choose(block_size, series, unit):
+    """The :class:`BlockChoice` of a test whose feature maps have the unit
+    sums ``series`` (for each map, a list of each sample's unit sums in time
+    order), made of units of ``unit`` rows; warns when ``"auto"`` is capped
+    by the fewest blocks."""
+    choice = BlockChoice([map_dependence(s) for s in series], block_size, unit)
     if choice.capped:
         warnings.warn(
             f"block_size='auto': the rows depend on each other over longer "
@@ -223,3 +226,23 @@ def choose(block_size, sums, unit):
             stacklevel=4,
         )
     return choice
+
+
+def shift_pairings(rng, n_resamples, n_units, shift):
+    """Pairings of the y units with the x units by circular shifts: ``n_resamples``
+    offsets drawn uniformly from ``shift .. n_units - shift``, each pairing x
+    unit ``i`` with y unit ``(i + offset) mod n_units``.
+
+    A shift keeps each variable's own dependence between neighbouring rows
+    (a block permutation would break it at every seam) and, by at least
+    ``shift`` units, moves y's rows away from the x rows they depend on
+    under the alternative (Chwialkowski & Gretton 2014).
+    """
+    if n_units - 2 * shift < 0:
+        raise ValueError(
+            f"block_size leaves no shift of y against x: blocks of {shift} units "
+            f"and {n_units} units in all; give a smaller block_size (at most "
+            f"{n_units // 2} units)."
+        )
+    offsets = rng.integers(shift, n_units - shift + 1, size=n_resamples)
+    return (np.arange(n_units)[None, :] + offsets[:, None]) % n_units

@@ -104,7 +104,7 @@ class FeatureSums:
         for s, g in enumerate(self.n_units):
             k = g // factor
             kept = slice(start, start + k * factor)
-            blocks.append(U[kept].reshape(k, factor, -1).sum(axis=1))
+            blocks.append(U[kept].reshape(k, factor, U.shape[1]).sum(axis=1))
             q.append(self.q[kept].reshape(k, factor).sum(axis=1))
             rest = slice(start + k * factor, start + g)
             side = "xy"[s]

@@ -57,6 +57,7 @@ def smallest_unit(fits, start=1):
         unit *= 2
     return unit
 
+
 # Rows in time order (block_size="auto"): the fewest blocks of each sample
 # (a null of fewer is too coarse to reject at usual levels), the relative
 # bias of a block variance the block length is chosen to stay within (the

@@ -62,6 +62,11 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     resample_unit : "auto" or int, default="auto"
         Rows per resampling unit (as :class:`KernelSteinTest`, for the
         width of all kernels together).
+    block_size : None, "auto" or int, default=None
+        Rows in time order: one multiplier per block of consecutive rows,
+        the same blocks for every bandwidth (``"auto"``: the longest any
+        bandwidth's Stein features ask for), each null corrected on its own
+        (:ref:`time_ordered`). ``None``: independent rows.
     batch : int, default=None
         Draws per batch.
     random_state : int, RandomState instance or None, default=None
@@ -111,6 +116,10 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         error (arrays, one entry per kernel).
     resample_unit_ : int
         Rows per resampling unit.
+    block_size_ : int or None
+        With ``block_size``: rows per block.
+    block_scale_ : ndarray of shape (n_kernels,) or None
+        With ``block_size``: each bandwidth's correction of its null.
     n_samples_ : int
         Rows tested.
     n_held_out_ : int
@@ -175,6 +184,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -190,6 +200,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs

@@ -13,7 +13,7 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
-from .._testing import _engines
+from .._testing import _blocks, _engines
 from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -136,6 +136,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         "threshold_",
         "result_",
         "resample_unit_",
+        "block_size_",
+        "block_scale_",
         "n_samples_",
     )
 
@@ -240,7 +242,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         maps = [SteinMap(s, self._score) for s in samplers]
         self._seed = seed
         widths = [m._n_features_out for m in maps]
-        self._stream = Stream(maps, widths, 1, seed, engine.rows)
+        self._stream = Stream(
+            maps, widths, 1, seed, engine.rows, ordered=self.block_size is not None
+        )
 
     def _unit(self, n_rows):
         if self.resample_unit != "auto":
@@ -274,6 +278,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "in-memory arrays; use the features ('auto') for dask arrays."
             )
         X = self._rows(X, True, _budgets.MIN_UNITS)
+        if self._exact() and self.block_size is not None:
+            raise ValueError(
+                f"block_size={self.block_size!r} draws a multiplier per block of "
+                "the unit sums of the Stein features; the exact test "
+                "(transformer=None) has none: use the features ('auto')."
+            )
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         train, X = self._training_part(engine, X, seed)
@@ -351,10 +361,22 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     def _calibrate(self):
         stream = self._stream
         n, unit = stream.n_rows[0], stream.state.unit
+        sums, scales = stream.sums(), None
+        self.block_size_ = self.block_scale_ = None
+        if self.block_size is not None:
+            # One multiplier per block of consecutive rows, the null of each
+            # map corrected for the dependence between neighbouring blocks.
+            choice = _blocks.choose(self.block_size, [s.series() for s in sums], unit)
+            sums = [s.coarsened(choice.units) for s in sums]
+            scales = [float(s.max()) for s in choice.scales]
+            self.block_size_ = choice.rows
         parts = []
-        for sums in stream.sums():
-            U, sizes = bootstrap_units(sums, n, unit)
-            parts.append(MultiplierParts(U, sizes))
+        for k, s in enumerate(sums):
+            U, sizes = bootstrap_units(s, n, unit)
+            scale = 1.0 if scales is None else scales[k]
+            parts.append(MultiplierParts(U, sizes, null_scale=scale))
+        if scales is not None:
+            self.block_scale_ = scales[0] if len(scales) == 1 else np.array(scales)
         self._results_of(parts, unit)
         self.resample_unit_ = unit
         self.n_samples_ = n

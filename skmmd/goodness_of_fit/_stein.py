@@ -77,6 +77,12 @@ default="auto"
         x D d`` multiply-adds and the unit sums stay within budget and there
         are at most 1024 units, else the smallest power of two that brings
         them there.
+    block_size : None, "auto" or int, default=None
+        For rows in time order (an MCMC chain, a sensor's readings): one
+        multiplier per block of this many consecutive rows (a dependent
+        wild bootstrap), so that the p-value holds when neighbouring rows
+        depend on each other; ``"auto"`` chooses the length from the Stein
+        features. ``None``: independent rows (:ref:`time_ordered`).
     batch : int, default=None
         Draws per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None
@@ -118,6 +124,11 @@ default="auto"
         ``length_scales_`` say which columns its kernel weighs most.
     resample_unit_ : int
         Rows per resampling unit (1 for the exact test).
+    block_size_ : int or None
+        With ``block_size``: rows per block.
+    block_scale_ : float or None
+        With ``block_size``: the factor of the bootstrap statistics that
+        corrects for the dependence between neighbouring blocks (at least 1).
     n_samples_ : int
         Rows tested.
     n_held_out_ : int
@@ -186,6 +197,7 @@ default="auto"
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -199,6 +211,7 @@ default="auto"
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -249,6 +262,7 @@ default="auto"
                 "the features ('auto')."
             )
         self.transformer_, self._seed = None, seed
+        self.block_size_ = self.block_scale_ = None
         self.bandwidth_ = self._bandwidth(X, seed)
         H = gaussian_stein_gram(X, self._score(X), self.bandwidth_)
         self._results_of([GramParts(H)], 1)

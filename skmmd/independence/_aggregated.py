@@ -14,10 +14,11 @@ from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
 from ..mmd._hsic import HSICParts, feature_gram
-from ._hsic import _BaseHSICTest, _constant, _fitted
+from ._base import _BaseHSICTest, _constant, _fitted
 from ._observations import (
     _PAIRING_BUDGET,
     _pair_stream,
+    block_shift,
     effect_sizes,
     numeric_table,
     observations,
@@ -104,6 +105,11 @@ class AggregatedHSICTest(_BaseHSICTest):
     resample_unit : "auto" or int, default="auto"
         Rows per resampling unit, as in :class:`HSICTest` (``"auto"`` also
         keeps the Grams of all kernels within about 512 MB).
+    block_size : None, "auto" or int, default=None
+        Pairs in time order: shift y against x circularly by at least this
+        many rows, the same shifts for every pair of kernels (``"auto"``: the
+        longest any map's features ask for; :ref:`time_ordered`).
+        ``None``: exchangeable pairs.
     batch : int, default=None
         Pairings per batch (``None``: bounded to about 2^23 entries); the
         results do not depend on it.
@@ -161,6 +167,8 @@ class AggregatedHSICTest(_BaseHSICTest):
         The grids of ``"auto"`` maps (None for given maps).
     resample_unit_ : int
         Rows per unit.
+    block_size_ : int or None
+        With ``block_size``: the least shift of y against x, in rows.
     n_samples_ : int
         Number of pairs.
     n_held_out_ : int
@@ -234,6 +242,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -249,6 +258,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -337,7 +347,15 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.kernels_ = [f"{a}, {c}" for a in names["x"] for c in names["y"]]
         self.weights_ = self._resolve_weights(len(names["x"]), len(names["y"]))
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
-        self._stream = _pair_stream(engine, pairs, fitted["x"], fitted["y"], unit, seed)
+        self._stream = _pair_stream(
+            engine,
+            pairs,
+            fitted["x"],
+            fitted["y"],
+            unit,
+            seed,
+            ordered=self.block_size is not None,
+        )
 
     def _unit(self, n_rows):
         """``"auto"``: as :class:`HSICTest`, then, above ``_FINE_UNITS`` units,
@@ -386,6 +404,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         # An aggregated statistic depends on every resample drawn (see
         # AggregatedRule).
         rule = stopping_rule(self, aggregated=True)
+        shift, self.block_size_ = block_shift(self, obs, unit)
         observed, null, _ = resampled_hsic(
             parts,
             n_resamples=self.n_resamples,
@@ -395,6 +414,7 @@ class AggregatedHSICTest(_BaseHSICTest):
             verbose=self.verbose,
             stopping=rule,
             p_of=_aggregation.p_value_of(self.method, self.weights_),
+            shift=shift,
         )
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)

@@ -15,6 +15,7 @@ from ._observations import (
     _auto_unit,
     _column_draws,
     _pair_stream,
+    block_shift,
     effect_sizes,
     observations,
 )
@@ -83,8 +84,12 @@ def column_report(test, X, Y, columns):
         unit = _auto_unit(n, n_max(test.n_resamples))
     unbiased = test.statistic == "unbiased"
     results = []
+    # Every column's pairings are the test's shifts (rows in time order).
+    shift, _ = block_shift(test, None, unit, test.block_size_)
     for maps in column_maps.chunks(n // unit):
-        stream = _pair_stream(engine, (X, Y), maps, [y_map], unit, seed)
+        stream = _pair_stream(
+            engine, (X, Y), maps, [y_map], unit, seed, test.block_size is not None
+        )
         *xs, y_obs = observations(engine.add(stream, (X, Y), None, unit).sums(), unit)
         results += [
             (parts, grams, y_obs) for parts, grams in _parts(maps, xs, y_obs, unbiased)
@@ -94,7 +99,7 @@ def column_report(test, X, Y, columns):
     observed, null, intervals = [], [], []
     for parts, grams, y_obs in results:
         stat, resampled, _ = resampled_hsic(
-            parts, **_explain.loop_options(test, seed, rule, p_of)
+            parts, shift=shift, **_explain.loop_options(test, seed, rule, p_of)
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))

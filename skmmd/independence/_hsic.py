@@ -3,26 +3,18 @@
 from copy import deepcopy
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
-from sklearn.exceptions import NotFittedError
-from sklearn.utils import check_array, check_random_state
-from sklearn.utils.metaestimators import available_if
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration, _engines, _inputs
+from .._testing import _calibration
 from .._testing._base import (
     SHARED_CONSTRAINTS,
-    StreamedResults,
-    fit_indices,
     set_calibrated,
     stopping_rule,
-    unfitted_on_error,
 )
-from .._testing._calibration import n_max
 from .._testing._multiple import CORRECTIONS
 from .._utils import _budgets
-from .._utils._compat import HasMethods, StrOptions, fit_context
-from .._utils._tables import is_dataframe
+from .._utils._compat import HasMethods, StrOptions
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import gaussian_kernel, median_bandwidth
 from ..mmd._hsic import (
@@ -32,10 +24,10 @@ from ..mmd._hsic import (
     feature_gram,
 )
 from . import _explain
+from ._base import _BaseHSICTest, _constant, _fitted
 from ._observations import (
-    _auto_unit,
     _pair_stream,
-    check_variable,
+    block_shift,
     effect_sizes,
     observations,
 )
@@ -44,199 +36,6 @@ from ._results import HSICTestResult
 
 # Random pairs of rows behind the default maps' median bandwidth.
 _MEDIAN_PAIRS = 2**20
-
-
-def _constant(name):
-    return ValueError(
-        f"{name} is constant: it is independent of everything, and HSIC is 0 "
-        "for every pairing (no test)."
-    )
-
-
-def _fitted(transformer):
-    if isinstance(transformer, str):
-        return False
-    try:
-        check_is_fitted(transformer)
-    except NotFittedError:
-        return False
-    return True
-
-
-class _BaseHSICTest(StreamedResults, BaseEstimator):
-    """What the tests of independence of two variables share: the paired
-    input, the maps fit on (a subsample of) the pairs, the stream of their
-    unit sums (in memory, ``partial_fit``, Dask). Subclasses fit their maps
-    and start the stream (``_start``) and calibrate it (``_calibrate``)."""
-
-    _RESULTS = (
-        "statistic_",
-        "p_value_",
-        "null_distribution_",
-        "n_resamples_used_",
-        "reject_",
-        "threshold_",
-        "result_",
-        "resample_unit_",
-        "n_samples_",
-    )
-
-    def _pairs(self, X, y, reset, min_rows=_budgets.MIN_UNITS, fit_maps=True):
-        """Validated ``(X, Y)``; ``fit_maps``: the maps will be fit on them, so
-        a constant variable is an error now."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y "
-                "is None: give the second variable, one row per row of X."
-            )
-        X = check_variable(self, X, "X", self._map_of("x"), reset, 1)
-        Y = check_variable(self, y, "y", self._map_of("y"), reset, 1)
-        if len(X) != len(Y):
-            raise ValueError(
-                f"X and y must be paired row by row; got {len(X)} rows in X and "
-                f"{len(Y)} in y."
-            )
-        if len(X) < min_rows:
-            raise ValueError(
-                f"{type(self).__name__} needs at least {min_rows} pairs (rows of X "
-                "and y); "
-                f"got n_samples = {len(X)}."
-            )
-        for V, name in ((X, "X"), (Y, "y")) if fit_maps else ():
-            constant = (
-                (V.nunique(dropna=False) <= 1).all()
-                if is_dataframe(V)
-                else np.all(V == V[:1])
-            )
-            if constant:
-                raise _constant(name)
-        return X, Y
-
-    def _map_of(self, name):
-        """The map of variable ``name`` ("x" or "y") its input is checked for."""
-        return getattr(self, f"{name}_transformer")
-
-    def _map(self, transformer, V, random_state):
-        if isinstance(transformer, str):  # "auto"
-            return _inputs.auto_transformer(is_dataframe(V), random_state)
-        return clone(transformer)
-
-    def _unit(self, n_rows):
-        if self.resample_unit == "auto":
-            unit = _auto_unit(n_rows, n_max(self.n_resamples), self._max_units())
-            return max(self._stream.state.unit, unit)
-        return self.resample_unit
-
-    @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Compute HSIC, its permutation null distribution and the p-value.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n, n_features)
-            The first variable (a dask array: reduced on the workers).
-        y : DataFrame or array-like of shape (n,) or (n, n_features_y)
-            The second variable, row ``i`` paired with row ``i`` of X.
-
-        Returns
-        -------
-        self : object
-            Fitted test.
-        """
-        engine = _engines.engine_for(X)
-        if self._exact() and engine.lazy:
-            raise TypeError(
-                "The exact test (x_transformer=None or y_transformer=None) is "
-                "quadratic and takes in-memory arrays; give feature maps to test "
-                "dask arrays."
-            )
-        pairs = engine.pairs(self, X, y)
-        engine = engine.paired()
-        rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
-        n = engine.n_rows(pairs)
-        if self._exact():
-            return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
-        fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
-        self._start(engine, pairs, seed, rng, fit_rows)
-        engine.add(self._stream, pairs, None, self._unit(n))
-        self.n_held_out_ = 0
-        self._calibrate()
-        return self
-
-    def _max_units(self):
-        """Most units ``resample_unit="auto"`` makes (the Grams' size)."""
-        return MAX_OBSERVATIONS
-
-    def _exact(self):
-        return False
-
-    def _prefit(self):
-        """Whether the maps are given fitted (used as they are)."""
-        return False
-
-    def _streams(self):
-        # partial_fit streams feature maps; the exact test takes all pairs at
-        # once.
-        return not self._exact()
-
-    @available_if(_streams)
-    @fit_context(prefer_skip_nested_validation=False)
-    @unfitted_on_error
-    def partial_fit(self, X, y):
-        """Add a chunk of pairs to the test (out-of-core or streamed data).
-
-        As :meth:`MMDTest.partial_fit`: maps that are not fitted yet are fit
-        on the first chunk, whose pairs are then held out (``n_held_out_``);
-        fitted maps are used as given. Results are computed from all pairs so
-        far when first read; for the same seed, maps that do not depend on the
-        data and the same pairs in the same order, they equal those of
-        :meth:`fit`, whatever the chunks.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_chunk, n_features)
-            Rows of the first variable.
-        y : DataFrame or array-like of shape (n_chunk,) or (n_chunk, n_features_y)
-            The paired rows of the second variable.
-
-        Returns
-        -------
-        self : object
-            The test, updated.
-        """
-        first = getattr(self, "_stream", None) is None
-        prefit = first and self._prefit()
-        try:
-            X, Y = self._pairs(X, y, first, 1, fit_maps=first and not prefit)
-        except ValueError as error:
-            if first:
-                raise
-            raise ValueError(
-                f"partial_fit chunk after {self._stream.n_rows[0]} pairs (nothing "
-                f"was added): {error}"
-            ) from error
-        engine = _engines.InMemory(_engines.PairRows())
-        pairs = (X, Y)
-        if first:
-            rng = check_random_state(self.random_state)
-            seed = rng.randint(np.iinfo(np.int32).max)
-            # Fitted maps are used as given; others are fit on this chunk.
-            self._start(engine, pairs, seed, rng, None if prefit else pairs)
-            self.n_held_out_ = 0 if prefit else len(X)
-            self._mark_stale()
-            if not prefit:
-                return self
-        stream = self._stream
-        stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
-        self._mark_stale()
-        return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = False
-        return tags
 
 
 class HSICTest(_BaseHSICTest):
@@ -290,6 +89,14 @@ class HSICTest(_BaseHSICTest):
         ``u > 1`` rows the observations are each variable's unit sums of
         features divided by ``sqrt(u)`` (rows grouped at random, seeded), and
         the rows of an incomplete last unit are left out.
+    block_size : None, "auto" or int, default=None
+        For pairs in time order (two sensors, a series and its driver):
+        units of consecutive pairs, and a null that shifts y's units against
+        x's circularly by at least this many rows instead of permuting them,
+        so each variable keeps its own dependence between neighbouring rows
+        and the p-value holds. ``"auto"`` chooses the length from each
+        variable's features; ``None``: exchangeable pairs
+        (:ref:`time_ordered`).
     batch : int, default=None
         Pairings per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None
@@ -337,6 +144,8 @@ class HSICTest(_BaseHSICTest):
         The median bandwidths of exact kernels (None for feature maps).
     resample_unit_ : int
         Rows per unit.
+    block_size_ : int or None
+        With ``block_size``: the least shift of y against x, in rows.
     n_samples_ : int
         Number of pairs.
     n_features_in_ : int
@@ -387,6 +196,7 @@ class HSICTest(_BaseHSICTest):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -399,6 +209,7 @@ class HSICTest(_BaseHSICTest):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -420,7 +231,13 @@ class HSICTest(_BaseHSICTest):
         self.x_bandwidth_ = self.y_bandwidth_ = None
         unit = 1 if self.resample_unit == "auto" else self.resample_unit
         self._stream = _pair_stream(
-            engine, pairs, [self.x_transformer_], [self.y_transformer_], unit, seed
+            engine,
+            pairs,
+            [self.x_transformer_],
+            [self.y_transformer_],
+            unit,
+            seed,
+            ordered=self.block_size is not None,
         )
 
     def _exact(self):
@@ -447,6 +264,13 @@ class HSICTest(_BaseHSICTest):
         """The quadratic test: Grams of every pair, an exact Gaussian kernel
         for a variable without a feature map."""
         n = len(pairs[0])
+        if self.block_size is not None:
+            raise ValueError(
+                f"block_size={self.block_size!r} shifts blocks of the unit sums of "
+                "feature maps; the exact test (x_transformer=None or "
+                "y_transformer=None) has none: give feature maps (the default "
+                "'auto')."
+            )
         if n > MAX_OBSERVATIONS:
             raise ValueError(
                 f"The exact test (x_transformer=None or y_transformer=None) forms "
@@ -476,6 +300,7 @@ class HSICTest(_BaseHSICTest):
             grams.append(K)
         self._stream = None
         self.n_held_out_ = 0
+        self.block_size_ = None
         self._set_results(HSICParts(*grams, self.statistic == "unbiased"), n, 1, seed)
         return self
 
@@ -498,9 +323,10 @@ class HSICTest(_BaseHSICTest):
                 raise _constant(name)
         grams = feature_gram(a), feature_gram(b)
         parts = HSICParts(*grams, self.statistic == "unbiased")
-        self._set_results(parts, stream.n_rows[0], unit, stream.seed, ([a], [b]))
+        shift, self.block_size_ = block_shift(self, (a, b), unit)
+        self._set_results(parts, stream.n_rows[0], unit, stream.seed, ([a], [b]), shift)
 
-    def _set_results(self, parts, n_samples, unit, seed, features=None):
+    def _set_results(self, parts, n_samples, unit, seed, features=None, shift=None):
         """The fitted results of the observations' ``parts`` (and ``features``,
         the observations of each map, for the effect size's error)."""
         if self.verbose:
@@ -517,6 +343,7 @@ class HSICTest(_BaseHSICTest):
             n_jobs=self.n_jobs,
             verbose=self.verbose,
             stopping=rule,
+            shift=shift,
         )
         p_value = float(_calibration.p_value(observed, null, tolerance))
         set_calibrated(self, observed, null, p_value, rule)

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array
 from sklearn.utils.validation import validate_data
 
-from .._testing import _inputs, _streaming
+from .._testing import _blocks, _inputs, _streaming
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from ..kernel_approximation._base import BaseSampler
@@ -58,12 +58,27 @@ def effect_sizes(parts, xs, ys, x_maps, y_maps):
     return hsic, np.sqrt(se**2 + (spread[0] if parts.single else spread))
 
 
-def _pair_stream(engine, pairs, x_maps, y_maps, unit, seed):
+def _pair_stream(engine, pairs, x_maps, y_maps, unit, seed, ordered=False):
     """The pipeline of fitted maps of X (one, one per column group, or a
-    grid) and of y (one, or a grid) over the pairs' rows, x maps first."""
+    grid) and of y (one, or a grid) over the pairs' rows, x maps first
+    (``ordered``: units of consecutive pairs, rows in time order)."""
     maps = [_half(t, 0) for t in x_maps] + [_half(t, 1) for t in y_maps]
     widths = [engine.width(t, pairs) for t in maps]
-    return _streaming.Stream(maps, widths, unit, seed, engine.rows)
+    return _streaming.Stream(maps, widths, unit, seed, engine.rows, ordered)
+
+
+def block_shift(test, observations, unit, rows=None):
+    """``(shift, rows)``: with the test's ``block_size``, the least shift of
+    y's units against x's in units, and in rows: ``rows`` given (a report's,
+    the fitted test's ``block_size_``), or chosen from every map's
+    ``observations`` in time order; ``(None, None)`` without it."""
+    if test.block_size is None:
+        return None, None
+    if rows is None:
+        choice = _blocks.choose(test.block_size, [[V] for V in observations], unit)
+        return choice.units, choice.rows
+    units = -(-rows // unit)
+    return units, units * unit
 
 
 def _auto_unit(n_rows, n_resamples, max_units=MAX_OBSERVATIONS):

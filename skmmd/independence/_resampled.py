@@ -5,6 +5,7 @@ units (the conditional test's multiplier bootstrap is the shared
 
 import numpy as np
 
+from .._testing._blocks import shift_pairings
 from .._testing._multiplier import resampled
 
 
@@ -18,6 +19,7 @@ def resampled_hsic(
     verbose=0,
     stopping=None,
     p_of=None,
+    shift=None,
 ):
     """Observed HSIC and its permutation null: the y observations (units)
     paired with the x ones by uniformly random permutations.
@@ -28,13 +30,19 @@ def resampled_hsic(
     Returns ``(observed, null, tolerance)`` as the two-sample tests'
     ``resampled_statistics``: floats and a null of shape (B,) for one pair of
     kernels, else arrays with a column of ``null`` per pair. ``stopping`` and
-    ``p_of`` as there (``n_resamples="auto"``).
+    ``p_of`` as there (``n_resamples="auto"``). ``shift``: for units of
+    rows in time order (``block_size``), pair the units by circular shifts
+    of y against x by at least ``shift`` units
+    (:func:`~skmmd._testing._blocks.shift_pairings`) instead of
+    permutations.
     """
     rng = np.random.default_rng(seed)
     G = parts.G
 
     def draw(s):
         # Row after row from the one generator: any batching, same pairings.
+        if shift is not None:
+            return (shift_pairings(rng, s.stop - s.start, G, shift),)
         identity = np.broadcast_to(np.arange(G), (s.stop - s.start, G))
         return (rng.permuted(identity, axis=1),)
 

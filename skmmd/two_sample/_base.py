@@ -432,7 +432,9 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         self.block_size_ = self.block_scale_ = None
         if self.block_size is None:
             return sums, [1.0] * len(sums)
-        choice = _blocks.choose(self.block_size, sums[:n_maps], self.resample_unit_)
+        choice = _blocks.choose(
+            self.block_size, [s.series() for s in sums[:n_maps]], self.resample_unit_
+        )
         self.block_size_ = choice.rows
         self._block_choice = choice
         scales = [float(s.max()) for s in choice.scales]

@@ -46,7 +46,9 @@ def _in_blocks(test, maps, sums, unit):
             widths = [t.block_width_] * t.n_blocks_
             scales.append(_blocks.column_dependence(s.series(), widths).scale(units))
         else:
-            scales.append(_blocks.map_dependence(s.series()).scale(units).max(keepdims=True))
+            scales.append(
+                _blocks.map_dependence(s.series()).scale(units).max(keepdims=True)
+            )
     return [s.coarsened(units) for s in sums], np.concatenate(scales)
 
 

@@ -3,13 +3,13 @@
 from numbers import Real
 
 import numpy as np
-from sklearn.utils import check_random_state, gen_batches, get_tags
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
 from .._testing._base import set_calibrated, stopping_rule
 from .._testing._multiple import CORRECTIONS
-from .._utils import _array_api, _budgets
+from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
     Interval,
@@ -23,10 +23,11 @@ from ..mmd._exact import kernel_function, power_criterion_exact
 from ..mmd._features import power_criterion
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
-from ._sums import KernelSums
+from ._sums import KernelSums, kernel_rows
+from ._witness import WitnessClassifierMixin
 
 
-class MMDTest(_BaseMMDTest):
+class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     """Kernel two-sample test: maximum mean discrepancy with a calibrated p-value.
 
     ``MMDTest().fit(X, Y)`` tests ``H0: P = Q`` from samples ``X ~ P`` and
@@ -294,20 +295,6 @@ class MMDTest(_BaseMMDTest):
     def _kernel_function(self):
         return kernel_function(self.kernel, self.bandwidth_, self.nu)
 
-    def _kernel_rows(self, P):
-        kfun = self._kernel_function()
-        for rows in gen_batches(
-            P.shape[0], max(1, _budgets.BLOCK_ENTRIES // P.shape[0])
-        ):
-            K = np.asarray(kfun(P[rows], P), dtype=np.float64)
-            if not np.all(np.isfinite(K)):
-                raise ValueError(
-                    f"The kernel returned non-finite values (NaN or infinity) for "
-                    f"rows {rows.start}-{rows.stop - 1} of the pooled sample; a "
-                    f"kernel must give finite similarities (kernel={self.kernel!r})."
-                )
-            yield rows, K
-
     @fit_context(prefer_skip_nested_validation=False)
     @_with_numpy(fit=True)
     def fit(self, X, y=None):
@@ -377,10 +364,13 @@ class MMDTest(_BaseMMDTest):
             else float(self.bandwidth)
         )
         self.resample_unit_ = 1
+        self.block_size_ = self.block_scale_ = None
         self._samples = (X, Y)
         self.n_samples_x_, self.n_samples_y_ = m, n
         self._report_maps = None
-        self._set_results([KernelSums(pooled, self._kernel_rows)], m, n, seed)
+        kernel = self._kernel_function()
+        sums = KernelSums(pooled, lambda P: kernel_rows(kernel, P, self.kernel))
+        self._set_results([sums], m, n, seed)
         self.witness_weights_ = None
         if self.explain_columns is not False:  # a second pass, in memory
             self.column_report_ = self.explain(X, Y, columns=self._columns())
@@ -505,107 +495,6 @@ class MMDTest(_BaseMMDTest):
         if xp is not None:  # the criterion is a few sums, on the host
             Z_x, Z_y = _array_api.to_numpy(Z_x, xp), _array_api.to_numpy(Z_y, xp)
         return power_criterion(Z_x, Z_y)
-
-    @_with_numpy()
-    def witness(self, X):
-        """Witness function: where the first sample has more mass than the second.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_points, n_features)
-            Points where the witness is evaluated.
-
-        Returns
-        -------
-        values : ndarray of shape (n_points,)
-            ``mean_i k(x, x_i) - mean_j k(x, y_j)`` (with the approximate kernel
-            ``z(x)^T z(y)`` when there is a transformer): positive where X is
-            denser than Y.
-        """
-        check_is_fitted(self)
-        X = _inputs.points(self, X, **self._input_options(X))
-        xp, device = _array_api.namespace(X)
-        if xp is not None and self.transformer_ is not None:  # on X's device
-            Z = _array_api.float64(self.transformer_.transform(X), xp, device)
-            return Z @ _array_api.from_numpy(self.witness_weights_, xp, device)
-        if self.transformer_ is not None:
-            return np.asarray(
-                self.transformer_.transform(X) @ self.witness_weights_
-            ).ravel()
-        kfun = self._kernel_function()
-        S_x, S_y = self._samples
-        out = np.empty(X.shape[0])
-        block = max(1, _budgets.BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
-        for rows in gen_batches(X.shape[0], block):
-            out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(
-                axis=1
-            )
-        return out
-
-    @_with_numpy(always=True)
-    def witness_points(self, X, y=None, *, n_points=5):
-        """The rows of each sample where the witness function is most extreme.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (m, n_features) or (N, n_features)
-            The first sample, or the pooled sample when ``y`` is labels.
-        y : DataFrame or array-like of shape (n, n_features) or (N,)
-            The second sample, or labels of the two samples.
-        n_points : int, default=5
-            Rows per sample.
-
-        Returns
-        -------
-        points : pandas.DataFrame
-            ``sample`` ("X" or "Y"), ``row`` (position in its sample),
-            ``witness``, then the row's columns: the rows of X where the
-            witness is largest (X much denser there than Y), then those of Y
-            where it is smallest.
-        """
-        check_is_fitted(self)
-        X, Y, _ = self._two_samples(X, y, reset=False)
-        return _explain.witness_points(self, X, Y, n_points)
-
-    def decision_function(self, X):
-        """Compute ``-witness(X)``: positive where the second sample is denser.
-
-        The mean-embedding classifier's score, with scikit-learn's binary
-        convention that positive values mean ``classes_[1]`` (sample Y).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_points, n_features)
-            Points to score.
-
-        Returns
-        -------
-        scores : ndarray of shape (n_points,)
-            ``mean_j k(x, y_j) - mean_i k(x, x_i)``, that is ``-witness(X)``.
-        """
-        return -self.witness(X)
-
-    def predict(self, X):
-        """Label of the sample with the larger mean kernel value at each point.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_points, n_features)
-            Points to classify.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_points,)
-            ``classes_[1]`` where ``decision_function`` is positive (Y denser
-            than X), else ``classes_[0]``.
-        """
-        check_is_fitted(self)
-        scores = self.decision_function(X)
-        xp, device = _array_api.namespace(scores)
-        if xp is not None:  # device scores: the labels on their device
-            classes = _array_api.from_numpy(self.classes_, xp, device)
-            return xp.take(classes, xp.astype(scores > 0, xp.int64))
-        return self.classes_[(scores > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -6,6 +6,7 @@ exact Gram matrix (:class:`KernelSums`).
 """
 
 import numpy as np
+from sklearn.utils import gen_batches
 
 from .._testing._calibration import FeatureSums
 from .._utils import _budgets
@@ -69,6 +70,21 @@ def mean_difference(sums, m, n):
     a, _ = observed_counts(sums.n_units)
     s_x = sums.times(a)[0] + sums.fixed["s_x"]
     return s_x / m - (sums.total - s_x) / n
+
+
+def kernel_rows(kernel, P, name):
+    """Blocks ``(rows, K[rows])`` of the kernel matrix of ``P`` with itself,
+    within ``_budgets.BLOCK_ENTRIES`` entries each; a non-finite value is a
+    ValueError naming the rows and the kernel ``name``."""
+    for rows in gen_batches(P.shape[0], max(1, _budgets.BLOCK_ENTRIES // P.shape[0])):
+        K = np.asarray(kernel(P[rows], P), dtype=np.float64)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(
+                f"The kernel returned non-finite values (NaN or infinity) for "
+                f"rows {rows.start}-{rows.stop - 1} of the pooled sample; a "
+                f"kernel must give finite similarities (kernel={name!r})."
+            )
+        yield rows, K
 
 
 class KernelSums:
