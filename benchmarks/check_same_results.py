@@ -5,7 +5,8 @@ HSICTest and AggregatedHSICTest in memory, chunked with ``partial_fit``, on
 Dask arrays and on array-api-strict arrays, with ``n_resamples="auto"`` and
 every ``correction`` of ``explain``; a learned kernel; ConditionalHSICTest and
 causal-learn's adapter ``SkmmdCIT`` with a PC search; the online detector) and
-the CLI's ``test`` and ``independence --json`` (with ``--given`` too) on fixed
+the goodness-of-fit tests; the CLI's ``test`` and ``independence --json``
+(with ``--given`` too) on fixed
 seeds, and saves every number in one ``.npz``. ``--compare A.npz B.npz`` then
 reports, per entry, whether the two are identical (``np.array_equal`` on the
 bits, NaN equal to NaN).
@@ -32,11 +33,8 @@ import numpy as np  # noqa: E402
 
 # Keys (new name: old name) that a change renames, and keys it removes on
 # purpose; both start empty for each comparison of two commits.
-RENAMED = {
-    # Issue 55: the conditional test's result speaks of its own effect and rows.
-    "independence_given.conditional_hsic": "independence_given.hsic",
-}
-REMOVED = {"independence_given.n_pairs"}  # the same as n_samples
+RENAMED = {}
+REMOVED = set()
 
 
 def _data(seed=0, n=600, d=3):
@@ -229,6 +227,31 @@ def _aggregated_hsic(out):
     _test_values("agghsic.partial", test, out)
 
 
+def _goodness_of_fit(out):
+    """The goodness-of-fit tests in memory and chunked (added with issue 64:
+    ``block_size=None`` must leave them as they were)."""
+    from scipy import stats
+
+    import skmmd
+
+    X = np.random.default_rng(5).laplace(size=(800, 2)) / np.sqrt(2)
+    model = stats.multivariate_normal(np.zeros(2))
+    for name, test in (
+        ("ksd", skmmd.KernelSteinTest(model, random_state=0, n_resamples=199)),
+        (
+            "ksd.agg",
+            skmmd.AggregatedKernelSteinTest(model, random_state=0, n_resamples=199),
+        ),
+    ):
+        _test_values(name, test.fit(X), out)
+    chunked = skmmd.KernelSteinTest(
+        model, bandwidth=1.0, random_state=0, n_resamples=199
+    )
+    for chunk in np.array_split(X, 3):
+        chunked.partial_fit(chunk)
+    _test_values("ksd.partial_fit", chunked, out)
+
+
 def _causal_data(seed=4, n=400):
     rng = np.random.default_rng(seed)
     a = rng.normal(size=n)
@@ -414,6 +437,7 @@ def collect():
         _hsic,
         _auto_and_corrections,
         _aggregated_hsic,
+        _goodness_of_fit,
         _conditional,
         _causal,
         _dask,

@@ -142,8 +142,29 @@ EXPECTED_FAILED_CHECKS = {
 }
 
 
+# scikit-learn's check_positive_only_tag_during_fit fits iris, whose rows are
+# sorted by class: a test of time-ordered rows' features warns that rows in
+# that order look serially dependent (SerialDependenceWarning), which the
+# suite's warnings-as-errors makes a failure. The exact tests read no
+# features and do not check the order.
+_SORTED_IRIS = (
+    "iris is sorted by class: the order check warns (SerialDependenceWarning) "
+    "that rows in that order look serially dependent, an error under the "
+    "suite's filterwarnings; shuffled rows fit without a warning"
+)
+_ORDER_CHECKED = (
+    HSICTest,
+    AggregatedHSICTest,
+    KernelSteinTest,
+    AggregatedKernelSteinTest,
+)
+
+
 def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS.get(type(estimator), {})
+    expected = dict(EXPECTED_FAILED_CHECKS.get(type(estimator), {}))
+    if isinstance(estimator, _ORDER_CHECKED) and not estimator._exact():
+        expected["check_positive_only_tag_during_fit"] = _SORTED_IRIS
+    return expected
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)

@@ -9,9 +9,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from .._utils import _streams
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
-from ._blocks import BLOCK_SIZE_CONSTRAINT
+from ._blocks import BLOCK_SIZE_CONSTRAINT, check_order
 from ._calibration import aggregated_rule, final_p_value, sequential_rule, threshold
 
 # Above this many pooled points the transformers are fit on a seeded uniform
@@ -68,6 +68,35 @@ SHARED_CONSTRAINTS = {
     "n_jobs": [None, Integral],
     "verbose": ["verbose"],
 }
+
+
+def head(engine, rows):
+    """The first rows of a sample (or a pair), in memory, that the order
+    check reads (:func:`warn_if_ordered`)."""
+    k = min(engine.n_rows(rows), _budgets.ORDER_CHECK_ROWS)
+    if engine.lazy:
+        return engine.rows_of(rows, np.arange(k))
+    return engine.rows.take(rows, slice(0, k))
+
+
+def order_features(transformer, rows, to_host):
+    """The features of ``rows`` that the order check reads (on the host), or
+    None where the map rejects them: the pipeline then names the rows at
+    fault, and the check stays silent."""
+    try:
+        with np.errstate(all="ignore"):
+            return to_host(transformer.transform(rows))
+    except (ValueError, TypeError):
+        return None
+
+
+def warn_if_ordered(test, features, seed, paired=False):
+    """With ``block_size=None``: warn when the ``features`` of the first rows
+    of each sample (or of each variable, ``paired``; :func:`order_features`),
+    in their order, show the dependence between neighbouring rows that makes
+    the test's null too narrow (:func:`~._blocks.check_order`)."""
+    if test.block_size is None and all(Z is not None for Z in features):
+        check_order(features, seed, paired)
 
 
 def stopping_rule(test, aggregated=False):

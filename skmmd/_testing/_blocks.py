@@ -18,8 +18,9 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
 
 # The parameter every test has.
@@ -246,3 +247,68 @@ def shift_pairings(rng, n_resamples, n_units, shift):
         )
     offsets = rng.integers(shift, n_units - shift + 1, size=n_resamples)
     return (np.arange(n_units)[None, :] + offsets[:, None]) % n_units
+
+
+class SerialDependenceWarning(UserWarning):
+    """Rows that look serially dependent (in time order) tested as
+    exchangeable (``block_size=None``): the p-value is too small."""
+
+
+def _check_features(Z, seed):
+    """Features of a check as a dense float64 array of at most
+    ``_budgets.ORDER_CHECK_WIDTH`` columns: a seeded Gaussian projection of
+    wider (or sparse) ones, whose traced autocovariances it keeps in
+    expectation."""
+    width = Z.shape[1]
+    if width <= _budgets.ORDER_CHECK_WIDTH and not sp.issparse(Z):
+        return np.asarray(Z, dtype=np.float64)
+    rng = _streams.generator(seed, _streams.ORDER_CHECK)
+    R = rng.normal(size=(width, _budgets.ORDER_CHECK_WIDTH))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(Z @ (R / np.sqrt(R.shape[1])), dtype=np.float64)
+
+
+def inflation(samples, seed, paired=False):
+    """How much wider the null of a statistic of these rows' features is
+    than the one exchangeable rows give: the traced long-run variance of
+    each sample's features (its first rows, in order) over their variance.
+    ``paired``: the two variables of an independence test, whose
+    cross-covariance's spread grows by ``1 + 2 sum_k w_k rho_x(k) rho_y(k)``.
+    1 when no lag is correlated beyond chance."""
+    series = [[_check_features(Z, seed)] for Z in samples]
+    if not paired:
+        dependence = Dependence([s[0] for s in series])
+        return float(dependence.lrv[0] / dependence.gamma[0, 0])
+    x, y = (Dependence(s) for s in series)
+    window = int(max(x.window[0], y.window[0]))
+    if min(x.m[0], y.m[0]) == 0:
+        return 1.0
+    lags = np.arange(1, window + 1)
+    rho = [d.gamma[lags, 0] / d.gamma[0, 0] for d in (x, y)]
+    return float(1.0 + 2.0 * np.sum(flat_top(lags / window) * rho[0] * rho[1]))
+
+
+def check_order(samples, seed, paired=False):
+    """Warn (:class:`SerialDependenceWarning`) when the :func:`inflation` of
+    a test's null by the order of its rows is at least
+    ``_budgets.ORDER_INFLATION``; the inflation, or None for too few rows."""
+    if min(Z.shape[0] for Z in samples) < _budgets.ORDER_CHECK_MIN:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        factor = inflation(samples, seed, paired)
+    if not np.isfinite(factor):  # the pipeline names the rows at fault
+        return None
+    if factor >= _budgets.ORDER_INFLATION:
+        warnings.warn(
+            "The rows look serially dependent (in time order): the features of "
+            f"neighbouring rows are correlated, which makes this test's null "
+            f"about {factor:.1f} times too narrow and its p-value too small. If "
+            "the rows come in time order (a stream, a sensor, an MCMC chain), "
+            "pass block_size='auto' to resample blocks of consecutive rows. If "
+            "they were only sorted or grouped (by class, by a column, as "
+            "GaussianMixture.sample returns them), this test's result does not "
+            "depend on their order: shuffle them to silence this warning.",
+            SerialDependenceWarning,
+            stacklevel=4,
+        )
+    return factor

@@ -66,3 +66,11 @@ def smallest_unit(fits, start=1):
 MIN_BLOCKS = 5
 BLOCK_BIAS = 0.1
 BLOCK_DIRECTIONS = 3
+# The check that warns when rows tested as exchangeable look ordered: the
+# first rows of each sample it reads, the fewest it reads at all, the widest
+# features it reads (wider ones are projected), and the inflation of the
+# null's spread it warns from (a 5 % test rejects about 8 % of nulls there).
+ORDER_CHECK_ROWS = 2048
+ORDER_CHECK_MIN = 64
+ORDER_CHECK_WIDTH = 64
+ORDER_INFLATION = 1.25

@@ -17,6 +17,7 @@ TRAIN_SPLIT = 3  # the train/test split of a learned kernel
 FOLDS = 4  # the conditional test's cross-fitting folds
 WILD_SIGNS = 5  # the signs of the conditional test's wild re-fits
 GRID_ROWS = 6  # the rows of explain's per-column quantile grids
+ORDER_CHECK = 7  # the projection of the features the order check reads
 
 # Streams of a causal search's random_state.
 SEARCH_COLUMN = 0  # each column's features

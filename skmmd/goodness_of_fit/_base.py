@@ -18,8 +18,11 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    head,
+    order_features,
     training_split,
     unfitted_on_error,
+    warn_if_ordered,
 )
 from .._testing._calibration import n_max
 from .._testing._multiplier import bootstrap_units, multiplier_unit
@@ -255,6 +258,16 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         )
         return max(self._stream.state.unit, unit)
 
+    def _check_order(self, engine, X, seed):
+        """Warn when the rows look ordered and ``block_size`` is None: the
+        Stein features of the first rows (of the one map, or of the middle
+        of a grid)."""
+        if self.block_size is None:
+            maps = self._stream.transformers
+            stein = maps[len(maps) // 2]  # the middle of a grid
+            rows = engine.rows.to_host(head(engine, X))
+            warn_if_ordered(self, [order_features(stein, rows, np.asarray)], seed)
+
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
         """Compute the statistic, its bootstrap null and the p-value.
@@ -291,6 +304,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if self._exact():
             return self._fit_exact(X, seed)
         self._start(engine, engine.rows_of(X, fit_indices(n, seed)), train, seed, rng)
+        self._check_order(engine, X, seed)
         engine.add(self._stream, X, None, self._unit(n))
         self._calibrate()
         return self
@@ -354,6 +368,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 self._mark_stale()
                 return self
         stream = self._stream
+        if not stream.n_rows[0]:  # the first rows: is their order a concern?
+            self._check_order(engine, X, stream.seed)
         stream.add((X, None), self._unit(stream.n_rows[0] + X.shape[0]))
         self._mark_stale()
         return self

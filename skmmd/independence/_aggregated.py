@@ -374,6 +374,11 @@ class AggregatedHSICTest(_BaseHSICTest):
 
         return _budgets.smallest_unit(fits, start=unit)
 
+    def _check_maps(self):
+        # The middle of each grid (the median heuristic's bandwidth).
+        n_x, n_y = len(self.x_transformers_), len(self.y_transformers_)
+        return n_x // 2, n_x + n_y // 2
+
     def _max_units(self):
         n_grams = len(self.x_transformers_) + len(self.y_transformers_)
         return int(np.sqrt(_budgets.GRAM_ENTRIES / n_grams))

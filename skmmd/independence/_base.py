@@ -10,7 +10,14 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _engines, _inputs
-from .._testing._base import StreamedResults, fit_indices, unfitted_on_error
+from .._testing._base import (
+    StreamedResults,
+    fit_indices,
+    head,
+    order_features,
+    unfitted_on_error,
+    warn_if_ordered,
+)
 from .._testing._calibration import n_max
 from .._utils import _budgets
 from .._utils._compat import fit_context
@@ -133,10 +140,24 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
             return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
         fit_rows = engine.rows_of(pairs, fit_indices(n, seed))
         self._start(engine, pairs, seed, rng, fit_rows)
+        self._check_order(engine, pairs, seed)
         engine.add(self._stream, pairs, None, self._unit(n))
         self.n_held_out_ = 0
         self._calibrate()
         return self
+
+    def _check_order(self, engine, pairs, seed):
+        """Warn when the pairs look ordered and ``block_size`` is None: the
+        features of the first pairs of each variable under its (first) map."""
+        if self.block_size is None:
+            x_map, y_map = (self._stream.transformers[k] for k in self._check_maps())
+            rows, to_host = head(engine, pairs), engine.rows.inner.to_host
+            features = [order_features(t, rows, to_host) for t in (x_map, y_map)]
+            warn_if_ordered(self, features, seed, paired=True)
+
+    def _check_maps(self):
+        """Positions in the stream of the x and y maps the order check reads."""
+        return 0, 1
 
     def _max_units(self):
         """Most units ``resample_unit="auto"`` makes (the Grams' size)."""
@@ -202,6 +223,8 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
             if not prefit:
                 return self
         stream = self._stream
+        if not stream.n_rows[0]:  # the first pairs: is their order a concern?
+            self._check_order(engine, pairs, stream.seed)
         stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
         self._mark_stale()
         return self

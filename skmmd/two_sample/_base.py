@@ -19,8 +19,11 @@ from .._testing._base import (
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
+    head,
+    order_features,
     training_split,
     unfitted_on_error,
+    warn_if_ordered,
 )
 from .._testing._calibration import FeatureSums, n_max
 from .._testing._explain import unit_width
@@ -303,10 +306,25 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         )
         return widths
 
+    def _checked_map(self):
+        """Position in the stream of the map the order check reads."""
+        return 0
+
+    def _check_order(self, engine, X, Y, transformer, seed):
+        """Warn when the rows look ordered and ``block_size`` is None (the
+        features of each sample's first rows)."""
+        if self.block_size is None:
+            features = [
+                order_features(transformer, head(engine, S), engine.rows.to_host)
+                for S in (X, Y)
+            ]
+            warn_if_ordered(self, features, seed)
+
     def _fit_stream(self, engine, X, Y, transformers, seed):
         """Unit sums of the whole samples by the input's engine, then the
         results."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
+        self._check_order(engine, X, Y, transformers[self._checked_map()], seed)
         widths = self._start_stream(engine, transformers, X, seed)
         unit = self._resolve_unit(m, n, unit_width(transformers, widths))
         engine.add(self._stream, X, Y, unit)
@@ -408,6 +426,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         if self.resample_unit == "auto":
             width = unit_width(stream.transformers, stream.widths)
             unit = max(unit, self._resolve_unit(m, n, width))
+        if not any(stream.n_rows):  # the first rows: is their order a concern?
+            engine = _engines.InMemory(stream.rows)
+            checked = stream.transformers[self._checked_map()]
+            self._check_order(engine, X, Y, checked, stream.seed)
         stream.add((X, Y), unit)
         self._mark_stale()
         return self
