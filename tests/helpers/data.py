@@ -29,3 +29,14 @@ def mixed_table(rng, n, shift=0.0, missing=0.15):
     table.loc[rng.random(n) < missing, "income"] = np.nan
     table.loc[rng.random(n) < missing / 2, "plan"] = None
     return table
+
+
+def ar1(rng, n, phi, d=1):
+    """A stationary AR(1) series of ``n`` rows, ``d`` independent coordinates
+    with N(0, 1) marginals (rows in time order)."""
+    from scipy import signal
+
+    start = rng.normal(size=(1, d))
+    noise = rng.normal(size=(n - 1, d)) * np.sqrt(1 - phi**2)
+    rest, _ = signal.lfilter([1.0], [1.0, -phi], noise, axis=0, zi=phi * start)
+    return np.vstack([start, rest])
