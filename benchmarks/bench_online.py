@@ -18,7 +18,7 @@
     alibi-detect's ``predict`` at n_ref = 5000, in the same run (median of
     repeats).
 (d) AR(1) (phi = 0.8, d = 5) streams: mean run length at ERT 500, window 20,
-    with and without ``block_size=50``.
+    with and without ``block_size=50`` and ``block_size="auto"``.
 
 alibi-detect is optional (a benchmark-only dependency, e.g. in its own venv
 with torch CPU); without it the comparisons are skipped with a message.
@@ -246,7 +246,7 @@ def part_c(args):
 
 def part_d(args):
     print("(d) AR(1) phi=0.8, d=5, ERT 500, window 20, n_ref 5000")
-    for block_size in (None, 50):
+    for block_size in (None, 50, "auto"):
         ert_row(
             f"AR(1) block_size={block_size}", ar1(0.8), 500, 20, args.refs,
             args.streams, 5, block_size=block_size, n_ref=5000,

@@ -87,15 +87,28 @@ def _fitted_test(args, table, target, given, others):
         "alpha": args.alpha,
         "random_state": args.seed,
     }
+    if given:
+        if args.block_size is not None:
+            raise ValueError(
+                "--block-size applies to the tests of independence, not yet to "
+                "the conditional test of --given."
+            )
+        return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
+    common["block_size"] = args.block_size
     if args.aggregate:
         return AggregatedHSICTest(statistic=args.statistic, **common).fit(X, y)
-    if given:
-        return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
     exact = None if args.exact else "auto"
     test = HSICTest(
         exact, exact, statistic=args.statistic, correction=args.correction, **common
     )
     return test.fit(X, y)
+
+
+def _pairings(test):
+    """What the resamples are: permutations, or with ``--block-size`` shifts
+    of the target against the columns."""
+    rows = getattr(test, "block_size_", None)
+    return "permutations" if rows is None else f"shifts of at least {rows} rows"
 
 
 def _kind(args):
@@ -128,14 +141,15 @@ def _lines(args, test, effect, left_out=0):
     elif args.aggregate:
         kernel = (
             f"kernels: {len(test.kernels_)} pairs of Gaussian bandwidths; "
-            f"{args.statistic} statistic, {args.n_resamples} permutations"
+            f"{args.statistic} statistic, {args.n_resamples} "
+            f"{_pairings(test)}"
         )
         statistic = f"aggregated statistic = {test.statistic_:.6g} (-log smallest p)"
     else:
         exact = "exact Gaussian" if args.exact else "auto (random features)"
         kernel = (
             f"kernel: {exact}; {args.statistic} statistic, {args.n_resamples} "
-            "permutations"
+            f"{_pairings(test)}"
         )
         statistic = f"T        = {test.statistic_:.6g} (the {args.statistic} statistic)"
     name, value = effect._EFFECT_LABEL, getattr(effect, effect._EFFECT)
@@ -195,6 +209,7 @@ def run_independence(args, out=None):
             statistic_type="conditional" if given else args.statistic,
             n_resamples=args.n_resamples,
             resample_unit=test.resample_unit_,
+            block_size=getattr(test, "block_size_", None),
             seed=args.seed,
         )
         print(json.dumps(result, default=str), file=out)

@@ -4,6 +4,7 @@ error and an exit status."""
 
 import argparse
 import sys
+import warnings
 
 import numpy as np
 
@@ -31,6 +32,13 @@ def add_common(parser):
         type=_resamples,
         default=999,
         help='default 999; "auto": stop when the decision at --alpha is known',
+    )
+    parser.add_argument(
+        "--block-size",
+        type=_block_size,
+        default=None,
+        help="rows in time order: resample blocks of this many consecutive rows; "
+        '"auto" chooses the length from the data (default: rows exchangeable)',
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -83,6 +91,27 @@ def _resamples(value):
         raise argparse.ArgumentTypeError(
             f'must be an integer or "auto"; got {value!r}'
         ) from None
+
+
+def _block_size(value):
+    if value == "auto":
+        return value
+    try:
+        size = int(value)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise argparse.ArgumentTypeError(
+            f'must be a positive integer or "auto"; got {value!r}'
+        )
+    return size
+
+
+def blocks_phrase(test):
+    """How the resamples moved rows, for the printed result: ``""``, or the
+    blocks of consecutive rows of ``--block-size``."""
+    rows = getattr(test, "block_size_", None)
+    return "" if rows is None else f" (blocks of {rows} consecutive rows)"
 
 
 def check_common(parser, args):
@@ -160,11 +189,26 @@ def print_report(report, alpha, heading, out, verb="moved"):
     return shown
 
 
+def _one_line(name):
+    """Warnings as one line on standard error, with the CLI's spelling of
+    the option they name."""
+
+    def show(message, category, *args, **kwargs):
+        text = " ".join(str(message).split())
+        text = text.replace("block_size='auto'", "--block-size auto")
+        print(f"python -m skmmd {name}: warning: {text}", file=sys.stderr)
+
+    return show
+
+
 def run(command, args, name):
     """Run a command; any error is one line on standard error and an exit
     status (``--debug``: the traceback instead)."""
     try:
-        return command(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = _one_line(name)
+            return command(args)
     except Exception as exc:
         if args.debug:
             raise

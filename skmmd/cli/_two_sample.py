@@ -25,6 +25,7 @@ from ._options import (
     EXIT_REJECT,
     add_common,
     add_correction,
+    blocks_phrase,
     check_common,
     check_correction,
     effect_line,
@@ -69,6 +70,7 @@ def _make_test(args):
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
         "alpha": args.alpha,
+        "block_size": args.block_size,
         "random_state": args.seed,
         # The per-column report in the test's own pass over the rows.
         "explain_columns": args.explain,
@@ -260,6 +262,7 @@ def run_test(args, out=None):
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
         "resample_unit": test.resample_unit_,
+        "block_size": test.block_size_,
         "seed": args.seed,
     }
     result = json_result(effect, args, report, delta=args.delta, **settings)
@@ -285,7 +288,7 @@ def run_test(args, out=None):
         f"{args.sample_b} (n={test.n_samples_y_}), {test.n_features_in_} features"
         f"{held}",
         f"{kernel}; {args.statistic} statistic, {args.calibration} with "
-        f"{args.n_resamples} resamples, seed {args.seed}",
+        f"{args.n_resamples} resamples{blocks_phrase(test)}, seed {args.seed}",
         f"T        = {test.statistic_:.6g} (the {args.statistic} statistic)",
         p_value_line(test, args.n_resamples),
         f"decision = {decision} (alpha = {args.alpha})",

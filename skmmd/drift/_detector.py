@@ -13,6 +13,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
+from .._testing import _blocks
+from .._testing._blocks import BLOCK_SIZE_CONSTRAINT
 from .._utils._compat import (
     HasMethods,
     Interval,
@@ -25,6 +27,10 @@ from . import _numba
 from ._thresholds import calibrate_thresholds, null_streams, steady_steps
 
 __all__ = ["OnlineDriftResult", "OnlineMMDDetector"]
+
+# block_size="auto": blocks of at least this many of the largest window (a
+# twentieth of the simulated windows straddle a seam).
+_WINDOWS_PER_BLOCK = 20
 
 OnlineDriftResult = namedtuple(
     "OnlineDriftResult", ["statistic", "threshold", "drift", "time"]
@@ -92,14 +98,18 @@ class OnlineMMDDetector(BaseEstimator):
         of these streams, which resolve no level below
         ``1 / (n_bootstraps + 1)``: with fewer, early false alarms are more
         frequent than the ERT says.
-    block_size : int or None, default=None
+    block_size : None, "auto" or int, default=None
         ``None``: points are assumed independent; reference points are split
         at random and simulated streams draw held-out points at random. An int:
         for autocorrelated streams, ``X_ref`` is taken in time order, the
         reference embedding is its first part, each simulated stream holds
         out a circular segment of ``X_ref`` and is made of blocks of
         ``block_size`` consecutive points of it (a circular block bootstrap),
-        which keeps the dependence within blocks.
+        which keeps the dependence within blocks. ``"auto"``: the length
+        read from the reference's features in time order, as the tests'
+        ``block_size="auto"`` reads it, and at least twenty of the largest
+        window, at most half the held-out part (``block_size_``;
+        :ref:`time_ordered`).
     random_state : int, RandomState instance or None, default=None
         Controls the split of the reference, the simulated streams and the
         default transformer. Pass an int for reproducible output.
@@ -110,6 +120,8 @@ class OnlineMMDDetector(BaseEstimator):
         The fitted feature map.
     windows_ : ndarray of shape (n_windows,)
         Window lengths, sorted.
+    block_size_ : int or None
+        The block length of the simulated streams (``block_size``, resolved).
     thresholds_ : ndarray of shape (max_window, n_windows)
         ``max_window`` is the largest window. Row ``t - 1`` holds the
         thresholds at step ``t`` while the largest
@@ -179,7 +191,7 @@ class OnlineMMDDetector(BaseEstimator):
         "window_size": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "calibration_size": [Interval(Real, 0, 1, closed="neither")],
         "n_bootstraps": [Interval(Integral, 10, None, closed="left")],
-        "block_size": [None, Interval(Integral, 1, None, closed="left")],
+        "block_size": BLOCK_SIZE_CONSTRAINT,
         "random_state": ["random_state"],
     }
 
@@ -275,7 +287,8 @@ class OnlineMMDDetector(BaseEstimator):
         if not np.isfinite(Z).all():
             raise ValueError(_overflow_message("X_ref"))
         n_held = int(round(self.calibration_size * n))
-        if self.block_size is None:
+        self.block_size_ = self._resolved_block_size(Z, n_held, windows)
+        if self.block_size_ is None:
             ref_rows = rng.permutation(n)[: n - n_held]
         else:  # the reference comes first in time
             ref_rows = np.arange(n - n_held)
@@ -296,7 +309,7 @@ class OnlineMMDDetector(BaseEstimator):
         )
         seeds = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         index, ref_sums = null_streams(
-            Z, n_held, n_steps, seeds, self.n_bootstraps, self.block_size
+            Z, n_held, n_steps, seeds, self.n_bootstraps, self.block_size_
         )
         stats = _numba.simulate(
             Z, index, windows, ref_sums, np.einsum("ij,ij->i", ref_sums, ref_sums),
@@ -308,6 +321,21 @@ class OnlineMMDDetector(BaseEstimator):
         self._set_fast_path()
         self.reset()
         return self
+
+    def _resolved_block_size(self, Z, n_held, windows):
+        """``block_size``, with ``"auto"`` read from the reference's features
+        in time order: the blocks the tests' rule gives
+        (:mod:`skmmd._testing._blocks`), and at least ``_WINDOWS_PER_BLOCK``
+        of the largest window, so that few simulated windows straddle the
+        seam between two blocks (whose halves are independent, so their
+        mean varies less than a live window's), at most half the held-out
+        part."""
+        if self.block_size != "auto":
+            return self.block_size
+        dependence = _blocks.map_dependence([Z])
+        rows = _blocks.BlockChoice([dependence], "auto", unit=1).rows
+        rows = max(rows, _WINDOWS_PER_BLOCK * int(windows[-1]))
+        return int(max(1, min(rows, n_held // 2)))
 
     def _set_fast_path(self):
         t = self.transformer_
