@@ -18,6 +18,9 @@ counts how often each test rejects at alpha = 0.05:
 - ``--hyppo``: ``HSICTest(block_size="auto")`` against hyppo's
   ``time_series.DcorrX`` and ``MGCX`` on the same draws (level, power,
   time);
+- ``--mcmc``: unthinned random-walk Metropolis chains (a 2-D banana, a
+  10-D Gaussian) against their target, and biased (unadjusted Langevin)
+  chains of the same length;
 - ``--time``: seconds per test against the number of rows.
 
 Each line printed is one cell: the experiment, the test, the setting, the
@@ -26,6 +29,7 @@ rejection rate over ``--reps`` repetitions with its 95 % interval.
     python benchmarks/bench_time_series.py --level --reps 1000
     python benchmarks/bench_time_series.py --warning --reps 1000
     python benchmarks/bench_time_series.py --power --reps 500
+    python benchmarks/bench_time_series.py --mcmc --reps 500
     python benchmarks/bench_time_series.py --explain --reps 500
     python benchmarks/bench_time_series.py --hyppo --reps 200
     python benchmarks/bench_time_series.py --time
@@ -207,10 +211,108 @@ def warning_rate(args):
             print(f"warning {name} {series} n={n}: {rate(hits, args.reps)}", flush=True)
 
 
+# ------------------------------------------------------------------ MCMC
+def rwm(rng, log_density, x0, n, step):
+    """Random-walk Metropolis, one chain per row of ``x0``, all at once:
+    the draws (n, chains, d)."""
+    x, lp = x0.copy(), log_density(x0)
+    out = np.empty((n,) + x.shape)
+    for t in range(n):
+        y = x + step * rng.normal(size=x.shape)
+        ly = log_density(y)
+        accept = np.log(rng.random(x.shape[0])) < ly - lp
+        x[accept], lp[accept] = y[accept], ly[accept]
+        out[t] = x
+    return out
+
+
+def ula(rng, score, x0, n, step):
+    """The unadjusted Langevin algorithm: biased for any step (no
+    Metropolis correction), more the larger the step."""
+    x, out = x0.copy(), np.empty((n,) + x0.shape)
+    for t in range(n):
+        x = x + step * score(x) + np.sqrt(2 * step) * rng.normal(size=x.shape)
+        out[t] = x
+    return out
+
+
+def banana(s1=2.0, b=0.5):
+    """A 2-D banana: x1 ~ N(0, s1^2), x2 + b (x1^2 - s1^2) ~ N(0, 1)."""
+
+    def log_density(X):
+        z = X[:, 1] + b * (X[:, 0] ** 2 - s1**2)
+        return -(X[:, 0] ** 2) / (2 * s1**2) - z**2 / 2
+
+    def score(X):
+        z = X[:, 1] + b * (X[:, 0] ** 2 - s1**2)
+        return np.column_stack([-X[:, 0] / s1**2 - 2 * b * X[:, 0] * z, -z])
+
+    def sample(rng, m):
+        x1 = rng.normal(0, s1, m)
+        return np.column_stack([x1, rng.normal(size=m) - b * (x1**2 - s1**2)])
+
+    return log_density, score, sample
+
+
+def gaussian(d=10):
+    def sample(rng, m):
+        return rng.normal(size=(m, d))
+
+    return (lambda X: -0.5 * np.sum(X**2, axis=1)), (lambda X: -X), sample
+
+
+def integrated_time(chain):
+    """Integrated autocorrelation time of a 1-D chain (Sokal's window)."""
+    x = chain - chain.mean()
+    f = np.fft.rfft(x, 2 * len(x))
+    rho = np.fft.irfft(f * np.conj(f))[: len(x)]
+    rho /= rho[0]
+    tau = 1 + 2 * np.cumsum(rho[1:])
+    window = np.argmax(np.arange(1, len(x)) >= 5 * tau)
+    return tau[window]
+
+
+def mcmc(args):
+    """Random-walk Metropolis chains from the target (4 chains of 2000
+    draws after 500 of burn-in, from draws of the target) tested against
+    it, and unadjusted Langevin chains of the same length."""
+    n_chains, n_draws, burn = 4, 2000, 500
+    # The banana's score grows as x1^3: Langevin steps that bias it visibly
+    # also make it diverge, so its biased chain is the Gaussian's only.
+    targets = {
+        "banana": (banana(), 1.0, None),
+        "gaussian(d=10)": (gaussian(), 0.5, 0.4),
+    }
+    for name, ((log_density, score, sample), step, langevin) in targets.items():
+        for sampler in ("metropolis", "langevin") if langevin else ("metropolis",):
+            reps = args.reps if sampler == "metropolis" else max(args.reps // 2, 1)
+            rng = np.random.default_rng([args.seed, len(name), len(sampler)])
+            x0 = sample(rng, reps * n_chains)
+            if sampler == "metropolis":
+                draws = rwm(rng, log_density, x0, burn + n_draws, step)[burn:]
+            else:
+                draws = ula(rng, score, x0, burn + n_draws, langevin)[burn:]
+            columns = range(min(20, draws.shape[1]))
+            tau = np.median([integrated_time(draws[:, c, 0]) for c in columns])
+            hits, start = 0, time.perf_counter()
+            for r in range(reps):
+                chains = draws[:, r * n_chains : (r + 1) * n_chains]
+                test = skmmd.KernelSteinTest(score, n_resamples=199, random_state=r)
+                hits += _quiet(lambda: test.fit(chains)) <= ALPHA
+            seconds = (time.perf_counter() - start) / reps
+            print(
+                f"mcmc {name} {sampler} ({n_chains} chains x {n_draws} draws, "
+                f"integrated time {tau:.0f}): rejected {rate(hits, reps)} "
+                f"({seconds:.2f} s per test)",
+                flush=True,
+            )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", action="store_true")
     parser.add_argument("--warning", action="store_true")
+    parser.add_argument("--mcmc", action="store_true")
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tests", nargs="*", default=list(TESTS))
@@ -226,6 +328,8 @@ def main(argv=None):
         level(args)
     if args.warning:
         warning_rate(args)
+    if args.mcmc:
+        mcmc(args)
 
 
 if __name__ == "__main__":

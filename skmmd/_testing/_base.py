@@ -90,12 +90,13 @@ def order_features(transformer, rows, to_host):
         return None
 
 
-def warn_if_ordered(test, features, seed, paired=False):
-    """With ``block_size=None``: warn when the ``features`` of the first rows
-    of each sample (or of each variable, ``paired``; :func:`order_features`),
-    in their order, show the dependence between neighbouring rows that makes
-    the test's null too narrow (:func:`~._blocks.check_order`)."""
-    if test.block_size is None and all(Z is not None for Z in features):
+def warn_if_ordered(features, seed, paired=False):
+    """For a test of exchangeable rows: warn when the ``features`` of the
+    first rows of each sample (or of each variable, ``paired``;
+    :func:`order_features`), in their order, show the dependence between
+    neighbouring rows that makes the test's null too narrow
+    (:func:`~._blocks.check_order`)."""
+    if all(Z is not None for Z in features):
         check_order(features, seed, paired)
 
 

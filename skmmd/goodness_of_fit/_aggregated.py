@@ -116,6 +116,9 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         error (arrays, one entry per kernel).
     resample_unit_ : int
         Rows per resampling unit.
+    n_chains_ : int or None
+        With MCMC chains as input: how many were tested (their draws as
+        rows, chain after chain).
     block_size_ : int or None
         With ``block_size``: rows per block.
     block_scale_ : ndarray of shape (n_kernels,) or None

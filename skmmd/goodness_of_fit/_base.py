@@ -40,6 +40,7 @@ from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
 from ..mmd._stein import add_stein_unit_sums, stein_features
+from ._chains import chain_rows, is_chains
 from ._models import model_score
 from ._results import KernelSteinTestResult
 
@@ -246,7 +247,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         self._seed = seed
         widths = [m._n_features_out for m in maps]
         self._stream = Stream(
-            maps, widths, 1, seed, engine.rows, ordered=self.block_size is not None
+            maps, widths, 1, seed, engine.rows, ordered=self._blocks() is not None
         )
 
     def _unit(self, n_rows):
@@ -258,15 +259,22 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         )
         return max(self._stream.state.unit, unit)
 
+    def _blocks(self):
+        """The block size in effect: ``block_size``, or ``"auto"`` for MCMC
+        chains, whose draws are in time order."""
+        if self.block_size is None and getattr(self, "n_chains_", None):
+            return "auto"
+        return self.block_size
+
     def _check_order(self, engine, X, seed):
         """Warn when the rows look ordered and ``block_size`` is None: the
         Stein features of the first rows (of the one map, or of the middle
         of a grid)."""
-        if self.block_size is None:
+        if self._blocks() is None:
             maps = self._stream.transformers
             stein = maps[len(maps) // 2]  # the middle of a grid
             rows = engine.rows.to_host(head(engine, X))
-            warn_if_ordered(self, [order_features(stein, rows, np.asarray)], seed)
+            warn_if_ordered([order_features(stein, rows, np.asarray)], seed)
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -274,8 +282,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n, d)
+        X : DataFrame, array-like of shape (n, d), MCMC chains
             The rows tested, numeric (a dask array: reduced on the workers).
+            MCMC chains, unthinned: an array of shape ``(draws, chains, d)``
+            (emcee's ``get_chain()``) or ArviZ ``InferenceData`` (its
+            posterior); their draws are tested as rows in time order
+            (``block_size=None`` then means ``"auto"``; ``n_chains_``).
         y : None
             Ignored.
 
@@ -285,15 +297,18 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             Fitted test.
         """
         engine = _engines.engine_for(X)
+        self.n_chains_ = None
+        if not engine.lazy and is_chains(X):
+            X, self.n_chains_ = chain_rows(X)
         if self._exact() and engine.lazy:
             raise TypeError(
                 "The exact test (transformer=None) is quadratic and takes "
                 "in-memory arrays; use the features ('auto') for dask arrays."
             )
         X = self._rows(X, True, _budgets.MIN_UNITS)
-        if self._exact() and self.block_size is not None:
+        if self._exact() and self._blocks() is not None:
             raise ValueError(
-                f"block_size={self.block_size!r} draws a multiplier per block of "
+                f"block_size={self._blocks()!r} draws a multiplier per block of "
                 "the unit sums of the Stein features; the exact test "
                 "(transformer=None) has none: use the features ('auto')."
             )
@@ -341,6 +356,14 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             The test, updated.
         """
         first = getattr(self, "_stream", None) is None
+        if is_chains(X):
+            raise ValueError(
+                "partial_fit takes rows: give each chain's draws in time order, "
+                "as a 2-D chunk of shape (draws, d), one chain after the other "
+                "(with block_size), or pass all the chains to fit."
+            )
+        if first:
+            self.n_chains_ = None
         if _engines.engine_for(X).lazy:
             raise TypeError(
                 "partial_fit takes in-memory chunks; give dask input to fit, "
@@ -379,10 +402,10 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         n, unit = stream.n_rows[0], stream.state.unit
         sums, scales = stream.sums(), None
         self.block_size_ = self.block_scale_ = None
-        if self.block_size is not None:
+        if self._blocks() is not None:
             # One multiplier per block of consecutive rows, the null of each
             # map corrected for the dependence between neighbouring blocks.
-            choice = _blocks.choose(self.block_size, [s.series() for s in sums], unit)
+            choice = _blocks.choose(self._blocks(), [s.series() for s in sums], unit)
             sums = [s.coarsened(choice.units) for s in sums]
             scales = [float(s.max()) for s in choice.scales]
             self.block_size_ = choice.rows

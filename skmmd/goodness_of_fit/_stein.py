@@ -124,6 +124,9 @@ default="auto"
         ``length_scales_`` say which columns its kernel weighs most.
     resample_unit_ : int
         Rows per resampling unit (1 for the exact test).
+    n_chains_ : int or None
+        With MCMC chains as input: how many were tested (their draws as
+        rows, chain after chain).
     block_size_ : int or None
         With ``block_size``: rows per block.
     block_scale_ : float or None

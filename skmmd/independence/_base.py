@@ -153,7 +153,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
             x_map, y_map = (self._stream.transformers[k] for k in self._check_maps())
             rows, to_host = head(engine, pairs), engine.rows.inner.to_host
             features = [order_features(t, rows, to_host) for t in (x_map, y_map)]
-            warn_if_ordered(self, features, seed, paired=True)
+            warn_if_ordered(features, seed, paired=True)
 
     def _check_maps(self):
         """Positions in the stream of the x and y maps the order check reads."""

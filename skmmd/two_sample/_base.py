@@ -318,7 +318,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 order_features(transformer, head(engine, S), engine.rows.to_host)
                 for S in (X, Y)
             ]
-            warn_if_ordered(self, features, seed)
+            warn_if_ordered(features, seed)
 
     def _fit_stream(self, engine, X, Y, transformers, seed):
         """Unit sums of the whole samples by the input's engine, then the
