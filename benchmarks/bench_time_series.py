@@ -109,30 +109,31 @@ def _quiet(fit):
 
 
 def two_sample(aggregated=False):
-    def run(rng, series, n, block_size, seed, shift=0.0):
+    def run(rng, series, n, block_size, seed, n_resamples=199, shift=0.0):
         X, Y = series(rng, n, 2), series(rng, n, 2) + shift
         cls = skmmd.AggregatedMMDTest if aggregated else skmmd.MMDTest
-        test = cls(block_size=block_size, n_resamples=199, random_state=seed)
+        test = cls(block_size=block_size, n_resamples=n_resamples, random_state=seed)
         return _quiet(lambda: test.fit(X, Y))
 
     return run
 
 
-def independence(rng, series, n, block_size, seed, coupling=0.0):
+def independence(rng, series, n, block_size, seed, n_resamples=199, coupling=0.0):
     x, y = series(rng, n, 1), series(rng, n, 1)
     if coupling:  # y depends on x's previous row
         y = y + coupling * np.roll(x, 1, axis=0)
-    test = skmmd.HSICTest(block_size=block_size, n_resamples=199, random_state=seed)
+    test = skmmd.HSICTest(
+        block_size=block_size, n_resamples=n_resamples, random_state=seed
+    )
     return _quiet(lambda: test.fit(x, y))
 
 
-def goodness_of_fit(rng, series, n, block_size, seed, scale=1.0):
+def goodness_of_fit(rng, series, n, block_size, seed, n_resamples=199, scale=1.0):
     x = series(rng, n, 1)
-    x = (x - 0.0) / np.std(x, axis=0) if series is SERIES["var(1)"] else x
     test = skmmd.KernelSteinTest(
         stats.norm(scale=scale),
         block_size=block_size,
-        n_resamples=199,
+        n_resamples=n_resamples,
         random_state=seed,
     )
     return _quiet(lambda: test.fit(x[:, :1]))
@@ -144,6 +145,39 @@ TESTS = {
     "HSICTest": independence,
     "KernelSteinTest": goodness_of_fit,
 }
+
+
+def shard(args):
+    """The repetitions this process runs: all, or every ``K``-th from ``I``
+    with ``--shard I K`` (each repetition seeded by its own number)."""
+    index, count = args.shard
+    return range(index, args.reps, count)
+
+
+def report(args, key, hits, reps, seconds):
+    """One cell: its rate, or with ``--shard`` its raw counts, which
+    ``--aggregate`` adds up over the shards' outputs."""
+    if args.shard != (0, 1):
+        print(f"RAW|{key}|{hits}|{reps}|{seconds:.3f}", flush=True)
+    else:
+        per_test = seconds / max(reps, 1)
+        print(f"{key}: {rate(hits, reps)} ({per_test:.2f} s per test)", flush=True)
+
+
+def aggregate(paths):
+    """The cells of several shards' outputs, their counts added up."""
+    cells = {}
+    for path in paths:
+        for line in open(path):
+            if line.startswith("RAW|"):
+                _, key, hits, reps, seconds = line.strip().split("|")
+                total = cells.setdefault(key, [0, 0, 0.0])
+                total[0] += int(hits)
+                total[1] += int(reps)
+                total[2] += float(seconds)
+    for key, (hits, reps, seconds) in cells.items():
+        per_test = seconds / max(reps, 1)
+        print(f"{key}: {rate(hits, reps)} ({per_test:.2f} s per test)")
 
 
 def rate(hits, reps):
@@ -170,35 +204,35 @@ def level(args):
         for series, n in cells:
             if args.series and series not in args.series:
                 continue
+            if name == "KernelSteinTest" and series in ("var(1)", "garch"):
+                continue  # marginals that are not the model N(0, 1)
             for block_size in args.block_sizes:
-                rng = np.random.default_rng([args.seed, n, len(series)])
-                hits, start = 0, time.perf_counter()
-                for r in range(args.reps):
-                    p = TESTS[name](rng, SERIES[series], n, block_size, r)
-                    hits += p <= ALPHA
-                seconds = (time.perf_counter() - start) / args.reps
-                print(
-                    f"level {name} {series} n={n} block_size={block_size}: "
-                    f"{rate(hits, args.reps)} ({seconds:.2f} s per test)",
-                    flush=True,
-                )
+                hits, start, reps = 0, time.perf_counter(), 0
+                for r in shard(args):
+                    rng = np.random.default_rng([args.seed, n, len(series), r])
+                    test = TESTS[name]
+                    p = test(rng, SERIES[series], n, block_size, r, args.n_resamples)
+                    hits, reps = hits + (p <= ALPHA), reps + 1
+                key = f"level {name} {series} n={n} block_size={block_size}"
+                report(args, key, hits, reps, time.perf_counter() - start)
 
 
 def warning_rate(args):
+    """How often the default tests (``block_size=None``) warn that the rows
+    look ordered: on AR(1) rows at phi = 0.5, and on exchangeable rows."""
+    tests = {
+        # One resample: the check runs in fit, before any.
+        "MMDTest": lambda X, Y: skmmd.MMDTest(n_resamples=1).fit(X, Y),
+        "HSICTest": lambda X, Y: skmmd.HSICTest(n_resamples=1).fit(X, Y),
+        "KernelSteinTest": lambda X, Y: skmmd.KernelSteinTest(
+            stats.norm(), n_resamples=1
+        ).fit(X[:, :1]),
+    }
     for series, n in (("ar(0.5)", 1000), ("iid", 1000), ("iid", 5000)):
-        for name, run in (
-            ("MMDTest", lambda X, Y: skmmd.MMDTest(n_resamples=19).fit(X, Y)),
-            ("HSICTest", lambda X, Y: skmmd.HSICTest(n_resamples=19).fit(X, Y)),
-            (
-                "KernelSteinTest",
-                lambda X, Y: skmmd.KernelSteinTest(stats.norm(), n_resamples=19).fit(
-                    X[:, :1]
-                ),
-            ),
-        ):
-            rng = np.random.default_rng([args.seed, n, len(series), len(name)])
-            hits = 0
-            for _ in range(args.reps):
+        for name, run in tests.items():
+            hits, reps, start = 0, 0, time.perf_counter()
+            for r in shard(args):
+                rng = np.random.default_rng([args.seed, n, len(series), len(name), r])
                 d = 1 if name != "MMDTest" else 2
                 X, Y = SERIES[series](rng, n, d), SERIES[series](rng, n, d)
                 with warnings.catch_warnings(record=True) as caught:
@@ -208,7 +242,35 @@ def warning_rate(args):
                     issubclass(w.category, skmmd.SerialDependenceWarning)
                     for w in caught
                 )
-            print(f"warning {name} {series} n={n}: {rate(hits, args.reps)}", flush=True)
+                reps += 1
+            key = f"warning {name} {series} n={n}"
+            report(args, key, hits, reps, time.perf_counter() - start)
+
+
+def explain_fwer(args, n=1000, n_columns=200, phi=0.7):
+    """The family-wise error of ``explain`` (step-down maxT) on two samples
+    of a table of AR(1) columns that all have one law: the share of draws
+    in which some column is flagged at alpha."""
+    for block_size in args.block_sizes:
+        hits, reps, start = 0, 0, time.perf_counter()
+        for r in shard(args):
+            rng = np.random.default_rng([args.seed, n_columns, r])
+            X, Y = ar1(rng, n, phi, n_columns), ar1(rng, n, phi, n_columns)
+            test = skmmd.MMDTest(
+                block_size=block_size,
+                explain_columns=True,
+                n_resamples=args.n_resamples,
+                random_state=r,
+            )
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                columns = test.fit(X, Y).column_report_
+            hits += bool((columns.adjusted_p_value <= ALPHA).any())
+            reps += 1
+        key = (
+            f"explain fwer {n_columns} AR({phi}) columns n={n} block_size={block_size}"
+        )
+        report(args, key, hits, reps, time.perf_counter() - start)
 
 
 # ------------------------------------------------------------------ MCMC
@@ -286,8 +348,9 @@ def mcmc(args):
     for name, ((log_density, score, sample), step, langevin) in targets.items():
         for sampler in ("metropolis", "langevin") if langevin else ("metropolis",):
             reps = args.reps if sampler == "metropolis" else max(args.reps // 2, 1)
-            rng = np.random.default_rng([args.seed, len(name), len(sampler)])
-            x0 = sample(rng, reps * n_chains)
+            mine = [r for r in shard(args) if r < reps]
+            rng = np.random.default_rng([args.seed, len(name), len(sampler), *mine])
+            x0 = sample(rng, len(mine) * n_chains)
             if sampler == "metropolis":
                 draws = rwm(rng, log_density, x0, burn + n_draws, step)[burn:]
             else:
@@ -295,17 +358,17 @@ def mcmc(args):
             columns = range(min(20, draws.shape[1]))
             tau = np.median([integrated_time(draws[:, c, 0]) for c in columns])
             hits, start = 0, time.perf_counter()
-            for r in range(reps):
-                chains = draws[:, r * n_chains : (r + 1) * n_chains]
-                test = skmmd.KernelSteinTest(score, n_resamples=199, random_state=r)
+            for i, r in enumerate(mine):
+                chains = draws[:, i * n_chains : (i + 1) * n_chains]
+                test = skmmd.KernelSteinTest(
+                    score, n_resamples=args.n_resamples, random_state=r
+                )
                 hits += _quiet(lambda: test.fit(chains)) <= ALPHA
-            seconds = (time.perf_counter() - start) / reps
-            print(
+            key = (
                 f"mcmc {name} {sampler} ({n_chains} chains x {n_draws} draws, "
-                f"integrated time {tau:.0f}): rejected {rate(hits, reps)} "
-                f"({seconds:.2f} s per test)",
-                flush=True,
+                f"integrated time about {tau:.0f})"
             )
+            report(args, key, hits, len(mine), time.perf_counter() - start)
 
 
 def main(argv=None):
@@ -313,7 +376,23 @@ def main(argv=None):
     parser.add_argument("--level", action="store_true")
     parser.add_argument("--warning", action="store_true")
     parser.add_argument("--mcmc", action="store_true")
+    parser.add_argument("--explain", action="store_true")
     parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument(
+        "--n-resamples",
+        type=lambda s: s if s == "auto" else int(s),
+        default=199,
+        help='resamples of every test (199; "auto": stop once the decision is known)',
+    )
+    parser.add_argument(
+        "--shard",
+        nargs=2,
+        type=int,
+        default=(0, 1),
+        metavar=("I", "K"),
+        help="run repetitions I, I + K, ... and print raw counts",
+    )
+    parser.add_argument("--aggregate", nargs="*", help="add up shards' outputs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tests", nargs="*", default=list(TESTS))
     parser.add_argument("--series", nargs="*", default=None)
@@ -324,12 +403,17 @@ def main(argv=None):
         type=lambda s: None if s == "None" else s if s == "auto" else int(s),
     )
     args = parser.parse_args(argv)
+    args.shard = tuple(args.shard)
+    if args.aggregate:
+        return aggregate(args.aggregate)
     if args.level:
         level(args)
     if args.warning:
         warning_rate(args)
     if args.mcmc:
         mcmc(args)
+    if args.explain:
+        explain_fwer(args)
 
 
 if __name__ == "__main__":
