@@ -230,6 +230,8 @@ def warning_rate(args):
     }
     for series, n in (("ar(0.5)", 1000), ("iid", 1000), ("iid", 5000)):
         for name, run in tests.items():
+            if name not in args.tests:
+                continue
             hits, reps, start = 0, 0, time.perf_counter()
             for r in shard(args):
                 rng = np.random.default_rng([args.seed, n, len(series), len(name), r])

@@ -200,6 +200,9 @@ class BlockChoice:
         at most a ``1 / _budgets.MIN_BLOCKS`` share of the shortest series.
     unit : int
         Rows per unit.
+    least : int, default=1
+        The fewest units per block: those the test's resampling budget
+        allows (longer blocks are as valid, and cost less).
 
     Attributes
     ----------
@@ -212,7 +215,7 @@ class BlockChoice:
         allow (then the null is coarse and leans on its correction).
     """
 
-    def __init__(self, dependences, block_size, unit):
+    def __init__(self, dependences, block_size, unit, least=1):
         shortest = min(d.n_units for d in dependences)
         most = max(1, shortest // _budgets.MIN_BLOCKS)
         if block_size == "auto":
@@ -220,20 +223,21 @@ class BlockChoice:
                 int(d.units_for(_budgets.BLOCK_BIAS).max()) for d in dependences
             )
             self.capped = wanted > most
-            self.units = min(wanted, most)
+            self.units = max(min(wanted, most), least)
         else:
             self.capped = False
-            self.units = max(1, -(-int(block_size) // unit))
+            self.units = max(1, -(-int(block_size) // unit), least)
         self.rows = self.units * unit
         self.scales = [d.scale(self.units) for d in dependences]
 
 
-def choose(block_size, series, unit):
+def choose(block_size, series, unit, least=1):
     """The :class:`BlockChoice` of a test whose feature maps have the unit
     sums ``series`` (for each map, a list of each sample's unit sums in time
-    order), made of units of ``unit`` rows; warns when ``"auto"`` is capped
-    by the fewest blocks."""
-    choice = BlockChoice([map_dependence(s) for s in series], block_size, unit)
+    order), made of units of ``unit`` rows, at least ``least`` units per
+    block; warns when ``"auto"`` is capped by the fewest blocks."""
+    dependences = [map_dependence(s) for s in series]
+    choice = BlockChoice(dependences, block_size, unit, least)
     if choice.capped:
         warnings.warn(
             f"block_size='auto': the rows depend on each other over longer "
@@ -291,19 +295,25 @@ def inflation(samples, seed, paired=False):
     than the one exchangeable rows give: the traced long-run variance of
     each sample's features (its first rows, in order) over their variance.
     ``paired``: the two variables of an independence test, whose
-    cross-covariance's spread grows by ``1 + 2 sum_k w_k rho_x(k) rho_y(k)``.
-    1 when no lag is correlated beyond chance."""
-    series = [[_check_features(Z, seed)] for Z in samples]
+    cross-covariance's spread grows by ``1 + 2 sum_k w_k rho_x(k) rho_y(k)``
+    for each pair of a direction of x's features and one of y's (traced, or
+    leading: the null's tail is the leading directions'), the largest of
+    them. 1 when no lag is correlated beyond chance."""
+    features = [_check_features(Z, seed) for Z in samples]
     if not paired:
-        dependence = Dependence([s[0] for s in series])
+        dependence = Dependence(features)
         return float(dependence.lrv[0] / dependence.gamma[0, 0])
-    x, y = (Dependence(s) for s in series)
-    window = int(max(x.window[0], y.window[0]))
-    if min(x.m[0], y.m[0]) == 0:
-        return 1.0
-    lags = np.arange(1, window + 1)
-    rho = [d.gamma[lags, 0] / d.gamma[0, 0] for d in (x, y)]
-    return float(1.0 + 2.0 * np.sum(flat_top(lags / window) * rho[0] * rho[1]))
+    x, y = (map_dependence([Z]) for Z in features)
+    largest = 1.0
+    for a in np.flatnonzero(x.m > 0):
+        for b in np.flatnonzero(y.m > 0):
+            window = int(max(x.window[a], y.window[b]))
+            lags = np.arange(1, window + 1)
+            rho_x = x.gamma[lags, a] / x.gamma[0, a]
+            rho_y = y.gamma[lags, b] / y.gamma[0, b]
+            factor = 1.0 + 2.0 * np.sum(flat_top(lags / window) * rho_x * rho_y)
+            largest = max(largest, float(factor))
+    return largest
 
 
 def check_order(samples, seed, paired=False):

@@ -424,6 +424,24 @@ def auto_unit(n_x, n_y, n_features_out, n_resamples, n_products=1):
     return max(1, min(unit, cap))
 
 
+def ordered_unit(n_x, n_y, n_features_out):
+    """The unit of a stream in time order (``block_size``): the smallest power
+    of two keeping each sample within ``_budgets.ORDER_UNITS`` units and the
+    unit sums within ``_budgets.UNIT_ENTRIES`` entries. Its units are
+    summed, not resampled: blocks of them are
+    (:class:`~._blocks.BlockChoice`), so they can be many, and many are what
+    the dependence between neighbouring rows is read from."""
+
+    def fits(unit):
+        units = -(-n_x // unit) - (-n_y // unit)
+        return (
+            max(n_x, n_y) // unit <= _budgets.ORDER_UNITS
+            and units * max(n_features_out, 1) <= _budgets.UNIT_ENTRIES
+        )
+
+    return _budgets.smallest_unit(fits)
+
+
 def add_array(state, transformers, widths, X, sample, start, total, rows=HOST):
     """Add the rows of an in-memory array to ``state`` in place, chunk by
     chunk (see :meth:`UnitSums.add_chunk`)."""

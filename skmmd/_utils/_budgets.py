@@ -61,15 +61,24 @@ def smallest_unit(fits, start=1):
 # Rows in time order (block_size="auto"): the fewest blocks of each sample
 # (a null of fewer is too coarse to reject at usual levels), the relative
 # bias of a block variance the block length is chosen to stay within (the
-# correction of the null takes up the rest), and the leading principal
-# directions of the features whose dependence is read besides their trace.
+# correction of the null takes up the rest; at 0.1 the corrected level of
+# two samples of AR(0.9) rows at n = 5000 was 0.068, at 0.05 it was 0.052,
+# benchmarks/bench_time_series.py), and the leading principal directions of
+# the features whose dependence is read besides their trace.
 MIN_BLOCKS = 5
-BLOCK_BIAS = 0.1
+# Units of each sample a stream in time order sums its rows into before its
+# blocks are chosen (bounded by UNIT_ENTRIES too): the dependence between
+# neighbouring rows is read from their sums in order, and with a few hundred
+# units a correlation of 0.2 between neighbours (blocks a third too narrow)
+# is within the noise.
+ORDER_UNITS = 2**12
+BLOCK_BIAS = 0.05
 BLOCK_DIRECTIONS = 3
 # The check that warns when rows tested as exchangeable look ordered: the
 # first rows of each sample it reads, the fewest it reads at all, the widest
 # features it reads (wider ones are projected), and the inflation of the
-# null's spread it warns from (a 5 % test rejects about 8 % of nulls there).
+# null's spread it warns from (exchangeable rows stay far below it:
+# benchmarks/bench_time_series.py --warning).
 ORDER_CHECK_ROWS = 2048
 ORDER_CHECK_MIN = 64
 ORDER_CHECK_WIDTH = 64

@@ -187,7 +187,14 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         engine = _engines.engine_for(X)
         return _explain.column_report(self, engine, X, Y, columns, rng, seed)
 
-    def _resolve_unit(self, m, n, n_features_out):
+    def _resolve_unit(self, m, n, n_features_out, resampled=False):
+        """Rows per unit of the stream: ``resample_unit``, or its rule; with
+        ``block_size`` the units of a stream in time order
+        (:func:`~skmmd._testing._streaming.ordered_unit`), blocks of which are
+        resampled, at least those of the rule (``resampled``)."""
+        if self.block_size is not None and not resampled:
+            if self.resample_unit == "auto":
+                return _streaming.ordered_unit(m, n, n_features_out)
         if self.resample_unit != "auto":
             if self.resample_unit > min(m, n):
                 raise ValueError(
@@ -454,9 +461,12 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         self.block_size_ = self.block_scale_ = None
         if self.block_size is None:
             return sums, [1.0] * len(sums)
-        choice = _blocks.choose(
-            self.block_size, [s.series() for s in sums[:n_maps]], self.resample_unit_
-        )
+        stream, unit = self._stream, self.resample_unit_
+        width = unit_width(stream.transformers[:n_maps], stream.widths[:n_maps])
+        # The blocks are at least the units the resampling budget allows.
+        budget = self._resolve_unit(*stream.n_rows, width, resampled=True)
+        series = [s.series() for s in sums[:n_maps]]
+        choice = _blocks.choose(self.block_size, series, unit, -(-budget // unit))
         self.block_size_ = choice.rows
         self._block_choice = choice
         scales = [float(s.max()) for s in choice.scales]
