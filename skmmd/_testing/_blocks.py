@@ -147,36 +147,57 @@ class Dependence:
         return np.where(self.m > 0, np.maximum(lrv / block, 1.0), 1.0)
 
 
-def leading_directions(A, k, iterations=4):
-    """The ``k`` leading right singular vectors of ``A`` (rows), as rows,
-    by a randomized range finder with power iterations (Halko, Martinsson
-    & Tropp 2011) from a fixed start, so that the same sums give the same
-    directions; ``O(K D k)`` where a full SVD of the unit sums costs
-    ``O(K D min(K, D))`` (seconds for a thousand units of wide Stein
-    features)."""
-    k = min(k, *A.shape)
+def leading_directions(blocks, k, iterations=4):
+    """The ``k`` leading right singular vectors (columns) of the rows of
+    ``blocks`` stacked, by a randomized range finder with power iterations
+    (Halko, Martinsson & Tropp 2011) from a fixed start, so that the same
+    sums give the same directions; ``O(K D k)`` where a full SVD of the unit
+    sums costs ``O(K D min(K, D))``."""
+    width = blocks[0].shape[1]
+    rows = sum(b.shape[0] for b in blocks)
+    k = min(k, rows, width)
     if k == 0:
-        return np.zeros((0, A.shape[1]))
-    start = np.random.default_rng(0).normal(size=(A.shape[0], min(k + 5, A.shape[0])))
-    Q = np.linalg.qr(A.T @ start)[0]
+        return np.zeros((width, 0))
+    rng = np.random.default_rng(0)
+    Q = sum(b.T @ rng.normal(size=(b.shape[0], min(k + 5, width))) for b in blocks)
+    Q = np.linalg.qr(Q)[0]
     for _ in range(iterations):
-        Q = np.linalg.qr(A.T @ (A @ Q))[0]
-    _, _, vt = np.linalg.svd(A @ Q, full_matrices=False)
-    return (Q @ vt[:k].T).T
+        Q = np.linalg.qr(sum(b.T @ (b @ Q) for b in blocks))[0]
+    small = np.vstack([b @ Q for b in blocks])
+    _, _, vt = np.linalg.svd(small, full_matrices=False)
+    return Q @ vt[:k].T
 
 
 def map_dependence(series):
     """The :class:`Dependence` of one feature map's unit sums (a list of
     (K_s, D) series): traced over the features and along the
     ``_budgets.BLOCK_DIRECTIONS`` leading principal directions of the
-    units (centered in each series, pooled), one group each, so that a
-    few directions of strong dependence are not drowned in the trace."""
+    units (centered in each series), one group each, so that a few
+    directions of strong dependence are not drowned in the trace. Wide
+    features are read through a fixed Gaussian projection to
+    ``_budgets.ORDER_CHECK_WIDTH`` columns (:func:`projection`), which keeps
+    the traced autocovariances in expectation (and the leading directions'
+    share of them) at a fraction of the cost."""
     series = [s for s in series if s.shape[0]]
-    centered = np.vstack([s - s.mean(axis=0) for s in series])
+    R = projection(series[0].shape[1])
+    if R is not None:
+        series = [s @ R for s in series]
+    centered = [s - s.mean(axis=0) for s in series]
     axes = leading_directions(centered, _budgets.BLOCK_DIRECTIONS)
     width = series[0].shape[1]
-    edges = np.concatenate([[0], width + np.arange(axes.shape[0])])
-    return Dependence([np.hstack([s, s @ axes.T]) for s in series], edges)
+    edges = np.concatenate([[0], width + np.arange(axes.shape[1])])
+    return Dependence([np.hstack([s, s @ axes]) for s in series], edges)
+
+
+def projection(width):
+    """A fixed Gaussian projection of ``width`` features to
+    ``_budgets.ORDER_CHECK_WIDTH`` columns (scaled so that it keeps traces
+    in expectation), or None for features no wider."""
+    if width <= _budgets.ORDER_CHECK_WIDTH:
+        return None
+    rng = np.random.default_rng(0)
+    R = rng.normal(size=(width, _budgets.ORDER_CHECK_WIDTH))
+    return R / np.sqrt(_budgets.ORDER_CHECK_WIDTH)
 
 
 def column_dependence(series, widths):

@@ -87,10 +87,27 @@ class FeatureSums:
         return self.fixed["s_" + "xy"[sample]]
 
     def series(self):
-        """The unit sums of each sample, ``[U_x, U_y]`` (views): in time order
-        when the units are blocks of consecutive rows (``block_size``)."""
-        U = self.U
-        return [U[: self.n_units[0]], U[self.n_units[0] :]]
+        """The unit sums of each sample, ``[U_x, U_y]``: in time order when
+        the units are blocks of consecutive rows (``block_size``); views of
+        the stored blocks where a sample's units lie in one."""
+        out, start = [], 0
+        for g in self.n_units:
+            out.append(self._rows(start, start + g))
+            start += g
+        return out
+
+    def _rows(self, lo, hi):
+        """Unit sums ``lo .. hi - 1``, a view when they lie in one block."""
+        parts, start = [], 0
+        for block in self.blocks:
+            stop = start + block.shape[0]
+            a, b = max(lo, start), min(hi, stop)
+            if a < b:
+                parts.append(block[a - start : b - start])
+            start = stop
+        if len(parts) == 1:
+            return parts[0]
+        return np.vstack(parts) if parts else np.zeros((0, self.blocks[0].shape[1]))
 
     def coarsened(self, factor):
         """The sums of units of ``factor`` consecutive units of each sample
@@ -99,16 +116,16 @@ class FeatureSums:
         if factor == 1:
             return self
         unit = int(self.sizes[0]) if self.sizes.size else 1
-        U, fixed, start = self.U, dict(self.fixed), 0
+        fixed, start = dict(self.fixed), 0
         blocks, q, n_units = [], [], []
-        for s, g in enumerate(self.n_units):
+        for s, (U, g) in enumerate(zip(self.series(), self.n_units)):
             k = g // factor
             kept = slice(start, start + k * factor)
-            blocks.append(U[kept].reshape(k, factor, U.shape[1]).sum(axis=1))
+            blocks.append(U[: k * factor].reshape(k, factor, U.shape[1]).sum(axis=1))
             q.append(self.q[kept].reshape(k, factor).sum(axis=1))
-            rest = slice(start + k * factor, start + g)
             side = "xy"[s]
-            fixed["s_" + side] = fixed["s_" + side] + U[rest].sum(axis=0)
+            fixed["s_" + side] = fixed["s_" + side] + U[k * factor :].sum(axis=0)
+            rest = slice(start + k * factor, start + g)
             fixed["q_" + side] = fixed["q_" + side] + float(self.q[rest].sum())
             fixed["r_" + side] = fixed["r_" + side] + (g - k * factor) * unit
             n_units.append(k)
