@@ -373,12 +373,145 @@ def mcmc(args):
             report(args, key, hits, len(mine), time.perf_counter() - start)
 
 
+# ------------------------------------------------------------- power, hyppo
+def _two_windows(kind, phi=0.5, n=1000, effect=0.3):
+    """Two consecutive windows of one AR(1) stream of d = 2, the second
+    changed: its mean shifted, its scale changed (a variance change), or
+    nothing (``"exchangeable"`` draws i.i.d. rows with a mean shift)."""
+
+    def draw(rng):
+        if kind == "exchangeable":
+            X, Y = rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
+            return X, Y + [effect, 0.0]
+        Z = ar1(rng, 2 * n, phi, 2)
+        X, Y = Z[:n], Z[n:]
+        if kind == "mean shift":
+            return X, Y + [effect, 0.0]
+        return X, Y * (1.0 + effect)
+
+    return draw
+
+
+def _coupled(phi=0.5, n=300, coupling=0.4):
+    """Two AR(1) series, y driven by x's previous row."""
+
+    def draw(rng):
+        x = ar1(rng, n, phi)
+        y = coupling * np.roll(x, 1, axis=0) + np.sqrt(1 - coupling**2) * ar1(
+            rng, n, phi
+        )
+        return x, y
+
+    return draw
+
+
+def power(args):
+    """Power of the two-sample and independence tests with ``block_size``
+    (and without, where the rows are exchangeable: the power blocks cost)."""
+    cells = [
+        ("MMDTest", "exchangeable", _two_windows("exchangeable", effect=0.12)),
+        ("MMDTest", "mean shift", _two_windows("mean shift", effect=0.3)),
+        ("MMDTest", "variance change", _two_windows("variance", effect=0.3)),
+        ("HSICTest", "lagged coupling", _coupled()),
+    ]
+    for name, kind, draw in cells:
+        sizes = args.block_sizes if kind == "exchangeable" else ["auto"]
+        for block_size in sizes:
+            hits, reps, start = 0, 0, time.perf_counter()
+            for r in shard(args):
+                rng = np.random.default_rng([args.seed, len(kind), r])
+                A, B = draw(rng)
+                cls = skmmd.MMDTest if name == "MMDTest" else skmmd.HSICTest
+                test = cls(
+                    block_size=block_size,
+                    n_resamples=args.n_resamples,
+                    random_state=r,
+                )
+                hits += _quiet(lambda: test.fit(A, B)) <= ALPHA
+                reps += 1
+            key = f"power {name} {kind} block_size={block_size}"
+            report(args, key, hits, reps, time.perf_counter() - start)
+
+
+def versus_hyppo(args):
+    """``HSICTest(block_size="auto")`` and hyppo's ``DcorrX`` (its default
+    ``max_lag=0``, 1000 block permutations) and ``MGCX`` on the same draws:
+    level on two independent AR(0.5) series and power on lagged coupling,
+    n = 300; and the time of one test of each at n = 2000."""
+    from hyppo.time_series import MGCX, DcorrX
+
+    def ours(x, y, seed):
+        test = skmmd.HSICTest(
+            block_size="auto", n_resamples=args.n_resamples, random_state=seed
+        )
+        return _quiet(lambda: test.fit(x, y))
+
+    def dcorrx(x, y, seed):
+        return DcorrX(max_lag=0).test(x, y, reps=1000, random_state=seed)[1]
+
+    def mgcx(x, y, seed):
+        return MGCX(max_lag=0).test(x, y, reps=1000, random_state=seed)[1]
+
+    methods = {"HSICTest(auto)": ours, "DcorrX": dcorrx, "MGCX": mgcx}
+    methods = {k: v for k, v in methods.items() if k in args.methods}
+    for kind, draw in (
+        ("independent", _coupled(coupling=0.0)),
+        ("lagged coupling", _coupled()),
+    ):
+        hits = dict.fromkeys(methods, 0)
+        seconds = dict.fromkeys(methods, 0.0)
+        reps = 0
+        for r in shard(args):
+            x, y = draw(np.random.default_rng([args.seed, len(kind), r]))
+            for name, run in methods.items():
+                start = time.perf_counter()
+                hits[name] += run(x, y, r) <= ALPHA
+                seconds[name] += time.perf_counter() - start
+            reps += 1
+        for name in methods:
+            key = f"hyppo {kind} AR(0.5) n=300 {name}"
+            report(args, key, hits[name], reps, seconds[name])
+    x, y = _coupled(n=2000)(np.random.default_rng(args.seed))
+    for name, run in methods.items():
+        start = time.perf_counter()
+        run(x, y, 0)
+        print(f"time at n=2000 {name}: {time.perf_counter() - start:.2f} s", flush=True)
+
+
+def timing(args):
+    """Seconds of one test against the rows, with and without blocks."""
+    for n in (1000, 10_000, 100_000):
+        rng = np.random.default_rng(args.seed)
+        X, Y = ar1(rng, n, 0.5, 2), ar1(rng, n, 0.5, 2)
+        for name, make in (
+            ("MMDTest", lambda b: skmmd.MMDTest(block_size=b, random_state=0)),
+            ("HSICTest", lambda b: skmmd.HSICTest(block_size=b, random_state=0)),
+        ):
+            for block_size in (None, "auto"):
+                test = make(block_size)
+                start = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    test.fit(X, Y if name == "MMDTest" else Y[:, :1]).p_value_
+                seconds = time.perf_counter() - start
+                print(
+                    f"time {name} n={n} block_size={block_size}: {seconds:.2f} s",
+                    flush=True,
+                )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", action="store_true")
     parser.add_argument("--warning", action="store_true")
     parser.add_argument("--mcmc", action="store_true")
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--power", action="store_true")
+    parser.add_argument("--hyppo", action="store_true")
+    parser.add_argument("--time", action="store_true")
+    parser.add_argument(
+        "--methods", nargs="*", default=["HSICTest(auto)", "DcorrX", "MGCX"]
+    )
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument(
         "--n-resamples",
@@ -416,6 +549,12 @@ def main(argv=None):
         mcmc(args)
     if args.explain:
         explain_fwer(args)
+    if args.power:
+        power(args)
+    if args.hyppo:
+        versus_hyppo(args)
+    if args.time:
+        timing(args)
 
 
 if __name__ == "__main__":
