@@ -229,3 +229,45 @@ def test_bad_block_sizes_name_the_parameter(rng, block_size):
         MMDTest(block_size=block_size).fit(
             rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
         )
+
+
+def _chains(rng, n_draws=600, n_chains=3, phi=0.9):
+    """Chains of an AR(1) sampler whose stationary law is N(0, I_2), shaped
+    (draws, chains, d) as emcee returns them."""
+    return np.stack([ar1(rng, n_draws, phi, 2) for _ in range(n_chains)], axis=1)
+
+
+def test_chains_are_their_draws_in_time_order_with_blocks(rng):
+    chains = _chains(rng)
+    test = KernelSteinTest(lambda x: -x, n_resamples=99, random_state=0).fit(chains)
+    rows = np.concatenate([chains[:, c] for c in range(chains.shape[1])])
+    same = KernelSteinTest(
+        lambda x: -x, block_size="auto", n_resamples=99, random_state=0
+    ).fit(rows)
+    assert test.n_chains_ == 3 and test.block_size_ > 1
+    assert test.p_value_ == same.p_value_ and test.statistic_ == same.statistic_
+    with pytest.raises(ValueError, match="partial_fit takes rows"):
+        KernelSteinTest(lambda x: -x).partial_fit(chains)
+
+
+def test_arviz_posteriors_are_chains(rng):
+    arviz = pytest.importorskip("arviz", reason="ArviZ is optional (the mcmc extra)")
+    chains = _chains(rng)
+    posterior = {"mu": np.swapaxes(chains[:, :, 0], 0, 1)}  # (chain, draw)
+    posterior["tau"] = np.swapaxes(chains[:, :, 1], 0, 1)
+    data = arviz.from_dict(posterior=posterior)
+    from_arviz = KernelSteinTest(lambda x: -x, n_resamples=99, random_state=0)
+    from_array = KernelSteinTest(lambda x: -x, n_resamples=99, random_state=0)
+    assert from_arviz.fit(data).n_chains_ == 3
+    assert from_arviz.p_value_ == from_array.fit(chains).p_value_
+
+
+def test_emcee_chains_of_the_target_are_accepted(rng):
+    emcee = pytest.importorskip("emcee", reason="emcee is optional (the mcmc extra)")
+    # 8 walkers on N(0, I_2), seeded through emcee's public random_state.
+    sampler = emcee.EnsembleSampler(8, 2, lambda x: -0.5 * x @ x)
+    sampler.random_state = np.random.RandomState(0).get_state()
+    sampler.run_mcmc(rng.normal(size=(8, 2)), 700, progress=False)
+    chains = sampler.get_chain(discard=200)  # (draws, walkers, d)
+    result = goodness_of_fit_test(chains, stats.multivariate_normal(np.zeros(2)))
+    assert result.pvalue > 0.01
