@@ -15,9 +15,11 @@ def goodness_of_fit_test(X, model, **options):
 
     Parameters
     ----------
-    X : DataFrame or array-like of shape (n,) or (n, d)
+    X : DataFrame, array-like of shape (n,) or (n, d), or MCMC chains
         The rows tested (a 1-D array: a sample of one variable, as in
-        :func:`scipy.stats.goodness_of_fit`).
+        :func:`scipy.stats.goodness_of_fit`), or unthinned chains: an array
+        ``(draws, chains, d)`` or ArviZ ``InferenceData``
+        (:meth:`KernelSteinTest.fit`).
     model : object
         The model: a score function ``score(X) -> (n, d)``, a frozen
         continuous ``scipy.stats`` distribution, or a fitted
@@ -25,7 +27,8 @@ def goodness_of_fit_test(X, model, **options):
         ``KernelDensity`` (see :class:`KernelSteinTest`).
     **options : dict
         Parameters of :class:`KernelSteinTest`, e.g. ``n_resamples``,
-        ``random_state``.
+        ``random_state``, ``block_size`` (rows in time order, MCMC chains:
+        :ref:`time_ordered`).
 
     Returns
     -------

@@ -54,7 +54,8 @@ def hsic_test(
         ``standard_error`` are then arrays, one entry per pair of kernels.
     **options : dict
         Parameters of :class:`HSICTest` (or of :class:`AggregatedHSICTest`),
-        e.g. ``n_resamples``, ``random_state``.
+        e.g. ``n_resamples``, ``random_state``, ``block_size`` (pairs in time
+        order: :ref:`time_ordered`).
 
     Returns
     -------

@@ -33,7 +33,8 @@ def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options
         The column groups of ``explain`` (None: every column alone).
     **options : dict
         Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
-        ``n_resamples``, ``alpha``, ``random_state``.
+        ``n_resamples``, ``alpha``, ``random_state``, ``block_size`` (rows in
+        time order: :ref:`time_ordered`).
 
     Returns
     -------
