@@ -293,8 +293,28 @@ def shift_pairings(rng, n_resamples, n_units, shift):
 
 
 class SerialDependenceWarning(UserWarning):
-    """Rows that look serially dependent (in time order) tested as
-    exchangeable (``block_size=None``): the p-value is too small."""
+    """Warning that rows tested as exchangeable look serially dependent.
+
+    A test with ``block_size=None`` checks the features of the first rows of
+    each sample, in their order: when neighbouring rows are correlated
+    enough to make its null too narrow (its p-value too small), it warns
+    with the estimated factor and names ``block_size="auto"`` (see
+    :ref:`time_ordered`).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from scipy import signal
+    >>> import skmmd
+    >>> rng = np.random.default_rng(0)
+    >>> rows = signal.lfilter([1.0], [1.0, -0.8], rng.normal(size=(1000, 2)), axis=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = skmmd.MMDTest(n_resamples=19).fit(rows[:500], rows[500:])
+    >>> any(issubclass(w.category, skmmd.SerialDependenceWarning) for w in caught)
+    True
+    """
 
 
 def _check_features(Z, seed):
