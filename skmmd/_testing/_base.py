@@ -110,6 +110,18 @@ def stopping_rule(test, aggregated=False):
     return aggregated_rule(test.alpha) if aggregated else sequential_rule(test.alpha)
 
 
+# The fitted attributes set_calibrated sets: every test's results start with
+# them (a family's ``_RESULTS`` adds its own).
+CALIBRATED = (
+    "statistic_",
+    "p_value_",
+    "null_distribution_",
+    "n_resamples_used_",
+    "reject_",
+    "threshold_",
+)
+
+
 def set_calibrated(test, observed, null, p_value, rule=None):
     """Set the fitted attributes every test has after calibration.
 

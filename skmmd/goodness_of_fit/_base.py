@@ -15,6 +15,7 @@ from sklearn.utils.metaestimators import available_if
 
 from .._testing import _blocks, _engines
 from .._testing._base import (
+    CALIBRATED,
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
@@ -132,12 +133,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     (not public)."""
 
     _RESULTS = (
-        "statistic_",
-        "p_value_",
-        "null_distribution_",
-        "n_resamples_used_",
-        "reject_",
-        "threshold_",
+        *CALIBRATED,
         "result_",
         "resample_unit_",
         "block_size_",

@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _engines, _inputs
 from .._testing._base import (
+    CALIBRATED,
     StreamedResults,
     fit_indices,
     head,
@@ -50,12 +51,7 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
     and start the stream (``_start``) and calibrate it (``_calibrate``)."""
 
     _RESULTS = (
-        "statistic_",
-        "p_value_",
-        "null_distribution_",
-        "n_resamples_used_",
-        "reject_",
-        "threshold_",
+        *CALIBRATED,
         "result_",
         "resample_unit_",
         "block_size_",

@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _blocks, _engines, _inputs, _streaming
 from .._testing._base import (
+    CALIBRATED,
     SHARED_CONSTRAINTS,
     StreamedResults,
     fit_indices,
@@ -212,12 +213,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     # computed when first read (the calibration costs O(B G D), the update
     # O(chunk D)), so a stream of many chunks calibrates once.
     _RESULTS = (
-        "statistic_",
-        "p_value_",
-        "null_distribution_",
-        "n_resamples_used_",
-        "reject_",
-        "threshold_",
+        *CALIBRATED,
         "witness_weights_",
         "statistics_",
         "p_values_",
