@@ -366,10 +366,10 @@ def mcmc(args):
                     score, n_resamples=args.n_resamples, random_state=r
                 )
                 hits += _quiet(lambda: test.fit(chains)) <= ALPHA
-            key = (
-                f"mcmc {name} {sampler} ({n_chains} chains x {n_draws} draws, "
-                f"integrated time about {tau:.0f})"
-            )
+            # The shard's estimate of the integrated time, printed apart
+            # (the key must be the same in every shard).
+            print(f"integrated time of {name} {sampler}: about {tau:.0f}", flush=True)
+            key = f"mcmc {name} {sampler} ({n_chains} chains x {n_draws} draws)"
             report(args, key, hits, len(mine), time.perf_counter() - start)
 
 

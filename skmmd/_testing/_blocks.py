@@ -115,11 +115,14 @@ class Dependence:
         lrv = np.where(lrv > 0, lrv, self.gamma[0])
         return lrv, np.maximum((terms * lags).sum(axis=0), 0.0)
 
-    def block_variance(self, units):
+    def block_variance(self, units, window=None):
         """What blocks of ``units`` units estimate, per group: ``sum_{|k| <
-        L} (1 - |k| / L) gamma(k)``."""
-        lags = np.arange(1, min(units, self.gamma.shape[0]))
-        terms = 2.0 * (1.0 - lags / units)[:, None] * self.gamma[lags]
+        L} (1 - |k| / L) gamma(k)``, over the lags within ``window`` (per
+        group; None: all)."""
+        lags = np.arange(1, min(units, self.gamma.shape[0]))[:, None]
+        terms = 2.0 * (1.0 - lags / units) * self.gamma[lags.ravel()]
+        if window is not None:
+            terms = terms * (lags <= window)
         return self.gamma[0] + terms.sum(axis=0)
 
     def units_for(self, bias):
@@ -134,17 +137,14 @@ class Dependence:
 
     def scale(self, units):
         """Per group, the factor of a null of blocks of ``units`` units
-        that restores the long-run variance: ``lrv / block variance``, the
-        long-run variance over a window of at least two blocks (the lags a
-        block misses), never below 1, so the correction only widens the
-        null. 1 for a group with no correlated lag."""
-        window = np.minimum(
-            np.where(self.m > 0, np.maximum(self.window, 2 * units), 0),
-            self.gamma.shape[0] - 1,
-        )
-        lrv, _ = self._window_sums(window)
-        block = np.maximum(self.block_variance(units), np.finfo(float).tiny)
-        return np.where(self.m > 0, np.maximum(lrv / block, 1.0), 1.0)
+        that restores the long-run variance: ``lrv / block variance``, both
+        from the autocovariances within the group's lag window (beyond it
+        they are noise, and the block's shortfall is the weight it gives
+        the lags within), never below 1, so the correction only widens the
+        null; 1 for a group with no correlated lag."""
+        block = self.block_variance(units, self.window)
+        block = np.maximum(block, np.finfo(float).tiny)
+        return np.where(self.m > 0, np.maximum(self.lrv / block, 1.0), 1.0)
 
 
 def leading_directions(blocks, k, iterations=4):
