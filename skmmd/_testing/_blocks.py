@@ -373,7 +373,8 @@ def check_order(samples, seed, paired=False):
             f"neighbouring rows are correlated, which makes this test's null "
             f"about {factor:.1f} times too narrow and its p-value too small. If "
             "the rows come in time order (a stream, a sensor, an MCMC chain), "
-            "pass block_size='auto' to resample blocks of consecutive rows. If "
+            "pass block_size='auto' (--block-size auto on the command line) to "
+            "resample blocks of consecutive rows. If "
             "they were only sorted or grouped (by class, by a column, as "
             "GaussianMixture.sample returns them), this test's result does not "
             "depend on their order: shuffle them to silence this warning.",

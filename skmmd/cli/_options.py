@@ -4,7 +4,6 @@ error and an exit status."""
 
 import argparse
 import sys
-import warnings
 
 import numpy as np
 
@@ -189,26 +188,11 @@ def print_report(report, alpha, heading, out, verb="moved"):
     return shown
 
 
-def _one_line(name):
-    """Warnings as one line on standard error, with the CLI's spelling of
-    the option they name."""
-
-    def show(message, category, *args, **kwargs):
-        text = " ".join(str(message).split())
-        text = text.replace("block_size='auto'", "--block-size auto")
-        print(f"python -m skmmd {name}: warning: {text}", file=sys.stderr)
-
-    return show
-
-
 def run(command, args, name):
     """Run a command; any error is one line on standard error and an exit
     status (``--debug``: the traceback instead)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("default")
-            warnings.showwarning = _one_line(name)
-            return command(args)
+        return command(args)
     except Exception as exc:
         if args.debug:
             raise
