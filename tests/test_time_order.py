@@ -267,7 +267,12 @@ def test_emcee_chains_of_the_target_are_accepted(rng):
     # 8 walkers on N(0, I_2), seeded through emcee's public random_state.
     sampler = emcee.EnsembleSampler(8, 2, lambda x: -0.5 * x @ x)
     sampler.random_state = np.random.RandomState(0).get_state()
-    sampler.run_mcmc(rng.normal(size=(8, 2)), 700, progress=False)
+    # 2000 draws a walker, about 80 integrated autocorrelation times: enough
+    # blocks for a sharp null (with a few hundred draws, few blocks remain).
+    sampler.run_mcmc(rng.normal(size=(8, 2)), 2200, progress=False)
     chains = sampler.get_chain(discard=200)  # (draws, walkers, d)
-    result = goodness_of_fit_test(chains, stats.multivariate_normal(np.zeros(2)))
-    assert result.pvalue > 0.01
+    model = stats.multivariate_normal(np.zeros(2))
+    result = goodness_of_fit_test(chains, model, random_state=0)
+    assert result.pvalue > 0.05
+    # The same chains drawn from a wider law than the model are rejected.
+    assert goodness_of_fit_test(1.5 * chains, model, random_state=0).pvalue < 0.01
