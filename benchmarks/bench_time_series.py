@@ -21,6 +21,7 @@ counts how often each test rejects at alpha = 0.05:
 - ``--mcmc``: unthinned random-walk Metropolis chains (a 2-D banana, a
   10-D Gaussian) against their target, and biased (unadjusted Langevin)
   chains of the same length;
+- ``--coverage``: the HSIC interval's coverage on coupled AR(1) series;
 - ``--time``: seconds per test against the number of rows.
 
 Each line printed is one cell: the experiment, the test, the setting, the
@@ -32,6 +33,7 @@ rejection rate over ``--reps`` repetitions with its 95 % interval.
     python benchmarks/bench_time_series.py --mcmc --reps 500
     python benchmarks/bench_time_series.py --explain --reps 500
     python benchmarks/bench_time_series.py --hyppo --reps 200
+    python benchmarks/bench_time_series.py --coverage --reps 500
     python benchmarks/bench_time_series.py --time
 """
 
@@ -478,6 +480,40 @@ def versus_hyppo(args):
         print(f"time at n=2000 {name}: {time.perf_counter() - start:.2f} s", flush=True)
 
 
+def coverage(args, n=1000, rho=0.5):
+    """How often ``HSICTest``'s 95 % interval covers the kernel's HSIC when
+    y = rho x + noise, x and the noise AR(phi) series: the truth is the mean
+    unbiased HSIC over 200 exchangeable draws (phi = 0) of the same law."""
+
+    def result(x, y, block_size, r):
+        maps = [
+            skmmd.RandomFourierSampler(bandwidth=1.0, random_state=r + k)
+            for k in (0, 1)
+        ]
+        test = skmmd.HSICTest(
+            *maps, block_size=block_size, n_resamples=19, random_state=r
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return test.fit(x, y).result_
+
+    def pair(rng, phi):
+        x = ar1(rng, n, phi)
+        return x, rho * x + np.sqrt(1 - rho**2) * ar1(rng, n, phi)
+
+    draws = [pair(np.random.default_rng([args.seed, 1, r]), 0.0) for r in range(200)]
+    truth = np.mean([result(x, y, None, r).hsic for r, (x, y) in enumerate(draws)])
+    for phi in (0.5, 0.9):
+        for block_size in args.block_sizes:
+            hits, start = 0, time.perf_counter()
+            for r in shard(args):
+                x, y = pair(np.random.default_rng([args.seed, 2, r]), phi)
+                res = result(x, y, block_size, r)
+                hits += abs(res.hsic - truth) <= 1.96 * res.standard_error
+            key = f"coverage HSIC AR({phi}) n={n} block_size={block_size}"
+            report(args, key, hits, len(shard(args)), time.perf_counter() - start)
+
+
 def timing(args):
     """Seconds of one test against the rows, with and without blocks."""
     for n in (1000, 10_000, 100_000):
@@ -509,6 +545,7 @@ def main(argv=None):
     parser.add_argument("--power", action="store_true")
     parser.add_argument("--hyppo", action="store_true")
     parser.add_argument("--time", action="store_true")
+    parser.add_argument("--coverage", action="store_true")
     parser.add_argument(
         "--methods", nargs="*", default=["HSICTest(auto)", "DcorrX", "MGCX"]
     )
@@ -553,6 +590,8 @@ def main(argv=None):
         power(args)
     if args.hyppo:
         versus_hyppo(args)
+    if args.coverage:
+        coverage(args)
     if args.time:
         timing(args)
 

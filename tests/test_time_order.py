@@ -174,6 +174,27 @@ def test_blocks_still_find_a_difference(rng):
     assert hsic_test(x, y, block_size="auto", random_state=0).pvalue <= 0.01
 
 
+def test_hsic_standard_error_counts_the_dependence_between_units(rng):
+    # y follows x at lag 0, both AR(0.9): the jackknife over units in time
+    # order sees only part of the estimate's spread; with block_size its
+    # error grows by the long-run factor of the leave-one-out values, and
+    # on exchangeable rows it stays the exchangeable one.
+    x = ar1(rng, 2000, 0.9)
+    y = 0.5 * x + np.sqrt(0.75) * ar1(rng, 2000, 0.9)
+    se = {"auto": hsic_test(x, y, block_size="auto", n_resamples=19, random_state=0)}
+    with pytest.warns(SerialDependenceWarning):
+        se[None] = hsic_test(x, y, n_resamples=19, random_state=0)
+    assert se["auto"].hsic == pytest.approx(se[None].hsic)
+    assert se["auto"].standard_error > 1.8 * se[None].standard_error
+    x, y = rng.normal(size=(2000, 1)), rng.normal(size=(2000, 1))
+    y += 0.5 * x
+    same = [
+        hsic_test(x, y, block_size=b, n_resamples=19, random_state=0).standard_error
+        for b in (None, "auto")
+    ]
+    assert same[0] == pytest.approx(same[1])
+
+
 def test_explain_resamples_the_tests_blocks_for_every_column(rng):
     X, Y = ar1(rng, 800, 0.7, 4), ar1(rng, 800, 0.7, 4)
     Y[:, 2] += 1.0

@@ -147,6 +147,17 @@ class Dependence:
         return np.where(self.m > 0, np.maximum(self.lrv / block, 1.0), 1.0)
 
 
+def long_run_factor(values):
+    """Per column of ``values`` (units in time order down the rows): the
+    long-run variance over the variance, never below 1; 1 for a column with
+    no correlated lag. A standard error computed as if the units were
+    exchangeable grows by its square root (:class:`Dependence`'s window)."""
+    dependence = Dependence([values], edges=np.arange(values.shape[1]))
+    gamma0 = np.maximum(dependence.gamma[0], np.finfo(float).tiny)
+    factor = np.maximum(dependence.lrv / gamma0, 1.0)
+    return np.where(dependence.m > 0, factor, 1.0)
+
+
 def leading_directions(blocks, k, iterations=4):
     """The ``k`` leading right singular vectors (columns) of the rows of
     ``blocks`` stacked, by a randomized range finder with power iterations

@@ -20,6 +20,7 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
+    long_run,
     numeric_table,
     observations,
 )
@@ -426,7 +427,12 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.resample_unit_ = unit
         self.n_samples_ = stream.n_rows[0]
         hsic, se = effect_sizes(
-            parts, obs[:n_x], obs[n_x:], self.x_transformers_, self.y_transformers_
+            parts,
+            obs[:n_x],
+            obs[n_x:],
+            self.x_transformers_,
+            self.y_transformers_,
+            long_run(self),
         )
         self.result_ = HSICTestResult(
             statistic=self.statistic_,

@@ -17,6 +17,7 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
+    long_run,
     observations,
 )
 from ._resampled import resampled_hsic
@@ -40,13 +41,15 @@ def _parts(maps, xs, y_obs, unbiased):
     return out
 
 
-def _effects(parts, grams, y_obs, y_map):
-    """Each column's (or group's) unbiased HSIC and standard error."""
+def _effects(parts, grams, y_obs, y_map, dependence):
+    """Each column's (or group's) unbiased HSIC and standard error
+    (``dependence``: :func:`long_run`'s correction, or None)."""
     if grams is None:
-        hsic, se = parts.effect_sizes(y_obs, _column_draws(y_map))
+        hsic, se = parts.effect_sizes(y_obs, _column_draws(y_map), dependence)
         return list(zip(hsic, se))
     maps = [t.transformer for t, _ in grams], [y_map]
-    return list(zip(*effect_sizes(parts, [a for _, a in grams], [y_obs], *maps)))
+    xs = [a for _, a in grams]
+    return list(zip(*effect_sizes(parts, xs, [y_obs], *maps, dependence)))
 
 
 def column_report(test, X, Y, columns):
@@ -103,7 +106,8 @@ def column_report(test, X, Y, columns):
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))
-        intervals += [tuple(interval(*e)) for e in _effects(parts, grams, y_obs, y_map)]
+        effects = _effects(parts, grams, y_obs, y_map, long_run(test))
+        intervals += [tuple(interval(*e)) for e in effects]
     return _explain.ranked(
         column_maps.labels,
         np.concatenate(observed),

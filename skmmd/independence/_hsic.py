@@ -29,6 +29,7 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
+    long_run,
     observations,
 )
 from ._resampled import resampled_hsic
@@ -133,8 +134,10 @@ class HSICTest(_BaseHSICTest):
         it).
     result_ : HSICTestResult
         The same values, with the unbiased HSIC and its standard error
-        (``hsic``, ``standard_error``): the jackknife over the observations,
-        plus, for random Fourier features, the spread over the draw of the
+        (``hsic``, ``standard_error``): the jackknife over the observations
+        (with ``block_size``, units of consecutive pairs, its variance times
+        the long-run variance of its leave-one-out values over their
+        variance), plus, for random Fourier features, the spread over the draw of the
         frequencies (:func:`~skmmd.mmd._hsic.draw_variances`), so that the
         interval is for the HSIC of the kernel, not of one draw of its
         features.
@@ -350,10 +353,10 @@ class HSICTest(_BaseHSICTest):
         self.resample_unit_ = unit
         self.n_samples_ = n_samples
         if features is None:  # exact kernels
-            hsic_u, se = parts.jackknife()
+            hsic_u, se = parts.jackknife(long_run(self))
         else:
             maps = [self.x_transformer_], [self.y_transformer_]
-            hsic_u, se = effect_sizes(parts, *features, *maps)
+            hsic_u, se = effect_sizes(parts, *features, *maps, long_run(self))
         self.result_ = HSICTestResult(
             statistic=self.statistic_,
             pvalue=self.p_value_,

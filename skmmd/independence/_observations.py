@@ -46,13 +46,21 @@ def _column_draws(transformer):
     return None if draws is None else draws()
 
 
-def effect_sizes(parts, xs, ys, x_maps, y_maps):
+def long_run(test):
+    """The jackknife's correction for observations in time order (with the
+    test's ``block_size``: :func:`~skmmd._testing._blocks.long_run_factor`),
+    or None for exchangeable ones."""
+    return None if test.block_size is None else _blocks.long_run_factor
+
+
+def effect_sizes(parts, xs, ys, x_maps, y_maps, long_run=None):
     """The unbiased HSIC of every pair of maps and its standard error: the
-    jackknife over the observations ``xs``, ``ys`` (features of each map),
-    and the spread over the draw of the maps' random features (see
+    jackknife over the observations ``xs``, ``ys`` (features of each map;
+    ``long_run``: in time order, see :func:`long_run`), and the spread over
+    the draw of the maps' random features (see
     :func:`skmmd.mmd._hsic.draw_variances`), so that the interval is for the
     HSIC of the kernel, not of one draw of its features."""
-    hsic, se = parts.jackknife()
+    hsic, se = parts.jackknife(long_run)
     draws = [_column_draws(m) for m in x_maps], [_column_draws(m) for m in y_maps]
     spread = draw_variances(xs, ys, *draws)
     return hsic, np.sqrt(se**2 + (spread[0] if parts.single else spread))

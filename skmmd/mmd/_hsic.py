@@ -156,10 +156,16 @@ class HSICParts:
         stat = quadratic - diagonal + self.const - 2.0 * cross / (G - 2)
         return self._shaped(stat / (G * (G - 3))), self._shaped(scale / (G * (G - 3)))
 
-    def jackknife(self):
+    def jackknife(self, long_run=None):
         """The unbiased HSIC of the observed pairing and its delete-one
         jackknife standard error (``O(G^2)`` per pair of kernels; needs
-        ``G >= 5``): floats, or arrays of ``n_x n_y`` for several kernels."""
+        ``G >= 5``): floats, or arrays of ``n_x n_y`` for several kernels.
+
+        ``long_run``: for observations in time order, a function of the
+        leave-one-out values (units down the rows, a column per pair of
+        kernels) giving the factor of their variance that their dependence
+        adds (see :func:`_jackknife_variance`); None: exchangeable
+        observations."""
         G, K, L = self.G, self.K, self.L
         dk = np.diagonal(K, axis1=1, axis2=2)
         dl = np.diagonal(L, axis1=1, axis2=2)
@@ -186,8 +192,9 @@ class HSICParts:
             + np.outer(rk.sum(axis=1), rl.sum(axis=1)) / ((G - 1) * (G - 2))
             - 2.0 * inner / (G - 2)
         ) / (G * (G - 3))
-        spread = np.sum((loo - loo.mean(axis=2, keepdims=True)) ** 2, axis=2)
-        se = np.sqrt((G - 1) / G * spread)
+        n_x, n_y = loo.shape[:2]
+        variance = _jackknife_variance(loo.reshape(n_x * n_y, G).T, long_run)
+        se = np.sqrt(variance).reshape(n_x, n_y)
         if self.single:
             return float(full[0, 0]), float(se[0, 0])
         return full.ravel(), se.ravel()
@@ -269,7 +276,7 @@ class ColumnHSICParts:
         stat, scale = self.statistics(np.arange(self.G)[None, :])
         return stat[0], scale[0]
 
-    def effect_sizes(self, y_features, y_draws=None):
+    def effect_sizes(self, y_features, y_draws=None, long_run=None):
         """Every column's unbiased HSIC and its standard error, as
         :class:`HSICParts` ``.jackknife()`` plus :func:`draw_variances` give
         them for one column, from the features in ``O(G W r)``: no Gram.
@@ -277,6 +284,7 @@ class ColumnHSICParts:
         ``y_features`` are y's observations as the map gives them and
         ``y_draws`` the draw behind each of their columns (None: no spread
         over the draw); the columns' own features are not independent draws.
+        ``long_run`` as in :meth:`HSICParts.jackknife`.
         """
         G, g, k = self.G, self.G - 1, self.n_blocks
         a = self.a.reshape(G, k, -1)
@@ -301,7 +309,7 @@ class ColumnHSICParts:
             + rk.sum(axis=0) * rl.sum() / ((G - 1) * (G - 2))
             - 2.0 * inner / (G - 2)
         ) / (G * (G - 3))
-        variance = (G - 1) / G * ((loo - loo.mean(axis=0)) ** 2).sum(axis=0)
+        variance = _jackknife_variance(loo, long_run)
         if y_draws is not None:
             variance = variance + self._draw_variance(y_features, y_draws)
         return full, np.sqrt(variance)
@@ -322,6 +330,17 @@ class ColumnHSICParts:
         if per_draw.shape[0] < 2:
             return 0.0
         return per_draw.shape[0] * per_draw.var(axis=0, ddof=1)
+
+
+def _jackknife_variance(loo, long_run=None):
+    """The delete-one jackknife variance ``(G - 1)/G sum_g (loo_g - mean)^2``
+    of each column of the leave-one-out values ``loo`` (G, p), times
+    ``long_run(loo)`` when given: the factor by which the long-run variance
+    of observations in time order exceeds their variance (the jackknife's
+    sum treats them as exchangeable)."""
+    G = loo.shape[0]
+    variance = (G - 1) / G * ((loo - loo.mean(axis=0)) ** 2).sum(axis=0)
+    return variance if long_run is None else variance * long_run(loo)
 
 
 def draw_variances(xs, ys, x_draws, y_draws):

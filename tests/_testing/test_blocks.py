@@ -36,6 +36,15 @@ def test_long_run_variance_of_an_ar1_series(rng):
     assert dependence.block_variance(1)[0] == pytest.approx(1.0, rel=0.05)
 
 
+def test_long_run_factor_per_column(rng):
+    # An AR(0.5) column and an exchangeable one: (1 + phi) / (1 - phi) = 3,
+    # and 1 (no correlated lag).
+    values = np.hstack([ar1(rng, 20_000, 0.5), rng.normal(size=(20_000, 1))])
+    factor = _blocks.long_run_factor(values)
+    assert factor[0] == pytest.approx(3.0, rel=0.1)
+    assert factor[1] == 1.0
+
+
 def test_no_correlated_lag_means_no_block_and_no_correction(rng):
     dependence = _blocks.Dependence([rng.normal(size=(2000, 4))])
     assert dependence.m[0] == 0
