@@ -537,15 +537,19 @@ def timing(args):
 
 
 def main(argv=None):
+    experiments = {
+        "level": level,
+        "warning": warning_rate,
+        "mcmc": mcmc,
+        "explain": explain_fwer,
+        "power": power,
+        "hyppo": versus_hyppo,
+        "coverage": coverage,
+        "time": timing,
+    }
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--level", action="store_true")
-    parser.add_argument("--warning", action="store_true")
-    parser.add_argument("--mcmc", action="store_true")
-    parser.add_argument("--explain", action="store_true")
-    parser.add_argument("--power", action="store_true")
-    parser.add_argument("--hyppo", action="store_true")
-    parser.add_argument("--time", action="store_true")
-    parser.add_argument("--coverage", action="store_true")
+    for name in experiments:
+        parser.add_argument(f"--{name}", action="store_true")
     parser.add_argument(
         "--methods", nargs="*", default=["HSICTest(auto)", "DcorrX", "MGCX"]
     )
@@ -578,22 +582,9 @@ def main(argv=None):
     args.shard = tuple(args.shard)
     if args.aggregate:
         return aggregate(args.aggregate)
-    if args.level:
-        level(args)
-    if args.warning:
-        warning_rate(args)
-    if args.mcmc:
-        mcmc(args)
-    if args.explain:
-        explain_fwer(args)
-    if args.power:
-        power(args)
-    if args.hyppo:
-        versus_hyppo(args)
-    if args.coverage:
-        coverage(args)
-    if args.time:
-        timing(args)
+    for name, run in experiments.items():
+        if getattr(args, name):
+            run(args)
 
 
 if __name__ == "__main__":
