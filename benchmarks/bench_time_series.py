@@ -442,19 +442,27 @@ def versus_hyppo(args):
     n = 300; and the time of one test of each at n = 2000."""
     from hyppo.time_series import MGCX, DcorrX
 
-    def ours(x, y, seed):
+    def ours(x, y, seed, bandwidth="auto"):
+        # bandwidth=2: about twice the median distance of N(0, 1) draws.
+        make = skmmd.RandomFourierSampler
+        maps = [make(bandwidth=bandwidth, random_state=seed + k) for k in (0, 1)]
+        maps = ["auto", "auto"] if bandwidth == "auto" else maps
         test = skmmd.HSICTest(
-            block_size="auto", n_resamples=args.n_resamples, random_state=seed
+            *maps, block_size="auto", n_resamples=args.n_resamples, random_state=seed
         )
         return _quiet(lambda: test.fit(x, y))
 
-    def dcorrx(x, y, seed):
-        return DcorrX(max_lag=0).test(x, y, reps=1000, random_state=seed)[1]
+    def hyppo(cls):
+        return lambda x, y, seed: cls(max_lag=0).test(
+            x, y, reps=1000, random_state=seed
+        )[1]
 
-    def mgcx(x, y, seed):
-        return MGCX(max_lag=0).test(x, y, reps=1000, random_state=seed)[1]
-
-    methods = {"HSICTest(auto)": ours, "DcorrX": dcorrx, "MGCX": mgcx}
+    methods = {
+        "HSICTest(auto)": ours,
+        "HSICTest(auto, bandwidth=2)": lambda x, y, seed: ours(x, y, seed, 2.0),
+        "DcorrX": hyppo(DcorrX),
+        "MGCX": hyppo(MGCX),
+    }
     methods = {k: v for k, v in methods.items() if k in args.methods}
     for kind, draw in (
         ("independent", _coupled(coupling=0.0)),
