@@ -19,8 +19,9 @@ the RBF kernel and its empirical MSE matches the theoretical asymptotic
 variance". *Here*: the same: at k = 1024 the empirical MSE is within 3-12% of the
 theoretical variance for both maps at rho = 0.5, 0.9, 0.99 (300 repetitions,
 so about +-8% Monte Carlo error), and NRFF's is 1.6x (rho = 0.5) to about 1000x
-(rho = 0.99) smaller than RFF's -- in agreement. ``tests/kernel_approximation/test_fourier.py``
-checks the ratio ``V_n / V`` to Monte Carlo precision.
+(rho = 0.99) smaller than RFF's -- in agreement.
+``tests/kernel_approximation/test_fourier.py`` checks the ratio ``V_n / V``
+to Monte Carlo precision.
 """
 
 import matplotlib.pyplot as plt
