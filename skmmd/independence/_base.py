@@ -44,7 +44,18 @@ def _fitted(transformer):
     return True
 
 
-class _BaseHSICTest(StreamedResults, BaseEstimator):
+class TwoVariableTags:
+    """The scikit-learn tags of a test of two variables: y is required (a
+    test of X alone means nothing) and missing values are refused."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
     """What the tests of independence of two variables share: the paired
     input, the maps fit on (a subsample of) the pairs, the stream of their
     unit sums (in memory, ``partial_fit``, Dask). Subclasses fit their maps
@@ -224,9 +235,3 @@ class _BaseHSICTest(StreamedResults, BaseEstimator):
         stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
         self._mark_stale()
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = False
-        return tags

@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from .._testing._base import SHARED_CONSTRAINTS, set_calibrated
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from .._utils._tables import is_dataframe
+from ._base import TwoVariableTags
 from ._conditional_maps import (
     _XY_FEATURES,
     _Z_WEIGHTS,
@@ -55,7 +56,7 @@ def _refuse_missing(V, name):
         )
 
 
-class ConditionalHSICTest(BaseEstimator):
+class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
     """Kernel test of conditional independence of X and y given Z, linear in n.
 
     The features of X and of y are regressed on the features of Z by ridge
@@ -460,9 +461,3 @@ class ConditionalHSICTest(BaseEstimator):
             n_samples=self.n_samples_,
         )
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = False
-        return tags
