@@ -42,6 +42,7 @@ import time
 import warnings
 
 import numpy as np
+from mcmc_chains import banana, gaussian, integrated_time, rwm, ula
 from scipy import signal, stats
 
 import skmmd
@@ -278,66 +279,6 @@ def explain_fwer(args, n=1000, n_columns=200, phi=0.7):
 
 
 # ------------------------------------------------------------------ MCMC
-def rwm(rng, log_density, x0, n, step):
-    """Random-walk Metropolis, one chain per row of ``x0``, all at once:
-    the draws (n, chains, d)."""
-    x, lp = x0.copy(), log_density(x0)
-    out = np.empty((n,) + x.shape)
-    for t in range(n):
-        y = x + step * rng.normal(size=x.shape)
-        ly = log_density(y)
-        accept = np.log(rng.random(x.shape[0])) < ly - lp
-        x[accept], lp[accept] = y[accept], ly[accept]
-        out[t] = x
-    return out
-
-
-def ula(rng, score, x0, n, step):
-    """The unadjusted Langevin algorithm: biased for any step (no
-    Metropolis correction), more the larger the step."""
-    x, out = x0.copy(), np.empty((n,) + x0.shape)
-    for t in range(n):
-        x = x + step * score(x) + np.sqrt(2 * step) * rng.normal(size=x.shape)
-        out[t] = x
-    return out
-
-
-def banana(s1=2.0, b=0.5):
-    """A 2-D banana: x1 ~ N(0, s1^2), x2 + b (x1^2 - s1^2) ~ N(0, 1)."""
-
-    def log_density(X):
-        z = X[:, 1] + b * (X[:, 0] ** 2 - s1**2)
-        return -(X[:, 0] ** 2) / (2 * s1**2) - z**2 / 2
-
-    def score(X):
-        z = X[:, 1] + b * (X[:, 0] ** 2 - s1**2)
-        return np.column_stack([-X[:, 0] / s1**2 - 2 * b * X[:, 0] * z, -z])
-
-    def sample(rng, m):
-        x1 = rng.normal(0, s1, m)
-        return np.column_stack([x1, rng.normal(size=m) - b * (x1**2 - s1**2)])
-
-    return log_density, score, sample
-
-
-def gaussian(d=10):
-    def sample(rng, m):
-        return rng.normal(size=(m, d))
-
-    return (lambda X: -0.5 * np.sum(X**2, axis=1)), (lambda X: -X), sample
-
-
-def integrated_time(chain):
-    """Integrated autocorrelation time of a 1-D chain (Sokal's window)."""
-    x = chain - chain.mean()
-    f = np.fft.rfft(x, 2 * len(x))
-    rho = np.fft.irfft(f * np.conj(f))[: len(x)]
-    rho /= rho[0]
-    tau = 1 + 2 * np.cumsum(rho[1:])
-    window = np.argmax(np.arange(1, len(x)) >= 5 * tau)
-    return tau[window]
-
-
 def mcmc(args):
     """Random-walk Metropolis chains from the target (4 chains of 2000
     draws after 500 of burn-in, from draws of the target) tested against
@@ -489,37 +430,50 @@ def versus_hyppo(args):
 
 
 def coverage(args, n=1000, rho=0.5):
-    """How often ``HSICTest``'s 95 % interval covers the kernel's HSIC when
-    y = rho x + noise, x and the noise AR(phi) series: the truth is the mean
-    unbiased HSIC over 200 exchangeable draws (phi = 0) of the same law."""
+    """How often the 95 % interval of ``HSICTest`` (y = rho x + noise) and
+    of ``MMDTest`` (Y's mean shifted by 0.5) covers the kernel's HSIC or
+    MMD^2, x, Y and the noise AR(phi) series: the truth is the mean unbiased
+    estimate over 200 exchangeable draws (phi = 0) of the same laws."""
 
-    def result(x, y, block_size, r):
+    def effect(name, x, y, block_size, r):
         maps = [
             skmmd.RandomFourierSampler(bandwidth=1.0, random_state=r + k)
             for k in (0, 1)
         ]
-        test = skmmd.HSICTest(
-            *maps, block_size=block_size, n_resamples=19, random_state=r
+        cls, maps = (
+            (skmmd.MMDTest, maps[:1]) if name == "MMD" else (skmmd.HSICTest, maps)
         )
+        test = cls(*maps, block_size=block_size, n_resamples=19, random_state=r)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return test.fit(x, y).result_
+            res = test.fit(x, y).result_
+        return getattr(
+            res, name.lower() if name == "HSIC" else "mmd2"
+        ), res.standard_error
 
-    def pair(rng, phi):
-        x = ar1(rng, n, phi)
-        return x, rho * x + np.sqrt(1 - rho**2) * ar1(rng, n, phi)
+    def pair(name, rng, phi):
+        x, noise = ar1(rng, n, phi), ar1(rng, n, phi)
+        return (
+            (x, noise + 0.5)
+            if name == "MMD"
+            else (x, rho * x + np.sqrt(1 - rho**2) * noise)
+        )
 
-    draws = [pair(np.random.default_rng([args.seed, 1, r]), 0.0) for r in range(200)]
-    truth = np.mean([result(x, y, None, r).hsic for r, (x, y) in enumerate(draws)])
-    for phi in (0.5, 0.9):
-        for block_size in args.block_sizes:
-            hits, start = 0, time.perf_counter()
-            for r in shard(args):
-                x, y = pair(np.random.default_rng([args.seed, 2, r]), phi)
-                res = result(x, y, block_size, r)
-                hits += abs(res.hsic - truth) <= 1.96 * res.standard_error
-            key = f"coverage HSIC AR({phi}) n={n} block_size={block_size}"
-            report(args, key, hits, len(shard(args)), time.perf_counter() - start)
+    for name in ("HSIC", "MMD"):
+        draws = [
+            pair(name, np.random.default_rng([args.seed, 1, r]), 0.0)
+            for r in range(200)
+        ]
+        truth = np.mean([effect(name, *xy, None, r)[0] for r, xy in enumerate(draws)])
+        for phi in (0.5, 0.9):
+            for block_size in args.block_sizes:
+                hits, start = 0, time.perf_counter()
+                for r in shard(args):
+                    xy = pair(name, np.random.default_rng([args.seed, 2, r]), phi)
+                    estimate, se = effect(name, *xy, block_size, r)
+                    hits += abs(estimate - truth) <= 1.96 * se
+                key = f"coverage {name} AR({phi}) n={n} block_size={block_size}"
+                report(args, key, hits, len(shard(args)), time.perf_counter() - start)
 
 
 def timing(args):
