@@ -262,6 +262,13 @@ class BlockChoice:
         self.rows = self.units * unit
         self.scales = [d.scale(self.units) for d in dependences]
 
+    def coarsen(self, sums):
+        """``(blocks, scales)``: each map's unit sums merged into blocks
+        (:meth:`FeatureSums.coarsened`) and the correction of its null, the
+        largest over its groups."""
+        blocks = [s.coarsened(self.units) for s in sums]
+        return blocks, [float(s.max()) for s in self.scales]
+
 
 def choose(block_size, series, unit, least=1):
     """The :class:`BlockChoice` of a test whose feature maps have the unit

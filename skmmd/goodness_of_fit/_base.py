@@ -398,12 +398,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         n, unit = stream.n_rows[0], stream.state.unit
         sums, scales = stream.sums(), None
         self.block_size_ = self.block_scale_ = None
-        if self._blocks() is not None:
+        block_size = self._blocks()
+        if block_size is not None:
             # One multiplier per block of consecutive rows, the null of each
             # map corrected for the dependence between neighbouring blocks.
-            choice = _blocks.choose(self._blocks(), [s.series() for s in sums], unit)
-            sums = [s.coarsened(choice.units) for s in sums]
-            scales = [float(s.max()) for s in choice.scales]
+            choice = _blocks.choose(block_size, [s.series() for s in sums], unit)
+            sums, scales = choice.coarsen(sums)
             self.block_size_ = choice.rows
         parts = []
         for k, s in enumerate(sums):

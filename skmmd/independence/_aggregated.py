@@ -20,9 +20,9 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
-    long_run,
     numeric_table,
     observations,
+    serial_correction,
 )
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
@@ -432,7 +432,7 @@ class AggregatedHSICTest(_BaseHSICTest):
             obs[n_x:],
             self.x_transformers_,
             self.y_transformers_,
-            long_run(self),
+            serial_correction(self),
         )
         self.result_ = HSICTestResult(
             statistic=self.statistic_,

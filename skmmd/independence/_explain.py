@@ -17,8 +17,8 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
-    long_run,
     observations,
+    serial_correction,
 )
 from ._resampled import resampled_hsic
 
@@ -43,7 +43,7 @@ def _parts(maps, xs, y_obs, unbiased):
 
 def _effects(parts, grams, y_obs, y_map, dependence):
     """Each column's (or group's) unbiased HSIC and standard error
-    (``dependence``: :func:`long_run`'s correction, or None)."""
+    (``dependence``: :func:`serial_correction`, or None)."""
     if grams is None:
         hsic, se = parts.effect_sizes(y_obs, _column_draws(y_map), dependence)
         return list(zip(hsic, se))
@@ -106,7 +106,7 @@ def column_report(test, X, Y, columns):
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))
-        effects = _effects(parts, grams, y_obs, y_map, long_run(test))
+        effects = _effects(parts, grams, y_obs, y_map, serial_correction(test))
         intervals += [tuple(interval(*e)) for e in effects]
     return _explain.ranked(
         column_maps.labels,

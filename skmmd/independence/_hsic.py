@@ -29,8 +29,8 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
-    long_run,
     observations,
+    serial_correction,
 )
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
@@ -353,10 +353,10 @@ class HSICTest(_BaseHSICTest):
         self.resample_unit_ = unit
         self.n_samples_ = n_samples
         if features is None:  # exact kernels
-            hsic_u, se = parts.jackknife(long_run(self))
+            hsic_u, se = parts.jackknife(serial_correction(self))
         else:
             maps = [self.x_transformer_], [self.y_transformer_]
-            hsic_u, se = effect_sizes(parts, *features, *maps, long_run(self))
+            hsic_u, se = effect_sizes(parts, *features, *maps, serial_correction(self))
         self.result_ = HSICTestResult(
             statistic=self.statistic_,
             pvalue=self.p_value_,

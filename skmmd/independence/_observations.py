@@ -46,7 +46,7 @@ def _column_draws(transformer):
     return None if draws is None else draws()
 
 
-def long_run(test):
+def serial_correction(test):
     """The jackknife's correction for observations in time order (with the
     test's ``block_size``: :func:`~skmmd._testing._blocks.long_run_factor`),
     or None for exchangeable ones."""
@@ -56,7 +56,7 @@ def long_run(test):
 def effect_sizes(parts, xs, ys, x_maps, y_maps, long_run=None):
     """The unbiased HSIC of every pair of maps and its standard error: the
     jackknife over the observations ``xs``, ``ys`` (features of each map;
-    ``long_run``: in time order, see :func:`long_run`), and the spread over
+    ``long_run``: in time order, see :func:`serial_correction`), and the spread over
     the draw of the maps' random features (see
     :func:`skmmd.mmd._hsic.draw_variances`), so that the interval is for the
     HSIC of the kernel, not of one draw of its features."""

@@ -464,9 +464,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         series = [s.series() for s in sums[:n_maps]]
         choice = _blocks.choose(self.block_size, series, unit, -(-budget // unit))
         self.block_size_ = choice.rows
-        self._block_choice = choice
-        scales = [float(s.max()) for s in choice.scales]
-        return [s.coarsened(choice.units) for s in sums], scales
+        return choice.coarsen(sums)
 
     def _sum_results(self, sums, m, n):
         """The results of the unit sums alone, set by fit itself: predict and
