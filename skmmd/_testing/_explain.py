@@ -38,6 +38,42 @@ class _ColumnMap:
         return self.transformer.transform(_select(X, self.columns))
 
 
+def needs_pandas(option):
+    """Fail before any work when ``option`` asks for a column report (a
+    pandas DataFrame) and pandas is missing."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        raise ImportError(
+            f"{option} returns the column report as a pandas DataFrame, and "
+            "pandas is not installed: python -m pip install 'skmmd[tables]'."
+        ) from None
+
+
+def check_explain_options(explain, columns, options):
+    """The options of a test function (``mmd_test``, ``hsic_test``) that
+    only the column report reads must come with ``explain=True``: given
+    without it they would do nothing. ``explain`` itself is True or False
+    (a correction's name is ``correction``'s)."""
+    if not isinstance(explain, (bool, np.bool_)):
+        hint = (
+            f"; for that correction pass explain=True, correction={explain!r}"
+            if explain in _multiple.CORRECTIONS
+            else ""
+        )
+        raise ValueError(f"explain must be True or False; got {explain!r}{hint}.")
+    if explain:
+        needs_pandas("explain=True")
+        return
+    given = {"columns": columns, **options}
+    for name in ("columns", "correction", "decision"):
+        if given.get(name) is not None:
+            raise ValueError(
+                f"{name} applies only with explain=True (the column report); "
+                f"without it {name}={given[name]!r} would do nothing."
+            )
+
+
 def column_groups(X, columns):
     """``{label: [column, ...]}``: every column alone by default, or the
     groups given (a dict, or a list of columns and lists of columns)."""
@@ -211,20 +247,31 @@ def loop_options(test, seed, rule, p_of):
     }
 
 
-def ranked(labels, observed, null, intervals, effect, correction, rule=None):
+def ranked(labels, observed, null, intervals, effect, test, rule=None, flag="moved"):
     """The report of ``explain``: each column group's statistic (``observed``,
     in the order of ``labels``) against its column of ``null`` (the same
-    resamples for all), with adjusted p-values under ``correction`` and the
+    resamples for all), with p-values adjusted by ``test.correction`` and the
     confidence interval ``(low, high)`` of its ``effect`` (e.g. "mmd2"; one
-    pair per statistic in ``intervals``), most evidence
-    first. ``rule``: the sequential rule that drew ``null``
-    (:func:`stopping`); the adjusted p-values are then at least its p-value
-    of the smallest one."""
+    pair per statistic in ``intervals``), most evidence first, and the
+    boolean column ``flag`` (adjusted p-value at most ``test.alpha``).
+    ``rule``: the sequential rule that drew ``null`` (:func:`stopping`); the
+    adjusted p-values are then at least its p-value of the smallest one.
+
+    ``attrs`` records ``n_resamples_used``, ``correction``, ``alpha``,
+    ``flag`` and ``maxt_p_value``: the first step of step-down maxT, a test
+    of "no column changed" whatever the correction (:func:`decide` combines
+    it with the table's test).
+    """
     import pandas as pd
 
     T = np.vstack([observed, null])
     p_values = _multiple.permutation_p_values(T)
-    adjusted, pooled = _multiple.adjusted_p_values(T, correction, p_values)
+    adjusted, pooled = _multiple.adjusted_p_values(T, test.correction, p_values)
+    first_step = (
+        adjusted.min()
+        if test.correction == "fwer"
+        else _multiple.smallest_fwer_p_value(T)
+    )
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())
         adjusted = np.maximum(adjusted, smallest)
@@ -235,6 +282,7 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
             "p_value": p_values,
             "pooled_p_value": pooled,
             "adjusted_p_value": adjusted,
+            flag: adjusted <= test.alpha,
             "z": _aggregation.standardize(T)[0],
             f"{effect}_low": [low for low, _ in intervals],
             f"{effect}_high": [high for _, high in intervals],
@@ -246,9 +294,70 @@ def ranked(labels, observed, null, intervals, effect, correction, rule=None):
         ascending=[True, True, False],
         kind="stable",
     ).reset_index(drop=True)
-    report.attrs["n_resamples_used"] = null.shape[0]
-    report.attrs["correction"] = correction
+    report.attrs.update(
+        n_resamples_used=null.shape[0],
+        correction=test.correction,
+        alpha=test.alpha,
+        flag=flag,
+        maxt_p_value=float(first_step),
+    )
     return report
+
+
+def decide(report, p_value):
+    """Make the column report agree with the table's decision, whose
+    p-value is ``p_value``: every adjusted p-value is raised to at least
+    it, so no column is flagged unless the decision rejects (closed
+    testing: the decision is a level-alpha test of "nothing changed", and
+    the corrections' error rates hold with this gate). Returns the report
+    (``attrs["decision_p_value"]`` set)."""
+    adjusted = np.maximum(report["adjusted_p_value"].to_numpy(), p_value)
+    report["adjusted_p_value"] = adjusted
+    report[report.attrs["flag"]] = adjusted <= report.attrs["alpha"]
+    report.attrs["decision_p_value"] = float(p_value)
+    return report
+
+
+def union_decision(table_p_value, report):
+    """The decision's p-value when the table's resamples are not the
+    columns' (a second pass over the data, bootstrap calibration, or
+    aggregated kernels): the union bound ``min(1, 2 min(p_table, p_maxT))``
+    over the table's test and the first step of step-down maxT
+    (``report.attrs["maxt_p_value"]``)."""
+    return min(1.0, 2.0 * min(table_p_value, report.attrs["maxt_p_value"]))
+
+
+def record_decision(test, report, p_value, table_p_value):
+    """Make ``p_value`` the decision of ``test`` and its result (``p_value_``,
+    ``reject_``, ``pvalue``, ``reject``), keep the table's own p-value as
+    ``table_p_value_`` / ``table_pvalue``, and make the column ``report``
+    agree with the decision (:func:`decide`)."""
+    test.table_p_value_ = table_p_value
+    test.p_value_ = float(p_value)
+    test.reject_ = bool(test.p_value_ <= test.alpha)
+    report = decide(report, test.p_value_)
+    result = test.result_
+    result.pvalue, result.reject = test.p_value_, test.reject_
+    result.table_pvalue = table_p_value
+    _attach(test, report)
+
+
+def second_pass_decision(test, report, decision=None):
+    """Record a fitted test's decision with the column ``report`` computed
+    on its own resamples: the union bound (:func:`union_decision`) with
+    ``decision="combined"``, the table's test alone with ``"table"``
+    (``decision``, else the test's own, else "combined")."""
+    if (decision or getattr(test, "decision", "combined")) == "table":
+        _attach(test, report)
+        return
+    table_p = test.p_value_
+    record_decision(test, report, union_decision(table_p, report), table_p)
+
+
+def _attach(test, report):
+    test.result_.column_report = report
+    if hasattr(test, "explain_columns"):
+        test.column_report_ = report
 
 
 def column_setup(test, X, fit_rows, columns, random_state):

@@ -28,7 +28,7 @@ import numpy as np
 from scipy.special import log_ndtr
 from scipy.stats import false_discovery_control
 
-from ._aggregation import _TIE_RTOL, _tie_tolerance
+from ._aggregation import _TIE_RTOL, _tie_tolerance, aggregated_p_value
 
 CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
 
@@ -182,12 +182,35 @@ def adjusted_p_values(T, correction, permutation_p):
     return adjusted, pooled
 
 
+def _largest_t(T):
+    """Every row's largest ``-log`` fitted p-value over the columns: the
+    statistic of the first step of step-down maxT."""
+    return -fitted_log_p_values(T).min(axis=1)
+
+
 def smallest_fwer_p_value(T):
     """The smallest step-down maxT adjusted p-value: the resampling p-value
     of the largest ``-log`` fitted p-value over the columns (what
     ``n_resamples="auto"`` watches: no column can be flagged when it is
     settled above alpha)."""
-    t = -fitted_log_p_values(T)
-    largest = t.max(axis=1)
+    largest = _largest_t(T)
     tolerance = _TIE_RTOL * max(abs(largest[0]), 1.0)
-    return float(np.count_nonzero(largest >= largest[0] - tolerance) / t.shape[0])
+    return float(np.count_nonzero(largest >= largest[0] - tolerance) / T.shape[0])
+
+
+def decision_p_value(table, columns):
+    """The p-value of a table's decision that a moved column can trigger:
+    min-p over the table's statistic (``table``, shape (B + 1,)) and the
+    first step of step-down maxT over its columns (``columns``, shape
+    (B + 1, K)), both on the same B resamples (row 0 observed).
+
+    Each row's two statistics become p-values against all rows, and the
+    smaller is calibrated by the rows themselves (the aggregated tests'
+    min-p, :func:`._aggregation.aggregated_p_value`): every step is the same
+    function of the rows for every row, so the p-value is exact under
+    exchangeable resamples. It rejects when the table's statistic or the
+    most changed column is beyond its own quantile at one common level,
+    slightly below alpha.
+    """
+    both = np.column_stack([np.asarray(table, dtype=np.float64), _largest_t(columns)])
+    return float(aggregated_p_value(both, "mmdagg")[1])

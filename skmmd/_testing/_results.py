@@ -71,6 +71,9 @@ class KernelTestResult:
         self.reject = bool(pvalue <= alpha)
         self.standard_error = standard_error
         self.column_report = column_report
+        # The table's statistic alone; differs from pvalue when a column
+        # report joins the decision (``record_decision`` of ``_explain``).
+        self.table_pvalue = pvalue
 
     @property
     def n_resamples_used(self):
@@ -179,8 +182,9 @@ class KernelTestResult:
             test; an infinite standard error or bound (samples too small for
             the jackknife) is None; ``n_resamples_used``, the resamples
             behind the p-value (fewer than ``n_resamples`` where a test with
-            ``n_resamples="auto"`` stopped). The keys are those of the CLI's
-            ``--json``.
+            ``n_resamples="auto"`` stopped); ``table_p_value``, the table's
+            statistic alone (``p_value`` unless columns joined the
+            decision). The keys are those of the CLI's ``--json``.
         """
 
         def plain(value):  # JSON has no infinity: null (tiny samples' bounds)
@@ -191,6 +195,7 @@ class KernelTestResult:
         out = {
             "statistic": plain(self.statistic),
             "p_value": plain(self.pvalue),
+            "table_p_value": plain(self.table_pvalue),
             "reject": self.reject,
             "alpha": self.alpha,
             self._EFFECT: plain(getattr(self, self._EFFECT)),

@@ -3,6 +3,7 @@ result in one call, like ``scipy.stats``."""
 
 import numpy as np
 
+from .._testing._explain import check_explain_options, second_pass_decision
 from .._utils._tables import is_dataframe
 from ._aggregated import AggregatedHSICTest
 from ._conditional import ConditionalHSICTest
@@ -43,9 +44,15 @@ def hsic_test(
         The feature maps (see :class:`HSICTest`; None: the exact kernel).
     explain : bool, default=False
         Also test each column (group) of X against y, on the same pairings
-        as one another: the result's ``column_report``.
+        as one another: the result's ``column_report``; ``pvalue`` and
+        ``reject`` then decide over the table and its columns (a union bound
+        of the two tests; ``decision="table"`` in ``options`` keeps the
+        table's test, whose p-value is always ``table_pvalue``; see
+        :ref:`decision`).
     columns : None, list or dict, default=None
         The column groups of ``explain`` (see :meth:`HSICTest.explain`).
+        ``columns``, ``correction`` and ``decision`` apply only with
+        ``explain=True``: without it they are an error.
     aggregate : bool, default=False
         Fit :class:`AggregatedHSICTest` instead: a grid of Gaussian
         bandwidths for each variable, every pair of kernels on the same
@@ -111,6 +118,7 @@ def hsic_test(
             f"y={y!r} names no column of X: give the second variable, or the "
             "label of a column of the DataFrame X."
         )
+    check_explain_options(explain, columns, options)
     if aggregate:
         given = [
             name
@@ -127,13 +135,11 @@ def hsic_test(
                 "x_transformers and y_transformers lists for other maps)."
             )
         return AggregatedHSICTest(**options).fit(X, y).result_
+    decision = options.pop("decision", None)
     test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
-    result = test.result_
     if explain:
-        result.column_report = test.explain(X, y, columns=columns)
-    elif columns is not None:
-        raise ValueError("columns applies only with explain=True.")
-    return result
+        second_pass_decision(test, test.explain(X, y, columns=columns), decision)
+    return test.result_
 
 
 def _is_label(y):

@@ -114,6 +114,7 @@ def column_report(test, X, Y, columns):
         np.hstack(null),
         intervals,
         "hsic",
-        test.correction,
+        test,
         rule,
+        flag="depends",
     )

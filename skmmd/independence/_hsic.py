@@ -12,6 +12,7 @@ from .._testing._base import (
     set_calibrated,
     stopping_rule,
 )
+from .._testing._explain import needs_pandas
 from .._testing._multiple import CORRECTIONS
 from .._utils import _budgets
 from .._utils._compat import HasMethods, StrOptions
@@ -420,5 +421,6 @@ class HSICTest(_BaseHSICTest):
         2      2             0.890
         """
         check_is_fitted(self)
+        needs_pandas("explain")
         X, Y = self._pairs(X, y, reset=False, fit_maps=False)
         return _explain.column_report(self, X, Y, columns)

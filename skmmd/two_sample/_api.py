@@ -1,6 +1,7 @@
 """mmd_test: a fitted two-sample test's result in one call, like
 ``scipy.stats``."""
 
+from .._testing._explain import check_explain_options, second_pass_decision
 from ._aggregated import AggregatedMMDTest
 from ._mmd import MMDTest
 
@@ -26,11 +27,14 @@ def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options
         with the given ``random_state``; ``None``: the exact (quadratic-time)
         Gaussian kernel test; a list: the aggregated test over those maps.
     explain : bool, default=False
-        Also test each column (group), in the same pass over the data as the
-        test (``MMDTest(explain_columns=...)``): the result's
-        ``column_report`` (see :meth:`MMDTest.explain`).
+        Also test each column (group) (``MMDTest(explain_columns=...)``):
+        the result's ``column_report`` (see :meth:`MMDTest.explain`), and
+        ``pvalue`` / ``reject`` become the decision over the table and its
+        columns (``decision``; the table's alone is ``table_pvalue``).
     columns : None, list or dict, default=None
         The column groups of ``explain`` (None: every column alone).
+        ``columns``, ``correction`` and ``decision`` apply only with
+        ``explain=True``: without it they are an error.
     **options : dict
         Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
         ``n_resamples``, ``alpha``, ``random_state``, ``block_size`` (rows in
@@ -63,12 +67,13 @@ def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options
     >>> bool(0 < low < statistic < high)
     True
     """
-    if columns is not None and not explain:
-        raise ValueError("columns applies only with explain=True.")
+    check_explain_options(explain, columns, options)
     if isinstance(transformer, list):
+        decision = options.pop("decision", None)
         test = AggregatedMMDTest(transformer, **options).fit(X, Y)
         if explain:  # a second pass: one report for the aggregated kernels
-            test.result_.column_report = test.explain(X, Y, columns=columns)
+            report = test.explain(X, Y, columns=columns)
+            second_pass_decision(test, report, decision)
         return test.result_
     explain_columns = (True if columns is None else columns) if explain else False
     test = MMDTest(transformer, explain_columns=explain_columns, **options)

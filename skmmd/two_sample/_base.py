@@ -27,7 +27,7 @@ from .._testing._base import (
     warn_if_ordered,
 )
 from .._testing._calibration import FeatureSums, n_max
-from .._testing._explain import unit_width
+from .._testing._explain import needs_pandas, unit_width
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
@@ -182,6 +182,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             ``mmd2_high`` (95 % confidence interval of its MMD^2).
         """
         check_is_fitted(self)
+        needs_pandas("explain")
         X, Y, _ = self._two_samples(X, y, reset=False)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
@@ -219,6 +220,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "p_values_",
         "null_distributions_",
         "result_",
+        "table_p_value_",
         "column_report_",
         "resample_unit_",
         "block_size_",

@@ -4,7 +4,7 @@ and the witness points."""
 
 import numpy as np
 
-from .._testing import _blocks, _streaming
+from .._testing import _blocks, _calibration, _multiple, _streaming
 from .._testing._base import fit_indices
 from .._testing._explain import (
     FitRows,
@@ -52,12 +52,28 @@ def _in_blocks(test, maps, sums, unit):
     return [s.coarsened(units) for s in sums], np.concatenate(scales)
 
 
+def _prepared(test, maps, sums, unit):
+    """``(sums, scales)`` of the column maps as the loop reads them: in the
+    test's blocks (:func:`_in_blocks`), a block of columns as one
+    :class:`~._resampled.ColumnSums`."""
+    sums, scales = _in_blocks(test, maps, sums, unit)
+    return _kernel_sums(maps, sums), scales
+
+
+def _intervals(sums, m, n):
+    """Each statistic's effect-size interval ``(low, high)``."""
+    intervals = []
+    for s in sums:
+        ci = interval(*effect_size(s, m, n))
+        intervals += list(zip(np.atleast_1d(ci.low), np.atleast_1d(ci.high)))
+    return intervals
+
+
 def _statistics(test, maps, sums, m, n, seed, rule, p_of, unit):
     """Observed statistics, null (a column per statistic) and effect-size
     intervals of the column maps' unit ``sums`` (of ``unit`` rows), in the
     one calibration loop."""
-    sums, scales = _in_blocks(test, maps, sums, unit)
-    sums = _kernel_sums(maps, sums)
+    sums, scales = _prepared(test, maps, sums, unit)
     observed, null, _ = _resampled.resampled_statistics(
         sums,
         m,
@@ -67,11 +83,7 @@ def _statistics(test, maps, sums, m, n, seed, rule, p_of, unit):
         null_scale=scales,
         **loop_options(test, seed, rule, p_of),
     )
-    intervals = []
-    for s in sums:
-        ci = interval(*effect_size(s, m, n))
-        intervals += list(zip(np.atleast_1d(ci.low), np.atleast_1d(ci.high)))
-    return observed, null, intervals
+    return observed, null, _intervals(sums, m, n)
 
 
 def report_from_sums(test, columns, sums, m, n, seed):
@@ -81,9 +93,58 @@ def report_from_sums(test, columns, sums, m, n, seed):
     observed, null, intervals = _statistics(
         test, columns.maps, sums, m, n, seed, rule, p_of, test.resample_unit_
     )
-    return ranked(
-        columns.labels, observed, null, intervals, "mmd2", test.correction, rule
+    return ranked(columns.labels, observed, null, intervals, "mmd2", test, rule)
+
+
+def joint(test, table, table_scale, columns, sums, m, n, seed):
+    """The table's statistic and its columns' on the same permutations, in
+    one run of the calibration loop, and the decision that a moved column
+    can trigger (:func:`~skmmd._testing._multiple.decision_p_value`).
+
+    ``table``: the table map's unit sums in the test's blocks, with their
+    null's ``table_scale``; ``columns``, ``sums``: the column maps and their
+    unit sums from the same stream. Returns ``(observed, null, p_value,
+    table_p_value, rule, report)``: the table's statistic and null, the
+    decision's p-value over the resamples drawn (``n_resamples="auto"``
+    stops, by ``rule``, only to accept: each row's decision statistic
+    depends on every resample), the table's own p-value on those resamples,
+    and the column report.
+    """
+    col_sums, col_scales = _prepared(test, columns.maps, sums, test.resample_unit_)
+    rule = (
+        _calibration.sequential_rule(test.alpha, reject_early=False)
+        if test.n_resamples == "auto"
+        else None
     )
+
+    def p_of(observed, null, tolerance):
+        T = np.vstack([observed, null])
+        return _multiple.decision_p_value(T[:, 0], T[:, 1:])
+
+    n_columns = len(columns.labels)
+    scales = np.concatenate(
+        [np.atleast_1d(table_scale), np.broadcast_to(col_scales, (n_columns,))]
+    )
+    observed, null, tolerance = _resampled.resampled_statistics(
+        [table, *col_sums],
+        m,
+        n,
+        statistic=test.statistic,
+        method="permutation",
+        null_scale=scales,
+        **loop_options(test, seed, rule, p_of),
+    )
+    p_value = p_of(observed, null, tolerance)
+    table_p = float(_calibration.p_value(observed[0], null[:, 0], tolerance[0]))
+    report = ranked(
+        columns.labels,
+        observed[1:],
+        null[:, 1:],
+        _intervals(col_sums, m, n),
+        "mmd2",
+        test,
+    )
+    return float(observed[0]), null[:, 0], p_value, table_p, rule, report
 
 
 def column_report(test, engine, X, Y, columns, rng, seed):
@@ -123,9 +184,7 @@ def column_report(test, engine, X, Y, columns, rng, seed):
     observed = np.concatenate([r[0] for r in results])
     null = np.hstack([r[1] for r in results])
     intervals = [ci for r in results for ci in r[2]]
-    return ranked(
-        column_maps.labels, observed, null, intervals, "mmd2", test.correction, rule
-    )
+    return ranked(column_maps.labels, observed, null, intervals, "mmd2", test, rule)
 
 
 def witness_points(test, X, Y, n_points):

@@ -8,6 +8,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
 from .._testing._base import set_calibrated, stopping_rule
+from .._testing._explain import (
+    needs_pandas,
+    record_decision,
+    second_pass_decision,
+)
 from .._testing._multiple import CORRECTIONS
 from .._utils import _array_api
 from .._utils._compat import (
@@ -125,6 +130,14 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
         How :meth:`explain` adjusts the columns' p-values: family-wise error,
         false discovery rate (BH, or BY), or not at all (:ref:`explain`).
+    decision : {"combined", "table"}, default="combined"
+        What ``p_value_`` and ``reject_`` decide with ``explain_columns``.
+        ``"combined"``: the table's statistic and its most changed column
+        together (min-p over the two on the same permutations; a union bound
+        where the columns need a second pass), at level ``alpha``; a column
+        flagged in ``column_report_`` always goes with a rejection, and none
+        is flagged without one (:ref:`decision`). ``"table"``: the table's
+        statistic alone, as without ``explain_columns``.
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
@@ -145,6 +158,11 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         fixed test's (the same decision) when all 999 were drawn, above
         ``alpha`` and coarser when the test stopped to accept, at most
         ``alpha`` when it stopped to reject; valid (see :ref:`sequential`).
+        With ``explain_columns`` (and ``decision="combined"``), the
+        decision's p-value over the table and its columns.
+    table_p_value_ : float
+        The p-value of the table's statistic alone (``p_value_`` without
+        ``explain_columns`` or with ``decision="table"``).
     null_distribution_ : ndarray of shape (n_resamples,)
         The resampled statistics ``T_b``.
     n_resamples_used_ : int
@@ -249,6 +267,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         "calibration": [StrOptions({"permutation", "bootstrap"})],
         "explain_columns": ["boolean", list, dict],
         "correction": [StrOptions(set(CORRECTIONS))],
+        "decision": [StrOptions({"combined", "table"})],
         **_BaseMMDTest._shared_constraints,
         **_BaseMMDTest._train_constraints,
     }
@@ -272,6 +291,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         verbose=0,
         explain_columns=False,
         correction="fwer",
+        decision="combined",
         train_size=None,
     ):
         self.transformer = transformer
@@ -290,6 +310,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         self.verbose = verbose
         self.explain_columns = explain_columns
         self.correction = correction
+        self.decision = decision
         self.train_size = train_size
 
     def _kernel_function(self):
@@ -327,6 +348,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             Fitted test.
         """
         engine = _engines.engine_for(X)
+        if self.explain_columns is not False:
+            needs_pandas("explain_columns")
         if self.transformer is None and self.block_size is not None:
             raise ValueError(
                 f"block_size={self.block_size!r} resamples blocks of the unit sums "
@@ -373,8 +396,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         self._set_results([sums], m, n, seed)
         self.witness_weights_ = None
         if self.explain_columns is not False:  # a second pass, in memory
-            self.column_report_ = self.explain(X, Y, columns=self._columns())
-            self.result_.column_report = self.column_report_
+            report = self.explain(X, Y, columns=self._columns())
+            second_pass_decision(self, report)
         return self
 
     def _columns(self):
@@ -439,29 +462,38 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         rule = stopping_rule(self)
         (blocked,), (scale,) = self._blocks(sums[:1], 1)
         self.block_scale_ = None if self.block_size is None else scale
-        observed, null, tolerance = _resampled.resampled_statistics(
-            blocked,
-            m,
-            n,
-            statistic=self.statistic,
-            method=self.calibration,
-            n_resamples=self.n_resamples,
-            batch=self.batch,
-            seed=seed,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            stopping=rule,
-            null_scale=scale,
-        )
-        p_value = float(_calibration.p_value(observed, null, tolerance))
+        self.__dict__.pop("column_report_", None)  # of an earlier fit
+        columns = getattr(self, "_report_maps", None)
+        if columns and self.decision == "combined" and self.calibration != "bootstrap":
+            observed, null, p_value, table_p, rule, report = _explain.joint(
+                self, blocked, scale, columns, sums[1:], m, n, seed
+            )
+        else:
+            observed, null, tolerance = _resampled.resampled_statistics(
+                blocked,
+                m,
+                n,
+                statistic=self.statistic,
+                method=self.calibration,
+                n_resamples=self.n_resamples,
+                batch=self.batch,
+                seed=seed,
+                n_jobs=self.n_jobs,
+                verbose=self.verbose,
+                stopping=rule,
+                null_scale=scale,
+            )
+            p_value = table_p = float(_calibration.p_value(observed, null, tolerance))
         set_calibrated(self, observed, null, p_value, rule)
         self.result_ = _results.result(self, [blocked], m, n)
-        self.__dict__.pop("column_report_", None)  # of an earlier fit
-        if getattr(self, "_report_maps", None):
-            self.column_report_ = _explain.report_from_sums(
-                self, self._report_maps, sums[1:], m, n, seed
-            )
-            self.result_.column_report = self.column_report_
+        self.table_p_value_ = self.p_value_
+        if not columns:
+            return
+        if self.decision == "combined" and self.calibration != "bootstrap":
+            record_decision(self, report, self.p_value_, table_p)
+            return
+        report = _explain.report_from_sums(self, columns, sums[1:], m, n, seed)
+        second_pass_decision(self, report)
 
     @_with_numpy(results=False)  # the criterion needs no calibration
     def score(self, X, y=None):

@@ -1,0 +1,115 @@
+"""One decision for a table and its columns (issue 65): the table's test and
+the first step of step-down maxT combined on the same permutations, the
+column report gated by it, the table's test kept on request, and the options
+that only the column report reads refused without ``explain``."""
+
+import sys
+
+import numpy as np
+import pytest
+
+import skmmd
+from skmmd import MMDTest
+from skmmd._testing import _multiple
+
+pd = pytest.importorskip("pandas")
+
+
+def _one_moved_column(n=1500, width=60, shift=0.3, seed=0):
+    """A wide table where one column moved: the table's map dilutes it."""
+    rng = np.random.default_rng(seed)
+    columns = [f"c{j}" for j in range(width)]
+    X = pd.DataFrame(rng.normal(size=(n, width)), columns=columns)
+    Y = pd.DataFrame(rng.normal(size=(n, width)), columns=columns)
+    Y["c0"] = Y["c0"] * (1 + shift)
+    return X, Y
+
+
+def test_a_moved_column_makes_the_decision_reject():
+    """On main the table's p-value was the decision: p > 0.05 while the
+    column report flagged c0 at adjusted p = 0.001."""
+    X, Y = _one_moved_column()
+    result = skmmd.mmd_test(X, Y, explain=True, random_state=0)
+    report = result.column_report
+    assert result.table_pvalue > 0.05
+    assert list(report.column[report.moved]) == ["c0"]
+    assert result.reject and result.pvalue <= 0.05
+    assert report.attrs["alpha"] == 0.05
+    assert report.attrs["decision_p_value"] == result.pvalue
+
+
+def test_the_table_alone_on_request_and_on_the_same_permutations():
+    X, Y = _one_moved_column()
+    alone = skmmd.mmd_test(X, Y, random_state=0)
+    combined = MMDTest(explain_columns=True, random_state=0).fit(X, Y)
+    table = MMDTest(explain_columns=True, decision="table", random_state=0).fit(X, Y)
+    # The joint loop draws the permutations the table's test draws alone.
+    assert combined.table_p_value_ == alone.pvalue == table.p_value_
+    np.testing.assert_array_equal(combined.null_distribution_, alone.null_distribution)
+    assert not table.reject_ and combined.reject_
+
+
+def test_no_column_is_flagged_unless_the_decision_rejects():
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(400, 8)), rng.normal(size=(400, 8))
+    result = skmmd.mmd_test(
+        X, Y, explain=True, correction="none", n_resamples=199, random_state=0
+    )
+    report = result.column_report
+    assert np.all(report.adjusted_p_value >= result.pvalue)
+    assert report.moved.any() == result.reject
+
+
+@pytest.mark.parametrize("transformer", [None, "list"])
+def test_a_second_pass_decides_by_the_union_bound(transformer):
+    """The exact test and the aggregated kernels compute the columns in a
+    second pass: the decision is 2 min(p_table, p_maxT), capped at 1."""
+    rng = np.random.default_rng(1)
+    X, Y = rng.normal(size=(200, 3)), rng.normal(size=(200, 3))
+    Y[:, 0] += 0.6
+    if transformer == "list":
+        transformer = [skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)]
+    result = skmmd.mmd_test(
+        X, Y, transformer=transformer, explain=True, n_resamples=199, random_state=0
+    )
+    first_step = result.column_report.attrs["maxt_p_value"]
+    assert result.pvalue == min(1.0, 2 * min(result.table_pvalue, first_step))
+
+
+def test_the_decision_p_value_is_exact_on_exchangeable_rows():
+    """2000 matrices of exchangeable rows (a table statistic correlated with
+    10 column statistics): the decision rejects at about alpha."""
+    rng = np.random.default_rng(0)
+    rejections = 0
+    for _ in range(2000):
+        columns = rng.gamma(2.0, size=(200, 10))
+        table = columns.sum(axis=1) + rng.normal(size=200)
+        rejections += _multiple.decision_p_value(table, columns) <= 0.05
+    assert 0.035 <= rejections / 2000 <= 0.065
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"correction": "fdr"}, "correction applies only with explain=True"),
+        ({"decision": "table"}, "decision applies only with explain=True"),
+        ({"explain": "fdr"}, "explain=True, correction='fdr'"),
+    ],
+)
+@pytest.mark.parametrize("function", [skmmd.mmd_test, skmmd.hsic_test])
+def test_options_of_the_column_report_need_explain(function, options, message):
+    """On main, ``correction="fdr"`` without explain did nothing and
+    ``explain="fdr"`` quietly used the family-wise correction."""
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        function(X, Y, **options)
+
+
+def test_explain_without_pandas_fails_before_the_test(monkeypatch):
+    """On main the whole test ran, then a bare ModuleNotFoundError."""
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
+    with pytest.raises(ImportError, match=r"skmmd\[tables\]"):
+        MMDTest(explain_columns=True).fit(X, Y)
