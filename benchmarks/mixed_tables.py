@@ -1,8 +1,9 @@
 """The mixed drift table of issue 65 and the loop of scipy tests it is
 measured against.
 
-``make(n, seed, moved=True)`` returns two DataFrames (reference, current) of
-``n`` rows each and 500 columns:
+``make(n, seed, moved=True, width=500)`` returns two DataFrames (reference,
+current) of ``n`` rows each and ``width`` columns (a multiple of 50; the
+shares below scaled):
 
 - 400 numeric columns of four kinds, 100 each: normal (``norm_*``),
   Student-t with 3 degrees of freedom (``t3_*``), Poisson(3) counts
@@ -32,22 +33,22 @@ LEVELS = np.array(["a", "b", "c", "d", "e"])
 SHARES = np.array([0.35, 0.20, 0.20, 0.15, 0.10])
 
 
-def _sample(rng, n, moved):
-    columns = {}
-    for i in range(100):
+def _sample(rng, n, moved, width):
+    columns, kind = {}, width // 5
+    for i in range(kind):
         columns[f"norm_{i}"] = rng.normal(size=n)
-    for i in range(100):
+    for i in range(kind):
         columns[f"t3_{i}"] = rng.standard_t(3, size=n)
-    for i in range(100):
+    for i in range(kind):
         columns[f"count_{i}"] = rng.poisson(3.0, size=n).astype(np.float64)
-    for i in range(100):
+    for i in range(kind):
         columns[f"lognorm_{i}"] = rng.lognormal(0.0, 0.5, size=n)
-    for i in range(80):
+    for i in range(width * 4 // 25):
         shares = SHARES
         if moved and i == 0:
             shares = SHARES + np.array([-0.06, 0.06, 0.0, 0.0, 0.0])
         columns[f"text_{i}"] = LEVELS[rng.choice(5, size=n, p=shares)]
-    for i in range(20):
+    for i in range(width // 25):
         values = rng.normal(size=n)
         rate = 0.05 if moved and i == 0 else 0.01
         values[rng.random(n) < rate] = np.nan
@@ -60,11 +61,13 @@ def _sample(rng, n, moved):
     return pd.DataFrame(columns)
 
 
-def make(n=5000, seed=0, moved=True):
+def make(n=5000, seed=0, moved=True, width=500):
     """``(reference, current)``: two samples of the table, ``n`` rows each;
     the current one with the five changes of ``MOVED`` when ``moved``."""
+    if width % 50 or width < 50:
+        raise ValueError(f"width must be a multiple of 50; got {width}.")
     rng = np.random.default_rng(seed)
-    return _sample(rng, n, False), _sample(rng, n, moved)
+    return _sample(rng, n, False, width), _sample(rng, n, moved, width)
 
 
 def scipy_loop(X, Y, alpha=0.05):

@@ -1,7 +1,8 @@
 """Which columns matter: every column (group) tested with its own kernel on
 the resamples shared by all of them, with adjusted p-values
 (:mod:`._multiple`). The column groups, their maps (the numeric columns
-alone in one :class:`ColumnwiseFourier`, the other groups a map each) and the
+alone in one :class:`ColumnwiseFourier`, the categorical ones in one
+:class:`ColumnwiseCategories`, the other groups a map each) and the
 ranked report are the same for every family; each family computes its
 statistics (``two_sample._explain``, ``independence._explain``)."""
 
@@ -13,6 +14,7 @@ from .._utils._tables import is_dataframe, numeric_array_column, numeric_series
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._columnwise import ColumnwiseFourier
+from ..kernel_approximation._columnwise_categories import ColumnwiseCategories
 from . import _aggregation, _calibration, _multiple
 
 
@@ -158,51 +160,64 @@ class ColumnMaps:
 
     With ``columnwise`` (the test's map is its default or a table map),
     every group of one numeric column is mapped by one
-    :class:`ColumnwiseFourier` (its own kernels, all columns in one pass; its
-    statistics come as one per column); each other group (several columns,
-    or a categorical one), and every group when the test was given its own
-    map, by a copy of ``base`` fit on (``fit_rows``, or a :class:`FitRows`).
-    ``labels`` are the groups' labels in the order of the statistics: the
-    numeric columns' first, then the other groups'. ``maps``: the block
-    (when there are numeric columns) first, then the group maps.
+    :class:`ColumnwiseFourier` and every group of one categorical column by
+    one :class:`ColumnwiseCategories` (each column its own kernel, all
+    columns in one pass; their statistics come as one per column); each
+    other group (several columns), and every group when the test was given
+    its own map, by a copy of ``base`` fit on (``fit_rows``, or a
+    :class:`FitRows`). ``labels`` are the groups' labels in the order of the
+    statistics: the numeric columns', the categorical columns', then the
+    other groups'. ``maps``: the blocks first, then the group maps.
     """
 
     def __init__(self, base, fit_rows, groups, random_state, columnwise=True):
         rows = fit_rows if isinstance(fit_rows, FitRows) else FitRows.of(fit_rows)
-        # The block's grids need a few thousand rows: those only are taken.
+        # The numeric block's grids need a few thousand rows: those only.
         few = rows.take(grid_rows(rows.n, random_state))
-        single = [
-            label
-            for label, cols in groups.items()
-            if columnwise and len(cols) == 1 and _numeric(few, cols[0])
+        alone = [
+            label for label, cols in groups.items() if columnwise and len(cols) == 1
         ]
-        others = [label for label in groups if label not in set(single)]
-        self.block = None
-        if single:
-            self.block = ColumnwiseFourier(
-                [groups[label][0] for label in single], random_state=random_state
-            ).fit(few)
-        every = rows.take(None) if others else None
+        numeric = [label for label in alone if _numeric(few, groups[label][0])]
+        categorical = [label for label in alone if label not in set(numeric)]
+        others = [label for label in groups if label not in set(alone)]
+        self.blocks = []
+        if numeric:
+            self.blocks.append(
+                ColumnwiseFourier(
+                    [groups[label][0] for label in numeric], random_state=random_state
+                ).fit(few)
+            )
+        every = rows.take(None) if others or categorical else None
+        if categorical:
+            self.blocks.append(
+                ColumnwiseCategories(
+                    [groups[label][0] for label in categorical],
+                    max_categories=getattr(base, "max_categories", 100),
+                ).fit(every)
+            )
         self.group_maps = [
             _ColumnMap(clone(base).fit(_select(every, groups[label])), groups[label])
             for label in others
         ]
-        self.labels = single + others
-        self.maps = ([self.block] if self.block else []) + self.group_maps
+        self.labels = numeric + categorical + others
+        self.maps = self.blocks + self.group_maps
 
     def chunks(self, n_units):
         """The maps in parts whose unit sums (``n_units`` rows) stay within
-        the unit-sum budget: the block cut into blocks of fewer columns, the
+        the unit-sum budget: each block cut into blocks of fewer columns, the
         group maps together with the last (a report's memory is bounded
         whatever the table's width)."""
-        if self.block is None:
+        parts = []
+        for block in self.blocks:
+            width = max(n_units, 1) * block.block_width_
+            per_part = max(1, _PART_ENTRIES // width)
+            n = block.n_blocks_
+            parts += [
+                [block.subset(lo, min(lo + per_part, n))]
+                for lo in range(0, n, per_part)
+            ]
+        if not parts:
             return [self.group_maps]
-        per_chunk = max(1, _PART_ENTRIES // (max(n_units, 1) * self.block.block_width_))
-        n = self.block.n_blocks_
-        parts = [
-            [self.block.subset(lo, min(lo + per_chunk, n))]
-            for lo in range(0, n, per_chunk)
-        ]
         parts[-1] += self.group_maps
         return parts
 

@@ -1,0 +1,112 @@
+"""Each categorical column of a table one-hot encoded on its own, all columns
+in one vectorized pass: the categorical half of the per-column reports of
+``explain`` (the numeric half is :class:`~._columnwise.ColumnwiseFourier`)."""
+
+import numpy as np
+
+from .._utils._tables import is_dataframe
+
+
+def _column(X, column):
+    """One column's values (a Series or a 1-D array; a pandas category
+    column as its values)."""
+    if not is_dataframe(X):
+        return np.asarray(X)[:, column]
+    values = X[column]
+    return values.astype(object) if values.dtype.name == "category" else values
+
+
+class ColumnwiseCategories:
+    """One-hot features of each categorical column on its own, for all
+    columns at once.
+
+    Column ``j`` has the delta kernel ``1[x = y]`` on its levels seen at fit
+    (the ``max_categories - 1`` most frequent where there are more), a
+    missing value (NaN, None, ``pd.NA``) one level of its own, and every
+    other value (rarer levels, levels unseen at fit) one shared level:
+    its MMD^2 is the squared distance of the two samples' level shares.
+    Each column's block has the same width (the most levels of any column,
+    plus the missing and the other level), and every row of a block has
+    unit norm, so the statistics of all columns come from one product
+    (:class:`~skmmd.two_sample._resampled.ColumnSums`). Levels are found by
+    pandas' hashing, not a Python loop over the values.
+
+    Parameters
+    ----------
+    columns : list
+        The categorical columns (labels of a DataFrame, positions of an
+        array).
+    max_categories : int or None, default=100
+        Most levels of a column, the shared other level included (as
+        :class:`~skmmd.TabularSampler`'s); None keeps every level.
+
+    Attributes
+    ----------
+    levels_ : list of pandas.Index
+        Each column's kept levels, most frequent first.
+    block_width_ : int
+        Features per column: the most kept levels plus 2.
+    n_blocks_ : int
+        The number of columns.
+    """
+
+    def __init__(self, columns, *, max_categories=100):
+        self.columns = list(columns)
+        self.max_categories = max_categories
+
+    def fit(self, X, y=None):
+        import pandas as pd
+
+        self.levels_ = []
+        for column in self.columns:
+            counts = pd.Series(_column(X, column)).value_counts(sort=True)
+            few = self.max_categories is None or counts.size <= self.max_categories
+            keep = counts.size if few else self.max_categories - 1
+            self.levels_.append(counts.index[:keep])
+        self.block_width_ = max(len(levels) for levels in self.levels_) + 2
+        self.n_blocks_ = len(self.columns)
+        self._n_features_out = self.n_blocks_ * self.block_width_
+        return self
+
+    def codes(self, X):
+        """``(n, m)`` int64: each value's position in its column's block."""
+        import pandas as pd
+
+        w = self.block_width_
+        out = np.empty((len(X), self.n_blocks_), dtype=np.int64)
+        for j, (column, levels) in enumerate(zip(self.columns, self.levels_)):
+            values = _column(X, column)
+            codes = levels.get_indexer(values).astype(np.int64)
+            unknown = codes < 0
+            codes[unknown] = np.where(pd.isna(values)[unknown], w - 2, w - 1)
+            out[:, j] = codes
+        return out + w * np.arange(self.n_blocks_)
+
+    def transform(self, X):
+        codes = self.codes(X)
+        Z = np.zeros((codes.shape[0], self._n_features_out))
+        np.put_along_axis(Z, codes, 1.0, axis=1)
+        return Z
+
+    def _grouped_sums(self, X, groups, n_groups, out=None):
+        """Features summed per group (counts of each level) without storing
+        them; each row's squared norm is the number of columns."""
+        if out is None:
+            out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
+        S, q = out
+        groups = np.asarray(groups, dtype=np.int64)
+        flat = (groups[:, None] * self._n_features_out + self.codes(X)).ravel()
+        S += np.bincount(flat, minlength=S.size).reshape(S.shape)
+        q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
+        return S, q
+
+    def subset(self, start, stop):
+        """The fitted map of columns ``start:stop`` alone (the same kernels)."""
+        part = ColumnwiseCategories(
+            self.columns[start:stop], max_categories=self.max_categories
+        )
+        part.levels_ = self.levels_[start:stop]
+        part.block_width_ = self.block_width_
+        part.n_blocks_ = stop - start
+        part._n_features_out = part.n_blocks_ * part.block_width_
+        return part

@@ -1,0 +1,56 @@
+"""ColumnwiseCategories: each categorical column's delta kernel, all columns in
+one vectorized pass, against TabularSampler's one-hot of that column alone."""
+
+import numpy as np
+import pytest
+
+from skmmd import TabularSampler
+from skmmd.kernel_approximation._columnwise_categories import ColumnwiseCategories
+
+pd = pytest.importorskip("pandas")
+
+
+def _table(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    city = np.array(["Oslo", "Lima", "Pune", None], dtype=object)[rng.integers(0, 4, n)]
+    return pd.DataFrame(
+        {
+            "city": city,
+            "member": rng.random(n) < 0.3,
+            "plan": pd.Categorical(rng.choice(["a", "b", "c"], n)),
+        }
+    )
+
+
+def test_each_columns_kernel_is_tabular_samplers_of_that_column():
+    X = _table()
+    blocks = ColumnwiseCategories(list(X.columns)).fit(X)
+    Z = blocks.transform(X)
+    w = blocks.block_width_
+    for j, column in enumerate(X.columns):
+        one_hot = TabularSampler().fit_transform(X[[column]])
+        part = Z[:, j * w : (j + 1) * w]
+        np.testing.assert_array_equal(part @ part.T, one_hot @ one_hot.T)
+    np.testing.assert_array_equal((Z * Z).sum(axis=1), len(X.columns))
+
+
+def test_unseen_and_rare_levels_share_one_level():
+    X = pd.DataFrame({"c": ["a"] * 5 + ["b"] * 4 + ["c", "d"]})
+    blocks = ColumnwiseCategories(["c"], max_categories=3).fit(X)
+    assert list(blocks.levels_[0]) == ["a", "b"]
+    codes = blocks.codes(pd.DataFrame({"c": ["a", "c", "d", "zz", None]}))[:, 0]
+    assert codes[2] == codes[3] == codes[1] == blocks.block_width_ - 1
+    assert codes[4] == blocks.block_width_ - 2 and codes[0] == 0
+
+
+def test_grouped_sums_are_the_features_summed_per_group():
+    X = _table()
+    blocks = ColumnwiseCategories(list(X.columns)).fit(X)
+    groups = np.arange(len(X)) % 7
+    S, q = blocks._grouped_sums(X, groups, 7)
+    Z = blocks.transform(X)
+    expected = np.stack([Z[groups == g].sum(axis=0) for g in range(7)])
+    np.testing.assert_array_equal(S, expected)
+    np.testing.assert_array_equal(q, 3 * np.bincount(groups))
+    part = blocks.subset(1, 3)
+    np.testing.assert_array_equal(part.transform(X), Z[:, blocks.block_width_ :])
