@@ -19,6 +19,30 @@ def _ranked(report):
     return report.sort_values(keys, ascending=ascending, kind="stable")
 
 
+# A new figure's height: 0.32 inch a bar up to _ROOMY bars (with 1.4 inch
+# for the title and the x axis, a figure between 1:3 and 3:1), 0.22 inch a
+# bar past those (a 10 point label is 0.17 inch high).
+_ROOMY, _ROW, _TIGHT_ROW = 60, 0.32, 0.22
+
+
+def _height(n_rows):
+    """Inches of a new figure of ``n_rows`` bars: room for every label."""
+    roomy = min(n_rows, _ROOMY)
+    return max(2.4, 1.4 + _ROW * roomy + _TIGHT_ROW * (n_rows - roomy))
+
+
+def _label_step(ax, n_rows):
+    """Label every how many bars in the given ``ax``: 1 where its height
+    holds a tick label per bar, else the smallest step whose labels fit
+    (a label takes 1.3 times its font size)."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    size = FontProperties(size=rcParams["ytick.labelsize"]).get_size_in_points()
+    height = ax.get_position().height * ax.figure.get_figheight() * 72  # points
+    return max(1, int(np.ceil(n_rows * 1.3 * size / max(height, 1.0))))
+
+
 def _missing_report(owner):
     return ValueError(
         f"{owner} has no per-column report: fit the test with "
@@ -43,6 +67,14 @@ class ColumnReportDisplay:
     of all of them, e.g. "3 of 1000 columns moved (top 20 shown)". Long
     column names are shortened in the middle.
 
+    No two labels overlap, however many bars. A new figure is as tall as its
+    bars need: 0.32 inch a bar up to 60 bars (a figure between 1:3 and
+    3:1), 0.22 inch (a label's height and a gap) for each bar past those, so
+    that ``max_columns=None`` at 500 columns gives a tall figure to scroll or
+    save, every bar named. Given axes too short for a label per bar get a
+    label (and a ``z``) on every k-th bar only, the smallest k whose labels
+    fit, most evidence first.
+
     Parameters
     ----------
     report : pandas.DataFrame
@@ -52,7 +84,8 @@ class ColumnReportDisplay:
     alpha : float, default=0.05
         The level the adjusted p-values are compared with.
     max_columns : int or None, default=20
-        How many bars, most evidence first; ``None`` draws every column.
+        How many bars, most evidence first; ``None`` draws every column (in
+        a new figure tall enough for every label, see above).
 
     Attributes
     ----------
@@ -60,7 +93,7 @@ class ColumnReportDisplay:
         One bar per row drawn (the first ``max_columns`` of ``report``), most
         evidence first.
     z_labels_ : list of matplotlib Text
-        The ``z`` of each bar (none when the report has no ``z``).
+        The ``z`` of each labelled bar (none when the report has no ``z``).
     alpha_line_ : matplotlib Line2D
         The vertical line at ``-log10(alpha)``.
     ax_ : matplotlib Axes
@@ -123,12 +156,11 @@ class ColumnReportDisplay:
         report = ranked if max_columns is None else ranked.iloc[:max_columns]
         n_rows = len(report)
         (self.ax_,), self.figure_ = axes(
-            ax,
-            1,
-            type(self).__name__ + ".plot",
-            # Room for each bar and its label, within 1:3 and 3:1.
-            panel_size=(7.0, float(np.clip(1.4 + 0.32 * n_rows, 2.4, 21.0))),
+            ax, 1, type(self).__name__ + ".plot", panel_size=(7.0, _height(n_rows))
         )
+        # Every bar labelled in a new figure; in given axes, every step-th.
+        step = 1 if ax is None else _label_step(self.ax_, n_rows)
+        labelled = np.arange(0, n_rows, step)
         columns = [shorten(c) for c in report["column"]]
         adjusted = np.asarray(report["adjusted_p_value"], dtype=float)
         moved = adjusted <= self.alpha
@@ -147,15 +179,16 @@ class ColumnReportDisplay:
         self.z_labels_ = []
         if "z" in report:
             right = max(lengths.max(initial=0.0), -np.log10(self.alpha))
-            for row, (length, z) in enumerate(zip(lengths, report["z"])):
+            z = np.asarray(report["z"], dtype=float)
+            for row in labelled:
                 self.z_labels_.append(
                     self.ax_.text(
-                        length + 0.01 * right, row, f"z = {z:.3g}",
+                        lengths[row] + 0.01 * right, row, f"z = {z[row]:.3g}",
                         va="center", fontsize="small",
                     )
                 )  # fmt: skip
             self.ax_.set_xlim(0, 1.3 * right)
-        self.ax_.set_yticks(np.arange(n_rows), columns)
+        self.ax_.set_yticks(labelled, [columns[row] for row in labelled])
         self.ax_.set_ylim(n_rows - 0.5, -0.5)  # most evidence on top
         dependence = any(str(c).startswith("hsic") for c in report.columns)
         verb = "depend on y" if dependence else "moved"

@@ -9,7 +9,7 @@ import pytest
 from skmmd import MMDTest, mmd_test
 from skmmd.inspection import ColumnReportDisplay
 from tests.helpers.artists import vertical_at
-from tests.helpers.reports import MOVED, column_report, result_of
+from tests.helpers.reports import MOVED, column_report, moved_columns, result_of
 
 pd = pytest.importorskip("pandas")
 
@@ -139,3 +139,49 @@ def test_column_report_ranks_ties_by_z_and_names_an_independence_screening(
     display = ColumnReportDisplay(report=tied).plot()
     assert [t.get_text() for t in display.ax_.get_yticklabels()] == ["b", "c", "a"]
     assert "moved" in display.ax_.get_title()
+
+
+def _boxes(figure, texts):
+    """The window extents of ``texts`` (non-empty), after a draw."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    return [t.get_window_extent(renderer) for t in texts if t.get_text().strip()]
+
+
+def _assert_apart(boxes):
+    """No two of ``boxes`` (stacked top to bottom) overlap."""
+    boxes = sorted(boxes, key=lambda box: -box.y0)
+    for upper, lower in zip(boxes, boxes[1:]):
+        assert lower.y1 <= upper.y0 + 0.5, (upper.extents, lower.extents)
+
+
+def test_every_column_drawn_at_500_columns_has_a_readable_label():
+    """max_columns=None at 500 columns: the figure grows, every bar named,
+    no tick label (nor z label) over another (they were, at 21 inches)."""
+    report = column_report(n=500)
+    display = ColumnReportDisplay(report=report, max_columns=None).plot()
+    ticks = display.ax_.get_yticklabels()
+    assert len(display.bars_) == len(ticks) == len(display.z_labels_) == 500
+    assert display.ax_.get_title() == "3 of 500 columns moved"
+    _assert_apart(_boxes(display.figure_, ticks))
+    _assert_apart(_boxes(display.figure_, display.z_labels_))
+    # Still 1:3 to 3:1 up to 60 bars (the readable-figure check).
+    sixty = ColumnReportDisplay(report=column_report(n=60), max_columns=None).plot()
+    width, height = sixty.figure_.get_size_inches()
+    assert height / width <= 3
+
+
+def test_given_short_axes_label_every_kth_bar():
+    """Given axes too short for 200 labels: every k-th bar labelled, most
+    evidence first, and no two labels overlap."""
+    report = column_report(n=200)
+    fig, ax = plt.subplots(figsize=(6, 5))
+    display = ColumnReportDisplay(report=report, max_columns=None).plot(ax=ax)
+    assert len(display.bars_) == 200
+    ticks = display.ax_.get_yticklabels()
+    assert 1 < len(ticks) < 200 and len(display.z_labels_) == len(ticks)
+    assert ticks[0].get_text() == moved_columns(200)[0]
+    step = display.ax_.get_yticks()[1] - display.ax_.get_yticks()[0]
+    assert len(ticks) == int(np.ceil(200 / step))
+    _assert_apart(_boxes(fig, ticks))
+    _assert_apart(_boxes(fig, display.z_labels_))
