@@ -13,6 +13,12 @@ class NullDistributionDisplay:
     Create it with :meth:`from_estimator` or :meth:`from_result`; it is drawn
     then, and :meth:`plot` draws it again (e.g. into other axes).
 
+    The legend (the resampled statistics, the statistic, the threshold) is
+    drawn outside the panels, so that it covers neither the histogram nor
+    the two lines: above them in a new figure, to the right of the first
+    given Axes otherwise (a figure with ``layout="constrained"`` makes room
+    for it).
+
     Parameters
     ----------
     null_distribution : ndarray of shape (n_resamples,) or (n_resamples, n_panels)
@@ -24,8 +30,9 @@ class NullDistributionDisplay:
     alpha : float
         The level of the test.
     threshold : float or ndarray of shape (n_panels,), default=None
-        Statistics above it reject at ``alpha``; ``None``: the null's upper
-        ``alpha`` quantile among ``n_resamples + 1`` values, per panel.
+        Statistics above it reject at ``alpha``; ``None`` (or NaN for a
+        panel): the null's upper ``alpha`` quantile among ``n_resamples + 1``
+        values, per panel.
     names : list of str, default=None
         The panels' titles.
 
@@ -38,6 +45,8 @@ class NullDistributionDisplay:
     threshold_lines_ : list of matplotlib Line2D
         The vertical line at each panel's threshold (None where it is
         infinite: no resample count can reach ``alpha``).
+    legend_ : matplotlib Legend
+        The legend, outside the panels.
     axes_ : ndarray of matplotlib Axes
         One per panel.
     ax_ : matplotlib Axes
@@ -104,11 +113,13 @@ class NullDistributionDisplay:
         n_panels = null.shape[1]
         statistic = np.broadcast_to(np.asarray(self.statistic, float), (n_panels,))
         p_value = np.broadcast_to(np.asarray(self.p_value, float), (n_panels,))
-        threshold = (
-            [_threshold(null[:, k], self.alpha) for k in range(n_panels)]
-            if self.threshold is None
-            else np.broadcast_to(np.asarray(self.threshold, float), (n_panels,))
-        )
+        given = np.full(n_panels, np.nan)
+        if self.threshold is not None:
+            given = np.broadcast_to(np.asarray(self.threshold, float), (n_panels,))
+        threshold = [
+            _threshold(null[:, k], self.alpha) if np.isnan(given[k]) else given[k]
+            for k in range(n_panels)
+        ]
         names = self.names or [None] * n_panels
         self.axes_, self.figure_ = axes(ax, n_panels, type(self).__name__ + ".plot")
         self.ax_ = self.axes_[0]
@@ -135,7 +146,7 @@ class NullDistributionDisplay:
                 title = f"{shorten(names[k])}\n{title}"
             ax_k.set_title(title, fontsize="medium" if n_panels <= 4 else "small")
             ax_k.set(xlabel="statistic", ylabel="resamples")
-        self.ax_.legend(loc="best", fontsize="small")
+        self.legend_ = _legend(self.axes_, self.figure_, new=ax is None)
         return self
 
     @classmethod
@@ -170,6 +181,10 @@ class NullDistributionDisplay:
             statistic = np.append(estimator.statistics_, statistic)
             p_value = np.append(estimator.p_values_, p_value)
             names = [*map(str, estimator.kernels_), "aggregated"]
+            # The aggregated threshold is on the last panel's scale; each
+            # kernel's panel gets its own null's quantile.
+            if threshold is not None:
+                threshold = np.append(np.full(per_kernel.shape[1], np.nan), threshold)
         display = cls(
             null_distribution=null,
             statistic=statistic,
@@ -205,3 +220,24 @@ class NullDistributionDisplay:
             alpha=result.alpha,
         )
         return display.plot(ax=ax, **kwargs)
+
+
+def _legend(panels, figure, new):
+    """One legend of the panels' artists, outside them: above the panels of
+    a ``new`` figure (its constrained layout makes room for it), else to the
+    right of the first panel."""
+    entries = {}
+    for ax in panels:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    handles, labels = list(entries.values()), list(entries)
+    if new:  # in one row, or two in a figure narrower than 6 inches
+        wide = figure.get_figwidth() >= 6.0
+        return figure.legend(
+            handles, labels, loc="outside upper center",
+            ncols=len(labels) if wide else 2, fontsize="small", frameon=False,
+        )  # fmt: skip
+    return panels[0].legend(
+        handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0, fontsize="small",
+    )  # fmt: skip

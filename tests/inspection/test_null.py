@@ -72,3 +72,75 @@ def test_null_display_of_the_aggregated_test():
     assert vertical_at(display.statistic_lines_[-1], test.statistic_)
     for k, statistic in enumerate(test.statistics_):
         assert vertical_at(display.statistic_lines_[k], statistic)
+
+
+def _legend_of(display):
+    """The display's legend, wherever it is drawn."""
+    legends = [*display.figure_.legends, *(ax.get_legend() for ax in display.axes_)]
+    (legend,) = [legend for legend in legends if legend is not None]
+    return legend
+
+
+def _assert_nothing_covered(display):
+    """After a draw: the legend lies in the figure and over no panel, and
+    no drawn text (tick labels, axis labels, titles, legend entries) overlaps
+    another."""
+    from itertools import combinations
+
+    from tests.inspection.test_plotting import _drawn_texts
+
+    figure = display.figure_
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legend = _legend_of(display).get_window_extent(renderer)
+    assert figure.bbox.x0 <= legend.x0 and legend.x1 <= figure.bbox.x1 + 0.5
+    assert figure.bbox.y0 <= legend.y0 and legend.y1 <= figure.bbox.y1 + 0.5
+    for ax in display.axes_:
+        assert not legend.overlaps(ax.get_window_extent(renderer)), ax.get_title()
+    boxes = [
+        (t.get_text(), t.get_window_extent(renderer)) for t in _drawn_texts(figure)
+    ]
+    for (a, box_a), (b, box_b) in combinations(boxes, 2):
+        assert not box_a.overlaps(box_b), (a, b)
+
+
+def test_null_display_legend_covers_no_line_and_no_label():
+    """The legend sat in the panel, over the statistic's line (at the right
+    edge) or the histogram; it is drawn outside the panels, and no text
+    overlaps another, for one panel, a grid, and given axes."""
+    rng = np.random.default_rng(3)
+    null = rng.normal(size=(999, 6)) * 1e-3
+    statistic = null.max(axis=0) * 1.02  # each line at its panel's right edge
+    one = NullDistributionDisplay(
+        null_distribution=null[:, 0], statistic=statistic[0], p_value=0.001, alpha=0.05
+    ).plot()
+    assert one.legend_ is one.figure_.legends[0]
+    assert [t.get_text() for t in one.legend_.get_texts()] == [
+        "resampled statistics", "statistic", "threshold at alpha = 0.05"]  # fmt: skip
+    _assert_nothing_covered(one)
+    grid = NullDistributionDisplay(
+        null_distribution=null, statistic=statistic, p_value=[0.001] * 6, alpha=0.05,
+        names=[f"gaussian(bandwidth={k}.123456)" for k in range(6)],
+    ).plot()  # fmt: skip
+    _assert_nothing_covered(grid)
+    fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
+    given = NullDistributionDisplay(
+        null_distribution=null[:, 0], statistic=statistic[0], p_value=0.001, alpha=0.05
+    ).plot(ax=ax)
+    assert given.legend_ is ax.get_legend()
+    _assert_nothing_covered(given)
+
+
+def test_null_display_of_the_aggregated_test_puts_each_threshold_on_its_scale():
+    """Each kernel's panel draws its own null's threshold; the aggregated
+    threshold (on the scale of -log p) only on the aggregated panel."""
+    from skmmd._testing._calibration import threshold
+
+    rng = np.random.default_rng(2)
+    X, Y = rng.normal(size=(200, 2)), rng.normal(size=(200, 2)) + 0.4
+    test = AggregatedMMDTest(n_resamples=99, random_state=0).fit(X, Y)
+    display = NullDistributionDisplay.from_estimator(test)
+    for k in range(len(test.kernels_)):
+        own = threshold(test.null_distributions_[:, k], test.alpha)
+        assert vertical_at(display.threshold_lines_[k], own)
+    assert vertical_at(display.threshold_lines_[-1], test.threshold_)
