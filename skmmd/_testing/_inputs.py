@@ -4,7 +4,9 @@ labels, checked and handed to the feature maps as given.
 The exact test (no transformer) needs numbers and gets float arrays. With
 transformers the inputs pass through: pandas DataFrames with any column types
 (their columns must match by name and order), sequences of objects for
-transformers of sets or strings, and arrays in their own dtype.
+transformers of sets or strings, and arrays in their own dtype. NaN or
+infinity in an array is refused here for every family, naming the rows and the
+fix (:func:`check_finite`), before any feature is computed.
 """
 
 import traceback
@@ -199,10 +201,142 @@ def _check_sizes(m, n, min_rows):
         )
 
 
-def check_kind(estimator, X, reset, name="X"):
+def _float_values(V):
+    """The float values of an in-memory array, a sparse matrix's stored
+    values, or a sequence of numbers; None for anything else (DataFrames,
+    objects, integers, lazy or device arrays, which other checks read)."""
+    if sp.issparse(V):
+        # The formats whose stored values are one array, in their COO order
+        # (others are converted by scikit-learn, which checks them).
+        V = V.data if V.format in ("csr", "csc", "coo") else None
+    elif isinstance(V, (list, tuple)):
+        if isinstance(_first(V), str):
+            return None
+        try:
+            V = np.asarray(V)
+        except (ValueError, TypeError):  # ragged: bags of points, ...
+            return None
+    if not isinstance(V, np.ndarray) or V.dtype.kind != "f":
+        return None
+    return V
+
+
+def _bad_rows(V, mask):
+    """``(rows, first)``: how many rows of ``V`` hold a value in ``mask`` (of
+    its float values) and the (row, column) of the first."""
+    if sp.issparse(V):
+        coo = V.tocoo()
+        rows, cols = coo.row[mask], coo.col[mask]
+        first = np.lexsort((cols, rows))[0]
+        return np.unique(rows).size, (int(rows[first]), int(cols[first]))
+    if mask.ndim == 1:  # one variable
+        return int(mask.sum()), (int(np.argmax(mask)), 0)
+    at = np.argwhere(mask)[0]
+    return int(mask.any(axis=1).sum()), (int(at[0]), int(at[1]))
+
+
+def _finite_fix(name, missing, transformer, of_two_samples):
+    """What to do about NaN (``missing``) or infinity in the array ``name``."""
+    if not missing:
+        return (
+            "drop those rows or replace the values (e.g. by NaN, a missing "
+            "value, where the test takes them)."
+        )
+    if transformer is None:
+        return (
+            "drop those rows or impute them (sklearn.impute.SimpleImputer); the "
+            "test needs a number in every column of every row."
+        )
+    frames = (
+        "pass both samples as pandas DataFrames (pd.DataFrame(X), pd.DataFrame(Y))"
+        if of_two_samples
+        else f"pass {name} as a pandas DataFrame (pd.DataFrame({name}))"
+    )
+    explicit = (
+        f"; or pass {transformer}=TabularSampler() with the arrays"
+        if of_two_samples
+        else ""
+    )
+    return (
+        f"{frames}: with {transformer}='auto' (the default) "
+        f"{'they are' if of_two_samples else 'it is'} mapped by "
+        "TabularSampler, which imputes missing values and adds a missing "
+        f"indicator{explicit}; or drop or impute those rows."
+    )
+
+
+def check_finite(
+    V, name="X", *, allow_nan=False, transformer=None, of_two_samples=False
+):
+    """Raise a ValueError naming ``name``, its rows and the fix when the array
+    ``V`` holds NaN (unless ``allow_nan``) or infinity.
+
+    The one check of array values of every family, run before any feature
+    is computed, in place of scikit-learn's generic text.
+
+    Parameters
+    ----------
+    V : object
+        A variable or sample as given; only float arrays, sparse matrices and
+        sequences of numbers are read (one sum over the values when they are
+        finite).
+    name : str, default="X"
+        The parameter's name in the messages.
+    allow_nan : bool, default=False
+        Whether NaN (a missing value) is accepted; infinity never is.
+    transformer : str or None, default=None
+        The test's parameter whose ``'auto'`` maps DataFrames with
+        ``TabularSampler`` (e.g. ``"transformer"``, ``"x_transformer"``),
+        named in the fix; None where no map of tables applies (goodness of
+        fit: the fix is to drop or impute the rows).
+    of_two_samples : bool, default=False
+        Whether ``V`` is a sample of a two-sample test: the fix makes both
+        samples DataFrames, or gives a ``TabularSampler`` as ``transformer``
+        (which takes arrays with missing values there).
+    """
+    values = _float_values(V)
+    if values is None:
+        return
+    with np.errstate(all="ignore"):  # an overflowing sum: read each value
+        if np.isfinite(values.sum()):
+            return
+    for missing, mask in ((True, np.isnan(values)), (False, np.isinf(values))):
+        if (missing and allow_nan) or not mask.any():
+            continue
+        k, (row, column) = _bad_rows(V if sp.issparse(V) else values, mask)
+        what = "NaN (missing values)" if missing else "infinity"
+        n = V.shape[0] if sp.issparse(V) else values.shape[0]
+        raise ValueError(
+            f"Input {name} contains {what} in {k} of {n} rows (the first at row "
+            f"{row}, column {column}): "
+            + _finite_fix(name, missing, transformer, of_two_samples)
+        )
+
+
+def _check_values(estimator, V, name, allow_nan, of_two_samples):
+    """:func:`check_finite` of the variable ``name`` of ``estimator``, the fix
+    naming its map parameter (``transformer``, or ``x_transformer`` for
+    ``X`` of a test of two variables)."""
+    params = estimator.get_params(deep=False)
+    transformer = next(
+        (p for p in ("transformer", f"{name.lower()}_transformer") if p in params),
+        None,
+    )
+    check_finite(
+        V,
+        name,
+        allow_nan=allow_nan,
+        transformer=transformer,
+        of_two_samples=of_two_samples,
+    )
+
+
+def check_kind(estimator, X, reset, name="X", *, allow_nan=False, of_two_samples=False):
     """Record whether the variable ``name`` is a DataFrame (``reset``), or
     check that later rows (a ``partial_fit`` chunk) are of the first's kind:
-    a stream's columns are matched by name or by position, not both."""
+    a stream's columns are matched by name or by position, not both. A
+    DataFrame's labels are checked (:func:`check_columns`), an array's values
+    (:func:`check_finite`, naming the estimator's map parameter in the fix)."""
     frame = is_dataframe(X)
     kinds = estimator.__dict__.setdefault("_input_frames", {})
     if reset:
@@ -215,6 +349,8 @@ def check_kind(estimator, X, reset, name="X"):
         )
     if frame:
         check_columns(X, name)
+    else:
+        _check_values(estimator, X, name, allow_nan, of_two_samples)
 
 
 def _frames(estimator, X, Y, reset, min_rows):
@@ -329,7 +465,7 @@ def two_samples(
     if namespace is not None:
         return _array_api_samples(estimator, X, Y, reset, min_rows, *namespace)
     mode = _mode(X, pass_through)
-    check_kind(estimator, X, reset)
+    check_kind(estimator, X, reset, allow_nan=allow_nan, of_two_samples=True)
     if mode == "frame":
         return _frames(estimator, X, Y, reset, min_rows)
     if mode == "objects":
@@ -362,14 +498,16 @@ def two_samples(
         labels, classes = _classes(labels, X.shape[0])
         X, Y = X[labels == classes[0]], X[labels == classes[1]]
     else:
-        Y = _second_sample(X, Y, params)
+        Y = _second_sample(estimator, X, Y, params)
         classes = None
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
 
 
-def _second_sample(X, Y, params):
+def _second_sample(estimator, X, Y, params):
     """Y validated as a second sample of X's width."""
+    allow_nan = params.get("ensure_all_finite") == "allow-nan"
+    _check_values(estimator, Y, "Y", allow_nan, of_two_samples=True)
     with _as_numbers("Y"):
         Y = check_array(Y, input_name="Y", **params)
     if isinstance(X.dtype, np.dtype) and isinstance(Y.dtype, np.dtype):
@@ -405,7 +543,7 @@ def _array_api_samples(estimator, X, Y, reset, min_rows, xp, device):
             for c in classes
         )
     else:
-        Y = _second_sample(X, Y, params)
+        Y = _second_sample(estimator, X, Y, params)
         classes = None
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
@@ -424,6 +562,7 @@ def points(estimator, X, *, pass_through=False, allow_nan=False):
         return X
     if mode == "objects":
         return list(X)
+    _check_values(estimator, X, "X", allow_nan, of_two_samples=True)
     return validate_data(estimator, X, reset=False, **_array_params(X, mode, allow_nan))
 
 

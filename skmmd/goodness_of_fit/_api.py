@@ -24,7 +24,11 @@ def goodness_of_fit_test(X, model, **options):
         The model: a score function ``score(X) -> (n, d)``, a frozen
         continuous ``scipy.stats`` distribution, or a fitted
         ``GaussianMixture``, ``BayesianGaussianMixture`` or Gaussian
-        ``KernelDensity`` (see :class:`KernelSteinTest`).
+        ``KernelDensity`` (see :class:`KernelSteinTest`). A model fitted on
+        DataFrame columns takes a DataFrame ``X`` of the same columns in the
+        same order (else a ValueError names both; arrays are read by
+        position). An unfitted estimator is fit on a held-out part of the
+        rows with ``train_size``.
     **options : dict
         Parameters of :class:`KernelSteinTest`, e.g. ``n_resamples``,
         ``random_state``, ``block_size`` (rows in time order, MCMC chains:

@@ -26,6 +26,7 @@ from .._testing._base import (
     warn_if_ordered,
 )
 from .._testing._calibration import n_max
+from .._testing._inputs import check_finite
 from .._testing._multiplier import bootstrap_units, multiplier_unit
 from .._testing._streaming import Stream
 from .._utils import _budgets
@@ -42,7 +43,7 @@ from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
 from ..mmd._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
-from ._models import model_score
+from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
 # Random pairs of rows behind the median bandwidth (its relative error about
@@ -142,16 +143,20 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     )
 
     def _rows(self, X, reset, min_rows):
-        """Validated rows: a 2-D array of finite numbers, or a dask array or
-        DataFrame (its shape and columns only; its values are checked as the
-        workers map them)."""
+        """Validated rows: a 2-D array of finite numbers (NaN or infinity: a
+        ValueError naming the rows and the fix), or a dask array or DataFrame
+        (its shape and columns only; its values are checked as the workers
+        map them)."""
         engine = _engines.engine_for(X)
         if engine.lazy:
             rows = engine.sample(self, X)
         else:
             if is_dataframe(X):
                 check_numbers_only(X)
-            rows = validate_data(self, X, reset=reset, dtype=np.float64)
+            rows = validate_data(
+                self, X, reset=reset, dtype=np.float64, ensure_all_finite=False
+            )
+            check_finite(rows, "X")
         n = engine.n_rows(rows)
         if n < min_rows:
             raise ValueError(
@@ -169,7 +174,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     def _model_of(self, rows):
         """The score of ``model``, checked against the rows' dimension; with
         training ``rows`` (``train_size``), an unfitted estimator ``model``
-        is fit on them first (a fitted one is used as given)."""
+        is fit on them first (a fitted one is used as given). A model fitted
+        on DataFrame columns must be tested on those columns."""
         if (
             rows is not None
             and hasattr(self.model, "fit")
@@ -188,6 +194,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                     "Drop train_size to test every row."
                 )
             self._score = model_score(self.model)
+            # (a model fit above saw arrays: its columns are X's by position)
+            check_feature_names(self.model, getattr(self, "feature_names_in_", None))
         dim = self._score.dim
         if dim is not None and self.n_features_in_ != dim:
             raise ValueError(

@@ -15,6 +15,11 @@
   ``KernelDensity`` with the Gaussian kernel (a softmax over the training
   rows: ``O(n n_train)``); another estimator with ``score_samples`` by
   differences of it.
+
+A model fitted on DataFrame columns is called on DataFrames of those columns,
+and :func:`check_feature_names` refuses rows whose columns differ (by name,
+or by order: a model reads its columns by position, as scikit-learn's
+estimators refuse reordered columns).
 """
 
 import numpy as np
@@ -80,6 +85,65 @@ def log_density_score(log_density, step=_STEP):
     if not np.isfinite(step) or step <= 0:
         raise ValueError(f"step must be a positive number; got {step!r}.")
     return _LogDensityScore(log_density, step)
+
+
+class _Named:
+    """A fitted model's method called on rows as a DataFrame of the model's
+    columns (a model fitted on a DataFrame warns on arrays), picklable."""
+
+    def __init__(self, method, names):
+        self.method, self.names = method, list(names)
+
+    def __call__(self, X):
+        import pandas as pd  # the model was fitted on a DataFrame
+
+        return self.method(pd.DataFrame(X, columns=self.names, copy=False))
+
+
+def _method(model, name):
+    """``model``'s method ``name``, called on DataFrames of the model's
+    columns if it was fitted on a DataFrame (see :class:`_Named`)."""
+    names = getattr(model, "feature_names_in_", None)
+    method = getattr(model, name)
+    return method if names is None else _Named(method, names)
+
+
+def _listed(labels):
+    return f"{labels[:10]}{' ...' if len(labels) > 10 else ''}"
+
+
+def check_feature_names(model, names):
+    """Raise a ValueError when ``model`` was fitted on DataFrame columns and
+    the rows tested have others, or the same in another order.
+
+    Parameters
+    ----------
+    model : object
+        The model; only its ``feature_names_in_`` is read, if it has them.
+    names : array-like of str or None
+        The columns of the rows tested (their ``feature_names_in_``); None
+        for arrays, whose columns are the model's by position.
+    """
+    fitted = getattr(model, "feature_names_in_", None)
+    if fitted is None or names is None or list(fitted) == list(names):
+        return
+    fitted, names, kind = list(fitted), list(names), type(model).__name__
+    if sorted(fitted) == sorted(names):
+        raise ValueError(
+            f"X has the columns model {kind} was fitted on in another order: "
+            f"{_listed(names)} in X, {_listed(fitted)} in the model (which reads "
+            "columns by position); reorder them: X[model.feature_names_in_]."
+        )
+    only = {
+        "the model": [c for c in fitted if c not in names],
+        "X": [c for c in names if c not in fitted],
+    }
+    differ = ", ".join(f"only in {k}: {_listed(v)}" for k, v in only.items() if v)
+    raise ValueError(
+        f"model {kind} was fitted on columns {_listed(fitted)} and X has columns "
+        f"{_listed(names)} ({differ}): test the columns the model was fitted on "
+        "(X[model.feature_names_in_]), or refit the model on X's columns."
+    )
 
 
 class _ColumnLogPdf:
@@ -149,6 +213,7 @@ class _MixtureScore:
 
     def __init__(self, gm):
         self.gm = gm
+        self.responsibilities = _method(gm, "predict_proba")
 
     def _component(self, X, k):
         gm = self.gm
@@ -160,7 +225,7 @@ class _MixtureScore:
         return centred * gm.precisions_[k]  # diag, or spherical: one precision
 
     def __call__(self, X):
-        resp = self.gm.predict_proba(X)
+        resp = self.responsibilities(X)
         out = np.zeros(X.shape)
         for k in range(resp.shape[1]):
             out -= resp[:, k : k + 1] * self._component(X, k)
@@ -194,8 +259,10 @@ class _KernelDensityScore:
 def _fitted(estimator, attribute):
     if not hasattr(estimator, attribute):
         raise ValueError(
-            f"model {type(estimator).__name__} is not fitted: fit it (on rows other "
-            "than the ones tested) before the test."
+            f"model {type(estimator).__name__} is not fitted: fit it first, on rows "
+            "other than the ones tested, or pass train_size (e.g. train_size=0.5): "
+            "the test then fits a copy on that part of the rows and tests only "
+            "the rest."
         )
 
 
@@ -215,8 +282,13 @@ def _sklearn_score(model):
                 "the Stein test needs grad log p: use kernel='gaussian'."
             )
         return _KernelDensityScore(model), int(model.n_features_in_)
-    if hasattr(model, "score_samples") and hasattr(model, "n_features_in_"):
-        return log_density_score(model.score_samples), int(model.n_features_in_)
+    if hasattr(model, "score_samples") and (
+        hasattr(model, "n_features_in_") or hasattr(model, "fit")
+    ):
+        _fitted(model, "n_features_in_")  # an unfitted estimator: the fix
+        return log_density_score(_method(model, "score_samples")), int(
+            model.n_features_in_
+        )
     return None
 
 

@@ -2,14 +2,18 @@
 against differences of its own log-density, and the errors that name what
 went wrong."""
 
+import pickle
+
 import numpy as np
 import pytest
 from scipy import stats
+from sklearn.base import clone
+from sklearn.decomposition import PCA
 from sklearn.mixture import BayesianGaussianMixture, GaussianMixture
 from sklearn.neighbors import KernelDensity
 
 from skmmd import log_density_score
-from skmmd.goodness_of_fit._models import model_score
+from skmmd.goodness_of_fit._models import check_feature_names, model_score
 
 
 def _by_differences(log_density, X, h=1e-6):
@@ -112,8 +116,10 @@ def test_rows_outside_the_support_are_named():
 
 
 def test_models_that_cannot_be_tested_are_refused():
-    with pytest.raises(ValueError, match="GaussianMixture is not fitted"):
+    with pytest.raises(ValueError, match="GaussianMixture is not fitted.*train_size"):
         model_score(GaussianMixture(2))
+    with pytest.raises(ValueError, match="PCA is not fitted: fit it first"):
+        model_score(PCA(2))
     kde = KernelDensity(kernel="tophat").fit(np.zeros((3, 1)))
     with pytest.raises(ValueError, match="kernel='gaussian'"):
         model_score(kde)
@@ -123,3 +129,27 @@ def test_models_that_cannot_be_tested_are_refused():
         model_score("normal")
     with pytest.raises(TypeError, match="log_density must be a callable"):
         log_density_score(3.0)
+
+
+def test_a_model_fitted_on_a_dataframe_is_scored_on_arrays(rng):
+    pd = pytest.importorskip("pandas")
+    X = rng.normal(size=(80, 2))
+    frame = pd.DataFrame(X, columns=["a", "b"])
+    for fitted in (GaussianMixture(2, random_state=0), PCA(2)):
+        named = model_score(clone(fitted).fit(frame))
+        plain = model_score(clone(fitted).fit(X))
+        # Called on arrays without scikit-learn's feature-names warning (an
+        # error under the suite's filterwarnings), picklable for the workers.
+        np.testing.assert_allclose(pickle.loads(pickle.dumps(named))(X), plain(X))
+
+
+def test_feature_names_are_checked_against_the_model():
+    pd = pytest.importorskip("pandas")
+    gm = GaussianMixture(1).fit(pd.DataFrame(np.eye(3)[:, :2], columns=["a", "b"]))
+    check_feature_names(gm, ["a", "b"])
+    check_feature_names(gm, None)  # arrays: by position
+    check_feature_names(GaussianMixture(1).fit(np.eye(3)[:, :2]), ["x", "y"])
+    with pytest.raises(ValueError, match=r"only in the model: \['b'\], only in X"):
+        check_feature_names(gm, ["a", "c"])
+    with pytest.raises(ValueError, match="in another order"):
+        check_feature_names(gm, ["b", "a"])
