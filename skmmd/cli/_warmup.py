@@ -11,6 +11,26 @@ import numpy as np
 from ._options import EXIT_OK
 
 
+def first_test_kernels():
+    """Compile (or load from numba's cache) the kernels of a first test on
+    a table: an array's test and, with pandas, a DataFrame's test with its
+    column report (the table's map and the columnwise maps), at sizes that
+    reach the serial and the parallel copies."""
+    from ..two_sample import mmd_test
+
+    rng = np.random.default_rng(0)
+    for rows in (200, 2000):
+        X, Y = rng.normal(size=(2, rows, 4))
+        mmd_test(X, Y, n_resamples=19, random_state=0)
+        try:
+            import pandas as pd
+        except ImportError:  # tables are an extra (skmmd[tables])
+            continue
+        X, Y = (pd.DataFrame(A, columns=list("abcd")) for A in (X, Y))
+        X["e"] = Y["e"] = rng.choice(["u", "v"], rows)
+        mmd_test(X, Y, explain=True, n_resamples=19, random_state=0)
+
+
 def run_warmup(out=None):
     """Compile the numba kernels a test, the detector or a learned kernel
     runs, for float64 and float32 and for the serial and parallel copies
@@ -22,6 +42,7 @@ def run_warmup(out=None):
 
     out = sys.stdout if out is None else out
     start = perf_counter()
+    first_test_kernels()
     rng = np.random.default_rng(0)
     for dtype in (np.float64, np.float32):
         X, Y = (rng.normal(size=(4000, 5)).astype(dtype) for _ in range(2))

@@ -5,6 +5,7 @@ in one vectorized pass: the categorical half of the per-column reports of
 import numpy as np
 
 from .._utils._tables import is_dataframe
+from ._one_hot import lookup
 
 
 def _column(X, column):
@@ -76,7 +77,7 @@ class ColumnwiseCategories:
         out = np.empty((len(X), self.n_blocks_), dtype=np.int64)
         for j, (column, levels) in enumerate(zip(self.columns, self.levels_)):
             values = _column(X, column)
-            codes = levels.get_indexer(values).astype(np.int64)
+            codes = lookup(levels, values).astype(np.int64)
             unknown = codes < 0
             codes[unknown] = np.where(pd.isna(values)[unknown], w - 2, w - 1)
             out[:, j] = codes

@@ -1,12 +1,13 @@
 """A feature map for raw tables: numeric, categorical, boolean columns and
 missing values, composed from scikit-learn's column tools."""
 
+import warnings
 from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -21,6 +22,7 @@ from .._utils._tables import (
     numeric_series,
 )
 from ._fourier import RandomFourierSampler
+from ._one_hot import OneHotLevels
 
 
 def _clip_far(Z):
@@ -51,6 +53,35 @@ def _block_sums(block, V, groups, n_groups):
         q += M @ np.einsum("ij,ij->i", Z, Z)
         lo = hi
     return S, q
+
+
+class _MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """``SimpleImputer(strategy="median", keep_empty_features=True)``'s
+    output, touching only the columns that hold a missing value: a chunk
+    with none is passed on uncopied, and the medians are NumPy's
+    ``nanmedian`` rather than a masked array's sort (the imputer was a third
+    of a wide numeric table's time)."""
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        with warnings.catch_warnings():  # an all-missing column's median is 0
+            warnings.simplefilter("ignore", RuntimeWarning)
+            medians = np.nanmedian(X, axis=0) if X.shape[0] else np.zeros(X.shape[1])
+        self.statistics_ = np.where(np.isnan(medians), 0.0, medians)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(
+            self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False
+        )
+        gaps = np.isnan(X)
+        columns = np.flatnonzero(gaps.any(axis=0))
+        if columns.size:
+            X = X.copy()
+            for j in columns:
+                X[gaps[:, j], j] = self.statistics_[j]
+        return X
 
 
 class TabularSampler(TransformerMixin, BaseEstimator):
@@ -101,9 +132,10 @@ class TabularSampler(TransformerMixin, BaseEstimator):
     categorical_columns_ : list
         Names or positions of the categorical columns.
     column_transformer_ : sklearn.compose.ColumnTransformer
-        The fitted map: ``"numeric"`` (SimpleImputer, RobustScaler,
+        The fitted map: ``"numeric"`` (median imputation, RobustScaler,
         RandomFourierSampler), ``"missing"`` (MissingIndicator) and
-        ``"categorical"`` (OneHotEncoder) blocks, weighted as in Notes.
+        ``"categorical"`` (OneHotEncoder's one-hot, found by hashing) blocks,
+        weighted as in Notes.
     n_features_in_ : int
         Number of columns seen during ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -235,13 +267,9 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         # Imported here, not with skmmd: a tenth of a second of every cold
         # start, for tables only.
         from sklearn.compose import ColumnTransformer
-        from sklearn.impute import MissingIndicator, SimpleImputer
+        from sklearn.impute import MissingIndicator
         from sklearn.pipeline import make_pipeline
-        from sklearn.preprocessing import (
-            FunctionTransformer,
-            OneHotEncoder,
-            RobustScaler,
-        )
+        from sklearn.preprocessing import FunctionTransformer, RobustScaler
 
         numeric, categorical = self._split_columns(X)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -254,7 +282,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             )
             # keep_empty_features: an all-NaN column becomes a constant, not a
             # dropped one (the map's width does not depend on the data).
-            imputer = SimpleImputer(strategy="median", keep_empty_features=True)
+            imputer = _MedianFill()
             clip = FunctionTransformer(_clip_far, feature_names_out="one-to-one")
             numbers = make_pipeline(imputer, RobustScaler(), clip, rff)
             blocks += [
@@ -263,11 +291,7 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             ]
             weights.update(numeric=len(numeric), missing=1.0)
         if categorical:
-            encoder = OneHotEncoder(
-                handle_unknown="ignore",
-                max_categories=self.max_categories,
-                sparse_output=False,
-            )
+            encoder = OneHotLevels(max_categories=self.max_categories)
             blocks.append(("categorical", encoder, categorical))
             weights["categorical"] = 1.0
         n_columns = len(numeric) + len(categorical)

@@ -8,17 +8,18 @@ import pytest
 from skmmd.__main__ import run_demo, run_two_sample_demo
 
 
-def test_demo_prints_both_models_with_good_accuracy():
+def test_demo_prints_both_models_at_the_same_accuracy():
+    """The first table is where random features win (many rows): the same
+    accuracy as the exact SVM, within a point (times are the benchmarks')."""
     out = io.StringIO()
-    run_demo(out=out)
-    rows = [
-        line.split()
-        for line in out.getvalue().splitlines()
-        if line.startswith("digits")
-    ]
+    run_demo(out=out, rows=4000)
+    text = out.getvalue()
+    assert text.startswith("numba kernels ready in")
+    rows = [line.split() for line in text.splitlines() if line.startswith("moons")]
     assert len(rows) == 2
     accuracies = [float(row[-2]) for row in rows]
-    assert min(accuracies) > 0.95
+    assert min(accuracies) > 0.88
+    assert abs(accuracies[0] - accuracies[1]) <= 0.01
 
 
 @pytest.mark.slow

@@ -1,0 +1,153 @@
+"""The categorical block of :class:`~skmmd.TabularSampler`: scikit-learn's
+``OneHotEncoder(handle_unknown="ignore", max_categories=k,
+sparse_output=False)`` (the same categories, order, infrequent column,
+features and names), with the levels found and looked up by pandas' hashing
+instead of a Python loop over the values: on text columns that loop was most
+of a table test's time (``benchmarks/bench_mixed_tables.py``)."""
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+
+def _columns(X):
+    """Each column's values as a 1-D array (a pandas category column as
+    objects, NaN where missing)."""
+    if hasattr(X, "iloc"):
+        return [
+            X.iloc[:, j].to_numpy(dtype=object)
+            if X.iloc[:, j].dtype.name == "category"
+            else X.iloc[:, j].to_numpy()
+            for j in range(X.shape[1])
+        ]
+    X = np.asarray(X)
+    return [X[:, j] for j in range(X.shape[1])]
+
+
+def _categories(values):
+    """OneHotEncoder's categories of one column and their counts: numbers
+    sorted by ``np.unique`` (NaN last); objects sorted, then None, then NaN."""
+    import pandas as pd
+
+    if values.dtype != object:
+        return np.unique(values, return_counts=True)
+    missing = pd.isna(values)
+    counts = pd.Series(values[~missing], dtype=object).value_counts(sort=False)
+    order = sorted(range(counts.size), key=counts.index.__getitem__)
+    categories = [counts.index[i] for i in order]
+    tallies = [int(counts.iloc[i]) for i in order]
+    if missing.any():
+        none = np.fromiter((v is None for v in values[missing]), bool, missing.sum())
+        for kind, count in ((None, none.sum()), (np.nan, (~none).sum())):
+            if count:
+                categories.append(kind)
+                tallies.append(int(count))
+    out = np.empty(len(categories), dtype=object)
+    out[:] = categories
+    return out, np.array(tallies, dtype=np.int64)
+
+
+def lookup(index, values):
+    """Each value's position in ``index`` (-1 if absent; a missing value at
+    the index's missing entry): hashing the distinct values once
+    (``pd.factorize``), then looking up only those."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(values)
+    found = index.get_indexer(uniques)
+    out = found[codes] if found.size else np.full(codes.shape, -1)
+    missing = codes < 0
+    if missing.any():
+        at = np.flatnonzero(pd.isna(index))
+        out[missing] = at[0] if at.size else -1
+    return out
+
+
+def _infrequent(counts, max_categories):
+    """OneHotEncoder's infrequent categories (positions), or an empty array:
+    all but the ``max_categories - 1`` most frequent, ties in the order of
+    the categories, when there are at least ``max_categories``."""
+    if max_categories is None or counts.size + 1 <= max_categories:
+        return np.zeros(0, dtype=np.int64)
+    keep = max_categories - 1
+    if keep == 0:
+        return np.arange(counts.size)
+    return np.sort(np.argsort(counts, kind="mergesort")[:-keep])
+
+
+class OneHotLevels(TransformerMixin, BaseEstimator):
+    """One-hot features of categorical columns, as scikit-learn's
+    ``OneHotEncoder(handle_unknown="ignore", max_categories=max_categories,
+    sparse_output=False)`` computes them (unknown values: a row of zeros;
+    the rarer categories of a column with ``max_categories`` or more share
+    its last column), found and looked up by hashing.
+
+    Parameters
+    ----------
+    max_categories : int or None, default=None
+        Most output columns per input column, the infrequent one included.
+
+    Attributes
+    ----------
+    categories_ : list of ndarray
+        Each column's categories, in OneHotEncoder's order.
+    n_features_in_ : int
+        Columns seen during ``fit``.
+    """
+
+    def __init__(self, *, max_categories=None):
+        self.max_categories = max_categories
+
+    def fit(self, X, y=None):
+        import pandas as pd
+
+        self.n_features_in_ = X.shape[1]
+        if hasattr(X, "columns"):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        self.categories_, self._index, self._slots = [], [], []
+        for values in _columns(X):
+            categories, counts = _categories(values)
+            infrequent = _infrequent(counts, self.max_categories)
+            frequent = np.setdiff1d(np.arange(categories.size), infrequent)
+            slots = np.empty(categories.size, dtype=np.int64)
+            slots[frequent] = np.arange(frequent.size)
+            slots[infrequent] = frequent.size
+            self.categories_.append(categories)
+            self._index.append(pd.Index(categories, dtype=categories.dtype))
+            self._slots.append((slots, frequent, infrequent))
+        self._widths = [f.size + (i.size > 0) for _, f, i in self._slots]
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        n = X.shape[0]
+        Z = np.zeros((n, sum(self._widths)))
+        offset = 0
+        for values, index, (slots, _, _), width in zip(
+            _columns(X), self._index, self._slots, self._widths
+        ):
+            codes = lookup(index, values)
+            rows = np.flatnonzero(codes >= 0)
+            Z[rows, offset + slots[codes[rows]]] = 1.0
+            offset += width
+        return Z
+
+    def get_feature_names_out(self, input_features=None):
+        """``"{column}_{category}"`` per output column, and
+        ``"{column}_infrequent_sklearn"`` for the shared one (OneHotEncoder's
+        names)."""
+        check_is_fitted(self)
+        if input_features is None:
+            input_features = getattr(
+                self,
+                "feature_names_in_",
+                [f"x{j}" for j in range(self.n_features_in_)],
+            )
+        names = []
+        for name, categories, (_, frequent, infrequent) in zip(
+            input_features, self.categories_, self._slots
+        ):
+            names += [f"{name}_{c}" for c in categories[frequent]]
+            if infrequent.size:
+                names.append(f"{name}_infrequent_sklearn")
+        return np.asarray(names, dtype=object)

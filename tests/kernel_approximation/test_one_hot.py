@@ -1,0 +1,54 @@
+"""OneHotLevels against scikit-learn's OneHotEncoder(handle_unknown="ignore",
+max_categories=k, sparse_output=False): the same categories, features and
+names, on strings with None, booleans, pandas categories, numbers with NaN,
+many levels and levels unseen at fit."""
+
+import numpy as np
+import pytest
+from sklearn.preprocessing import OneHotEncoder
+
+from skmmd.kernel_approximation._one_hot import OneHotLevels
+
+pd = pytest.importorskip("pandas")
+
+
+def _table(n, seed):
+    rng = np.random.default_rng(seed)
+    words = np.array(["oslo", "lima", "pune", "kyiv", None], dtype=object)
+    codes = rng.integers(0, 60, n)
+    return pd.DataFrame(
+        {
+            "city": words[rng.integers(0, 5, n)],
+            "member": rng.random(n) < 0.3,
+            "plan": pd.Categorical(
+                np.where(rng.random(n) < 0.1, None, rng.choice(["b", "a", "c"], n))
+            ),
+            "grade": np.where(rng.random(n) < 0.1, np.nan, rng.integers(0, 4, n)),
+            "id": np.array([f"u{c}" for c in codes], dtype=object),
+        }
+    )
+
+
+@pytest.mark.parametrize("max_categories", [None, 3, 10, 60, 61])
+def test_the_encoders_features_and_names(max_categories):
+    fit, other = _table(500, 0), _table(300, 1)
+    other.loc[::7, "city"] = "rome"  # unseen at fit
+    ours = OneHotLevels(max_categories=max_categories).fit(fit)
+    theirs = OneHotEncoder(
+        handle_unknown="ignore", max_categories=max_categories, sparse_output=False
+    ).fit(fit)
+    for a, b in zip(ours.categories_, theirs.categories_):
+        assert [str(v) for v in a] == [str(v) for v in b]
+    np.testing.assert_array_equal(ours.transform(other), theirs.transform(other))
+    np.testing.assert_array_equal(ours.transform(fit), theirs.transform(fit))
+    assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())
+
+
+def test_arrays_of_objects_as_the_encoder_takes_them():
+    X = _table(200, 2)[["city", "id"]].to_numpy()
+    ours = OneHotLevels(max_categories=20).fit(X)
+    theirs = OneHotEncoder(
+        handle_unknown="ignore", max_categories=20, sparse_output=False
+    ).fit(X)
+    np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
+    assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())
