@@ -262,7 +262,9 @@ def loop_options(test, seed, rule, p_of):
     }
 
 
-def ranked(labels, observed, null, intervals, effect, test, rule=None, flag="moved"):
+def ranked(
+    labels, observed, null, intervals, effect, test, rule=None, flag="moved", log_p=None
+):
     """The report of ``explain``: each column group's statistic (``observed``,
     in the order of ``labels``) against its column of ``null`` (the same
     resamples for all), with p-values adjusted by ``test.correction`` and the
@@ -275,18 +277,16 @@ def ranked(labels, observed, null, intervals, effect, test, rule=None, flag="mov
     ``attrs`` records ``n_resamples_used``, ``correction``, ``alpha``,
     ``flag`` and ``maxt_p_value``: the first step of step-down maxT, a test
     of "no column changed" whatever the correction (:func:`decide` combines
-    it with the table's test).
+    it with the table's test). ``log_p``: the statistics' fitted log
+    p-values (:func:`~._multiple.fitted_log_p_values`) when already computed.
     """
     import pandas as pd
 
     T = np.vstack([observed, null])
+    log_p = _multiple.fitted_log_p_values(T) if log_p is None else log_p
     p_values = _multiple.permutation_p_values(T)
-    adjusted, pooled = _multiple.adjusted_p_values(T, test.correction, p_values)
-    first_step = (
-        adjusted.min()
-        if test.correction == "fwer"
-        else _multiple.smallest_fwer_p_value(T)
-    )
+    adjusted, pooled = _multiple.adjusted_p_values(T, test.correction, p_values, log_p)
+    first_step = _multiple.smallest_fwer_p_value(T, log_p)
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())
         adjusted = np.maximum(adjusted, smallest)

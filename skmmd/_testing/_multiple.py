@@ -161,16 +161,17 @@ def pooled_p_values(T, log_p):
     return (1.0 + null.size - below) / (1.0 + null.size)
 
 
-def adjusted_p_values(T, correction, permutation_p):
+def adjusted_p_values(T, correction, permutation_p, log_p=None):
     """``(adjusted, pooled)``: the adjusted p-values of row 0 of ``T`` under
     ``correction`` (one of :data:`CORRECTIONS`), and row 0's pooled
     p-values (:func:`pooled_p_values`). ``permutation_p``: row 0's
-    permutation p-values (the adjusted ones of ``"none"``)."""
+    permutation p-values (the adjusted ones of ``"none"``); ``log_p``:
+    :func:`fitted_log_p_values` of ``T`` when already computed."""
     if correction not in CORRECTIONS:
         raise ValueError(
             f"correction must be one of {list(CORRECTIONS)}; got {correction!r}."
         )
-    log_p = fitted_log_p_values(T)
+    log_p = fitted_log_p_values(T) if log_p is None else log_p
     pooled = pooled_p_values(T, log_p)
     if correction == "fwer":
         adjusted = maxt_adjusted_p_values(log_p)
@@ -182,23 +183,19 @@ def adjusted_p_values(T, correction, permutation_p):
     return adjusted, pooled
 
 
-def _largest_t(T):
-    """Every row's largest ``-log`` fitted p-value over the columns: the
-    statistic of the first step of step-down maxT."""
-    return -fitted_log_p_values(T).min(axis=1)
-
-
-def smallest_fwer_p_value(T):
+def smallest_fwer_p_value(T, log_p=None):
     """The smallest step-down maxT adjusted p-value: the resampling p-value
     of the largest ``-log`` fitted p-value over the columns (what
     ``n_resamples="auto"`` watches: no column can be flagged when it is
-    settled above alpha)."""
-    largest = _largest_t(T)
+    settled above alpha). ``log_p``: :func:`fitted_log_p_values` of ``T``
+    when already computed."""
+    log_p = fitted_log_p_values(T) if log_p is None else log_p
+    largest = -log_p.min(axis=1)
     tolerance = _TIE_RTOL * max(abs(largest[0]), 1.0)
-    return float(np.count_nonzero(largest >= largest[0] - tolerance) / T.shape[0])
+    return float(np.count_nonzero(largest >= largest[0] - tolerance) / log_p.shape[0])
 
 
-def decision_p_value(table, columns):
+def decision_p_value(table, columns=None, log_p=None):
     """The p-value of a table's decision that a moved column can trigger:
     min-p over the table's statistic (``table``, shape (B + 1,)) and the
     first step of step-down maxT over its columns (``columns``, shape
@@ -210,7 +207,9 @@ def decision_p_value(table, columns):
     function of the rows for every row, so the p-value is exact under
     exchangeable resamples. It rejects when the table's statistic or the
     most changed column is beyond its own quantile at one common level,
-    slightly below alpha.
+    slightly below alpha. ``log_p``: :func:`fitted_log_p_values` of
+    ``columns`` when already computed (then ``columns`` is not read).
     """
-    both = np.column_stack([np.asarray(table, dtype=np.float64), _largest_t(columns)])
+    log_p = fitted_log_p_values(columns) if log_p is None else log_p
+    both = np.column_stack([np.asarray(table, dtype=np.float64), -log_p.min(axis=1)])
     return float(aggregated_p_value(both, "mmdagg")[1])

@@ -134,7 +134,9 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         null_scale=scales,
         **loop_options(test, seed, rule, p_of),
     )
-    p_value = p_of(observed, null, tolerance)
+    # The columns' fitted tails once, for the decision and the report.
+    log_p = _multiple.fitted_log_p_values(np.vstack([observed[1:], null[:, 1:]]))
+    p_value = _multiple.decision_p_value(np.r_[observed[0], null[:, 0]], log_p=log_p)
     table_p = float(_calibration.p_value(observed[0], null[:, 0], tolerance[0]))
     report = ranked(
         columns.labels,
@@ -143,6 +145,7 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         _intervals(col_sums, m, n),
         "mmd2",
         test,
+        log_p=log_p,
     )
     return float(observed[0]), null[:, 0], p_value, table_p, rule, report
 
