@@ -20,13 +20,26 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 .reject { border-color: #c44e52; background: #fbeaea; }
 .accept { border-color: #55a868; background: #eaf6ed; }
 table { border-collapse: collapse; font-size: .9rem; }
-td, th { border-bottom: 1px solid #ddd; padding: .2rem .6rem; text-align: left; }
+td, th { border-bottom: 1px solid #ddd; padding: .2rem .6rem; text-align: left;
+         overflow-wrap: anywhere; }
+table.columns { table-layout: fixed; width: 100%; }
+table.columns th:first-child { width: 22%; }
+table.columns th { font-size: .8rem; vertical-align: bottom; }
 tr.moved td { font-weight: bold; }
 figure { display: inline-block; margin: .5rem 1rem .5rem 0; vertical-align: top; }
-figcaption { font-size: .8rem; color: #555; max-width: 380px; }
+figcaption { font-size: .8rem; color: #555; max-width: 456px; }
+.key { border-left: 3px solid; padding-left: .3rem; margin-right: .8rem; }
 dl.keys { font-size: .85rem; display: grid; grid-template-columns: max-content auto;
           gap: .1rem .8rem; } dl.keys dt { font-family: monospace; }
 dl.keys dd { margin: 0; } sup.note { color: #c44e52; }
+@page { size: A4; margin: 12mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  table.columns { font-size: 8pt; } td, th { padding: .1rem .3rem; }
+  tr, figure, dl.keys dt, dl.keys dd { break-inside: avoid; }
+  h2 { break-after: avoid; } svg { max-width: 100%; height: auto; }
+  .verdict, svg { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+}
 """
 
 
@@ -64,10 +77,20 @@ CORRECTION_TEXTS = {
     "fdr_by": "false discovery rate controlled by Benjamini-Yekutieli",
     "none": "no correction: each column's own permutation p-value",
 }
-# Rows of a long column table shown besides the moved columns, and moved
-# columns named in the verdict.
+# Rows of a long column table shown besides the moved columns, moved
+# columns named in the verdict, and columns drawn (the first by evidence).
 _MORE_ROWS = 20
 _NAMED = 20
+_DRAWN = 20
+# The correction's name, in the header of the adjusted p-values.
+_CORRECTION_NAMES = {
+    "fwer": "step-down maxT",
+    "fdr": "Benjamini-Hochberg",
+    "fdr_by": "Benjamini-Yekutieli",
+    "none": "not adjusted",
+}
+# Columns of a report kept out of the page's table (in the files and JSON).
+_FILE_ONLY = ("p_value", "pooled_p_value")
 
 
 def correction_of(report):
@@ -81,12 +104,24 @@ def correction_text(correction):
     return CORRECTION_TEXTS.get(correction, f"correction {correction!r}")
 
 
+def flagged(report, alpha):
+    """Which rows of a per-column report moved (or depend on y), as a
+    boolean array: its own column of them (``attrs["flag"]``, else
+    ``moved``) when it has one at this ``alpha``, else adjusted p-value at
+    most ``alpha``. The count, the table, the figures and the display all
+    read this one answer."""
+    flag = report.attrs.get("flag", "moved")
+    if flag in report and report.attrs.get("alpha", alpha) == alpha:
+        return report[flag].to_numpy(dtype=bool)
+    return (report["adjusted_p_value"] <= alpha).to_numpy()
+
+
 def column_count(report, alpha, verb="moved"):
     """``"3 of 500 columns moved at alpha = 0.05 (family-wise error
-    controlled by step-down maxT)"``: how many columns of ``report`` have an
-    adjusted p-value at most ``alpha``, out of how many, under which
-    correction; ``verb`` says what such a column did (e.g. "depend on y")."""
-    moved = int((report["adjusted_p_value"] <= alpha).sum())
+    controlled by step-down maxT)"``: how many columns of ``report`` moved
+    (:func:`flagged`), out of how many, under which correction; ``verb``
+    says what such a column did (e.g. "depend on y")."""
+    moved = int(flagged(report, alpha).sum())
     return (
         f"{moved} of {len(report)} columns {verb} at alpha = {alpha:g} "
         f"({correction_text(correction_of(report))})"
@@ -94,13 +129,13 @@ def column_count(report, alpha, verb="moved"):
 
 
 def moved_columns(result):
-    """The labels of the result's columns whose adjusted p-value is at most
-    alpha, most evidence first (None without a column report)."""
+    """The labels of the result's columns that moved (:func:`flagged`),
+    most evidence first (None without a column report)."""
     report = result.column_report
     if report is None:
         return None
-    adjusted = report["adjusted_p_value"]
-    return [str(c) for c, p in zip(report["column"], adjusted) if p <= result.alpha]
+    moved = flagged(report, result.alpha)
+    return [str(c) for c, m in zip(report["column"], moved) if m]
 
 
 def verdict(result, moved):
@@ -168,21 +203,28 @@ def _null_figure(result):
     span = [null.min(), null.max(), statistic]
     counts, edges = np.histogram(null, bins=30, range=(min(span), max(span)))
     labels = [f"{e:.3g}" for e in edges[:-1]]
-    lines = [(statistic, "#c44e52", "statistic")]
+    keys = [(statistic, "#c44e52", "statistic")]
     if np.isfinite(threshold):
-        lines.append((threshold, "#333", f"threshold (alpha = {result.alpha:g})"))
+        keys.append((threshold, "#333", f"threshold at alpha = {result.alpha:g}"))
+    # The lines are named in the caption, not in the plot, where their names
+    # fell on the bars and on each other when the two lines are close.
     svg = bar_chart(
         [("resampled statistics", "#999", counts / null.size)],
         labels,
         edges=edges,
-        lines=lines,
+        lines=[(x, color, "") for x, color, _ in keys],
         title="Null distribution",
         width=560,
     )
+    legend = "".join(
+        f'<span class="key" style="border-color: {color}">{escape(name)} = '
+        f"{x:.4g}</span>"
+        for x, color, name in keys
+    )
     return (
-        f'<figure class="null">{svg}<figcaption>The statistic on each of the '
-        f"{null.size} resamples (the null distribution), the observed statistic "
-        "and the rejection threshold.</figcaption></figure>"
+        f'<figure class="null">{svg}<figcaption>{legend}<br>The statistic on '
+        f"each of the {null.size} resamples (the null distribution), the "
+        "observed statistic and the rejection threshold.</figcaption></figure>"
     )
 
 
@@ -217,6 +259,9 @@ def _header_notes(report, effect):
         "that scale; not adjusted, and finer than the permutation p-value, "
         "whose smallest value is 1/(resamples + 1)",
         "adjusted_p_value": f"{adjusted}; the column moved when this is at most alpha",
+        "moved": "whether the column moved: its adjusted p-value is at most alpha",
+        "depends": "whether the column depends on y: its adjusted p-value is "
+        "at most alpha",
         "z": "its statistic standardized by its null distribution (mean and "
         "standard deviation of the resamples); ranks columns whose adjusted "
         "and pooled p-values tie",
@@ -226,46 +271,73 @@ def _header_notes(report, effect):
     return {k: notes.get(k, "") for k in report.columns}
 
 
-def _shown_rows(report, alpha):
-    """The rows of the column table: every moved column and the first
+def _shown_rows(moved):
+    """Which rows the column table shows: every moved column and the first
     ``_MORE_ROWS`` others, in the report's order."""
-    moved = np.asarray(report["adjusted_p_value"] <= alpha)
-    others = np.cumsum(~moved)
-    return report[moved | (others <= _MORE_ROWS)]
+    return moved | (np.cumsum(~moved) <= _MORE_ROWS)
+
+
+def _table_keys(report, flag):
+    """The column table's columns: the label, whether it moved (``flag``),
+    the adjusted p-value (the one that decides), then the rest but the
+    unadjusted p-values (``_FILE_ONLY``: in the CSV, Parquet and JSON)."""
+    first = [k for k in ("column", flag, "adjusted_p_value") if k in report]
+    rest = [k for k in report.columns if k not in (*first, *_FILE_ONLY)]
+    return first + rest
+
+
+def _heading(key, report):
+    """The header of ``key``: its name, the adjusted p-value's with its
+    correction (e.g. "adjusted_p_value (step-down maxT)")."""
+    if key != "adjusted_p_value":
+        return key
+    correction = correction_of(report)
+    return f"{key} ({_CORRECTION_NAMES.get(correction, correction)})"
 
 
 def _column_table(report, alpha, effect):
+    moved = flagged(report, alpha)
+    flag = report.attrs.get("flag", "moved")
+    report = report.assign(**{flag: moved})  # a report of its own, or computed
     notes = _header_notes(report, effect)
-    keys = [k for k in report.columns if k != "column"]
+    keys = _table_keys(report, flag)
+    # Headers wrap after their underscores first (a narrow printed page).
     head = "".join(
-        f'<th title="{escape(notes[k])}">{escape(k)}</th>' for k in ["column", *keys]
+        f'<th title="{escape(notes[k])}">'
+        f"{escape(_heading(k, report)).replace('_', '_<wbr>')}</th>"
+        for k in keys
     )
     low = f"{effect}_low"
-    rows, flagged = [], False
-    shown = _shown_rows(report, alpha)
-    for row in shown.to_dict(orient="records"):
-        moved = row["adjusted_p_value"] <= alpha
+    rows, flagged_low = [], False
+    shown = _shown_rows(moved)
+    records = report[shown][keys].to_dict(orient="records")
+    for row, is_moved in zip(records, moved[shown]):
         cells = []
-        for k in ["column", *keys]:
+        for k in keys:
             text = escape(_number(row[k]))
-            if k == low and moved and row[k] == 0.0:
+            if k == low and is_moved and row[k] == 0.0:
                 text += '<sup class="note">*</sup>'
-                flagged = True
+                flagged_low = True
             cells.append(f"<td>{text}</td>")
-        rows.append(f'<tr class="{"moved" if moved else ""}">{"".join(cells)}</tr>')
+        rows.append(f'<tr class="{"moved" if is_moved else ""}">{"".join(cells)}</tr>')
     table = f'<table class="columns"><tr>{head}</tr>{"".join(rows)}</table>'
-    if len(shown) < len(report):
-        left = len(report) - len(shown)
+    if not shown.all():
+        left = int((~shown).sum())
         table += (
             f'<p class="left-out">{left} more columns, none moved, are left '
             f"out of the table (the {_MORE_ROWS} with the most evidence of "
             "those that did not move are shown).</p>"
         )
     legend = "".join(
-        f"<dt>{escape(k)}</dt><dd>{escape(notes[k])}</dd>"
-        for k in ["column", *keys]
-        if notes[k]
+        f"<dt>{escape(k)}</dt><dd>{escape(notes[k])}</dd>" for k in keys if notes[k]
     )
+    kept = [k for k in _FILE_ONLY if k in report]
+    if kept:
+        legend += (
+            f"<dt>{escape(', '.join(kept))}</dt><dd>the unadjusted p-values, "
+            "not in this table: in the column report itself (its CSV or "
+            "Parquet file, the JSON of --json)</dd>"
+        )
     agreement = (
         '<p class="agreement">The test and the interval answer two questions. '
         "The test asks whether the column's distributions differ at all: its "
@@ -274,7 +346,7 @@ def _column_table(report, alpha, effect):
         "normal approximation of its estimate, and is cut at 0, below which "
         f"{escape(effect)} cannot go. So a column can move while its interval "
         "starts at 0"
-        + (" (marked *)" if flagged else "")
+        + (" (marked *)" if flagged_low else "")
         + ": the difference is detected, but its size is too small, for these "
         "sample sizes, to be bounded away from 0; an interval of exactly [0, 0] "
         "means the estimate itself is at most 0.</p>"
@@ -287,32 +359,53 @@ def _shares(counts, rows):
         return counts / np.maximum(rows, 1)[:, None]
 
 
+def _missing_chart(missing_share):
+    """Bars of the share of rows missing in each sample, on their own scale
+    (a change from 1 % to 5 % fills the chart)."""
+    return bar_chart(
+        [
+            ("reference", REFERENCE, missing_share[:1]),
+            ("current", CURRENT, missing_share[1:]),
+        ],
+        ["% of rows"],
+        title="missing values",
+        value_format="{:.1%}",
+        width=168,
+    )
+
+
 def column_figure(name, summary):
-    """A figure of one column: reference against current, as shares of rows."""
+    """A figure of one column: reference against current, the values'
+    histogram (or categories) as shares of the values present, and beside
+    it, where either sample has missing values, the share of rows missing
+    in each."""
     counts, labels, rows = summary["counts"], list(summary["labels"]), summary["rows"]
     missing = summary["missing"]
+    kind = "categories"
     if summary["kind"] == "numeric":
         # The tails are slots only where they hold values.
         keep = np.ones(len(labels), dtype=bool)
         keep[[0, -1]] = counts[:, [0, -1]].sum(axis=0) > 0
         counts, labels = counts[:, keep], [t for t, k in zip(labels, keep) if k]
         kind = "histogram"
-    else:
-        if missing.any():
-            counts = np.column_stack([counts, missing])
-            labels.append("(missing)")
-        kind = "categories"
-    shares = _shares(counts, rows)
+    shares = _shares(counts, rows - missing)
+    # Narrower beside the missing chart, so that two figures fit a row.
     svg = bar_chart(
         [("reference", REFERENCE, shares[0]), ("current", CURRENT, shares[1])],
         labels,
         title=name,
+        width=290 if missing.any() else 380,
     )
     missing_share = _shares(missing[None, :], rows)[0]
-    caption = (
-        f"{kind}, shares of rows; missing values: {missing_share[0]:.1%} of the "
-        f"reference, {missing_share[1]:.1%} of the current sample."
-    )
+    caption = f"{kind}, shares of the values present; "
+    if missing.any():
+        svg += _missing_chart(missing_share)
+        caption += (
+            f"missing values (right): {missing_share[0]:.1%} of the reference, "
+            f"{missing_share[1]:.1%} of the current sample."
+        )
+    else:
+        caption += "no missing values."
     return (
         f'<figure class="column" data-column="{escape(name)}">{svg}'
         f"<figcaption>{escape(caption)}</figcaption></figure>"
@@ -320,6 +413,9 @@ def column_figure(name, summary):
 
 
 def _columns_section(result, summaries):
+    """The column table (with a column report) and the figures of at most
+    ``_DRAWN`` columns: those that moved, most evidence first, or without a
+    report the first columns; the page says how many are not drawn."""
     report = result.column_report
     parts = []
     if report is not None:
@@ -334,23 +430,33 @@ def _columns_section(result, summaries):
         parts.append(_column_table(report, result.alpha, result._EFFECT))
         shown = moved_columns(result)
         heading = "Distributions of the columns that moved"
+        rest = (
+            "more columns that moved are not drawn (the table lists them); "
+            "the {} with the most evidence are"
+        )
     elif summaries is not None:
         shown = list(summaries.columns_)
         heading = "Distributions of the columns"
         parts.append(
             "<p>No per-column tests (run the test with explain_columns, or "
-            "<code>--explain</code>, for them): every column is drawn.</p>"
+            "<code>--explain</code>, for them: then the columns that moved are "
+            f"drawn, most evidence first): the first {_DRAWN} columns are drawn.</p>"
         )
+        rest = "more columns are not drawn; the first {} are"
     else:
         return ""
     if summaries is None or not shown:
         return "".join(parts)
     known = set(summaries.columns_)
-    figures = [
-        column_figure(name, summaries.summary(name)) for name in shown if name in known
-    ]
-    missing = [name for name in shown if name not in known]
+    drawn = [name for name in shown if name in known][:_DRAWN]
+    figures = [column_figure(name, summaries.summary(name)) for name in drawn]
     parts.append(f"<h2>{heading}</h2>{''.join(figures)}")
+    left = sum(name in known for name in shown) - len(drawn)
+    if left:
+        parts.append(
+            f'<p class="not-drawn" id="not-drawn">{left} {rest.format(len(drawn))}.</p>'
+        )
+    missing = [name for name in shown if name not in known]
     if missing:
         parts.append(
             f"<p>No distribution summary of: {escape(', '.join(missing))}.</p>"

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._testing._calibration import AUTO_RESAMPLES
 from .._testing._multiple import CORRECTIONS
-from .._testing._report import column_count
+from .._testing._report import column_count, flagged
 
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
 EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -176,7 +176,7 @@ def print_report(report, alpha, heading, out, verb="moved"):
     counting the others (``--json`` has every row). Returns the rows
     printed."""
     print(f"\n{heading}: {column_count(report, alpha, verb)}", file=out)
-    moved = (report["adjusted_p_value"] <= alpha).to_numpy()
+    moved = flagged(report, alpha)
     shown = report[moved | (np.arange(len(report)) < REPORT_ROWS)]
     print(shown.to_string(index=False), file=out)
     if len(shown) < len(report):

@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing._report import correction_of, correction_text
+from .._testing._report import correction_of, correction_text, flagged
 from ._plotting import axes, shorten
 
 
@@ -151,8 +151,8 @@ class ColumnReportDisplay:
                 f"max_columns must be a positive integer or None; got {max_columns!r}."
             )
         ranked = _ranked(self.report)
-        n_moved = int((ranked["adjusted_p_value"] <= self.alpha).sum())
-        n_total = len(ranked)
+        all_moved = flagged(ranked, self.alpha)
+        n_moved, n_total = int(all_moved.sum()), len(ranked)
         report = ranked if max_columns is None else ranked.iloc[:max_columns]
         n_rows = len(report)
         (self.ax_,), self.figure_ = axes(
@@ -163,7 +163,7 @@ class ColumnReportDisplay:
         labelled = np.arange(0, n_rows, step)
         columns = [shorten(c) for c in report["column"]]
         adjusted = np.asarray(report["adjusted_p_value"], dtype=float)
-        moved = adjusted <= self.alpha
+        moved = all_moved[:n_rows]
         kwargs.setdefault("color", np.where(moved, "C3", "C0").tolist())
         lengths = -np.log10(adjusted)
         self.bars_ = self.ax_.barh(np.arange(n_rows), lengths, **kwargs)

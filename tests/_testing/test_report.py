@@ -15,7 +15,7 @@ import pytest
 from skmmd import MMDTest, MMDTestResult, mmd_test
 from skmmd.inspection import ColumnSummaries
 from tests.helpers.pages import self_contained
-from tests.helpers.reports import MOVED, column_report, result_of
+from tests.helpers.reports import MOVED, column_report, moved_columns, result_of
 
 pd = pytest.importorskip("pandas", reason="the report's tables use pandas")
 
@@ -39,7 +39,8 @@ def test_html_report_of_1000_columns_counts_and_leaves_rows_out():
     assert f"In all, {count}by step-down maxT)." in html  # the verdict
     assert f"Columns that moved: {', '.join(MOVED)}." in html
     assert "min-p" not in html
-    assert "<dt>pooled_p_value</dt><dd>its statistic, on the scale of a fit" in html
+    # The unadjusted p-values are in the files only: said under the table.
+    assert "<dt>p_value, pooled_p_value</dt><dd>the unadjusted p-values" in html
     assert re.search(r"<dt>adjusted_p_value</dt><dd>[^<]*step-down maxT", html)
 
 
@@ -147,7 +148,7 @@ def test_report_figures_show_the_columns_distributions(drifted):
     result = MMDTest(n_resamples=19, random_state=0).fit(X, Y).result_
     html = result.to_html(summaries=summaries)
     svg = re.search(r'<figure class="column" data-column="amount">(.*?)</figure>', html)
-    assert "missing values: 0.0% of the reference, " in svg.group(1)
+    assert "missing values (right): 0.0% of the reference, " in svg.group(1)
     assert f"{Y['amount'].isna().mean():.1%} of the current sample" in svg.group(1)
     assert svg.group(1).count("<rect") > 2 * 10  # two series of bars
 
@@ -251,9 +252,10 @@ def test_report_explains_its_column_table_and_the_interval_against_the_test():
     page = self_contained(html)
     headers = [a.get("title", "") for tag, a in page.elements if tag == "th"]
     explained = [t for t in headers if t]
-    assert len(explained) >= 7  # column, statistic, ..., mmd2_high
-    for key in ("p_value", "adjusted_p_value", "z", "mmd2_low", "mmd2_high"):
+    assert len(explained) == 7  # column, moved, adjusted, statistic, ..., mmd2_high
+    for key in ("moved", "adjusted_p_value", "z", "mmd2_low", "mmd2_high"):
         assert f"<dt>{key}</dt><dd>" in html
+    assert "<dt>p_value</dt><dd>the unadjusted p-values, not in this table" in html
     assert "standardized by its null distribution" in html
     assert '0<sup class="note">*</sup>' in html  # "a" moved, its interval at 0
     assert html.count('<sup class="note">') == 1  # "b" did not move
@@ -288,3 +290,187 @@ def test_each_family_report_speaks_of_its_own_hypothesis():
     )
     assert "two-sample" not in html and "one distribution" not in html
     assert self_contained(html).values["conditional_hsic"] == result.conditional_hsic
+
+
+# Pictures, print and the column table (issue 65, item 6) ----------------------
+
+
+def _figure(html, css_class, column=None):
+    """The inner HTML of the report's figure of ``css_class`` (a column's:
+    its ``column``)."""
+    attrs = f'class="{css_class}"' + (f' data-column="{column}"' if column else "")
+    return re.search(rf"<figure {attrs}>(.*?)</figure>", html, re.DOTALL).group(1)
+
+
+def _attr(attrs, name):
+    return float(re.search(rf'(?<![\w-]){name}="([^"]+)"', attrs).group(1))
+
+
+def _svg_texts(svg):
+    """``(x0, y0, x1, y1, text)`` of each written text of an inline SVG, 6
+    pixels a character of its 10-pixel font (as ``_svg`` measures them)."""
+    from html import unescape
+
+    boxes = []
+    for attrs, text in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        text = unescape(text)
+        if not text.strip():
+            continue
+        x, y, width = _attr(attrs, "x"), _attr(attrs, "y"), 6.0 * len(text)
+        if 'text-anchor="middle"' in attrs:
+            x -= width / 2
+        elif 'text-anchor="end"' in attrs:
+            x -= width
+        boxes.append((x, y - 10.0, x + width, y, text))
+    return boxes
+
+
+def _svg_marks(svg):
+    """``(x0, y0, x1, y1)`` of the bars drawn (height > 0) and of the
+    vertical lines of an inline SVG."""
+    marks = []
+    for attrs in re.findall(r"<rect ([^>]*)>", svg):
+        x, y = _attr(attrs, "x"), _attr(attrs, "y")
+        width, height = _attr(attrs, "width"), _attr(attrs, "height")
+        if height > 0 and 'fill="#999"' in attrs:
+            marks.append((x, y, x + width, y + height))
+    for attrs in re.findall(r"<line ([^>]*)>", svg):
+        x1, x2 = _attr(attrs, "x1"), _attr(attrs, "x2")
+        if x1 == x2:
+            marks.append((x1 - 1, _attr(attrs, "y1"), x1 + 1, _attr(attrs, "y2")))
+    return marks
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("statistic", [0.0091, 0.02])
+def test_report_null_figure_names_its_lines_beside_it_not_over_the_bars(statistic):
+    """The statistic's and the threshold's names were written over the bars,
+    and over each other when the two lines are close; they are in the
+    caption, with their values, and no text of the figure covers another,
+    a bar or a line."""
+    result = result_of(column_report(n=30))
+    result.null_distribution = np.linspace(-0.01, 0.01, 999)
+    result.statistic = statistic
+    figure = _figure(result.to_html(), "null")
+    svg = figure[: figure.index("</svg>")]
+    texts, marks = _svg_texts(svg), _svg_marks(svg)
+    assert len(marks) > 2
+    for i, a in enumerate(texts):
+        assert not any(_overlap(a, b) for b in texts[i + 1 :]), a
+        assert not any(_overlap(a, m) for m in marks), a
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", figure).group(1)
+    assert f"statistic = {statistic:.4g}</span>" in caption
+    assert re.search(r"threshold at alpha = 0.05 = 0\.00\d+</span>", caption)
+
+
+def test_report_draws_the_share_missing_beside_the_values():
+    """A column whose missing rate went from 1 % to 5 %, its values alike:
+    its histograms (shares of the values present) look alike, and a chart
+    beside them draws each sample's share of rows missing."""
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(2, 2000))
+    values[0, :20] = values[1, :100] = np.nan
+    X, Y = (pd.DataFrame({"v": v, "w": rng.normal(size=2000)}) for v in values)
+    result = MMDTest(n_resamples=19, random_state=0).fit(X, Y).result_
+    html = result.to_html(X, Y)
+    figure = _figure(html, "column", "v")
+    missing = figure[figure.index('aria-label="missing values"') :]
+    shares = dict(re.findall(r"<title>(\w+) % of rows: ([\d.]+)</title>", missing))
+    assert {k: float(v) for k, v in shares.items()} == {"reference": 0.01,
+                                                        "current": 0.05}  # fmt: skip
+    heights = [_attr(a, "height") for a in re.findall(r"<rect ([^>]*)>", missing)]
+    assert max(heights) == pytest.approx(5 * sorted(heights)[-2])  # 5 % vs 1 %
+    histogram = figure[: figure.index('aria-label="missing values"')]
+    for sample in ("reference", "current"):
+        bars = re.findall(rf"<title>{sample} [^:]*: ([\d.e-]+)</title>", histogram)
+        assert sum(map(float, bars)) == pytest.approx(1.0, abs=1e-3)  # of present
+    assert "missing values (right): 1.0% of the reference, 5.0% of the current" in (
+        figure
+    )
+    assert 'aria-label="missing values"' not in _figure(html, "column", "w")
+    assert "no missing values." in _figure(html, "column", "w")
+
+
+def test_report_prints_on_a4_with_its_whole_table():
+    """Print rules: an A4 page, and a column table as wide as the page and
+    no wider (fixed layout, cells that wrap), whatever its columns."""
+    html = result_of(column_report(n=30)).to_html()
+    style = re.search(r"<style>(.*?)</style>", html, re.DOTALL).group(1)
+    assert re.search(r"@page\s*{\s*size:\s*A4", style)
+    assert "@media print" in style
+    table = re.search(r"table\.columns\s*{([^}]*)}", style).group(1)
+    assert "table-layout: fixed" in table and "width: 100%" in table
+    cells = re.search(r"td, th\s*{([^}]*)}", style).group(1)
+    assert "overflow-wrap: anywhere" in cells
+
+
+def test_report_draws_at_most_20_columns_and_says_how_many_not():
+    """Without a column report every column was drawn (501 figures at 500
+    columns): the first 20 are, and the page counts the rest; with one, the
+    20 moved columns with the most evidence."""
+    rng = np.random.default_rng(1)
+    names = [f"c{i:04d}" for i in range(60)]
+    X, Y = (pd.DataFrame(rng.normal(size=(50, 60)), columns=names) for _ in "XY")
+    result = mmd_test(X, Y, n_resamples=9, random_state=0)
+    page = self_contained(result.to_html(X, Y))
+    assert page.column_figures() == names[:20]
+    assert page.text["not-drawn"] == "40 more columns are not drawn; the first 20 are."
+    report = column_report(n=60)
+    report["adjusted_p_value"] = np.linspace(0.0001, 0.04, 60)  # all moved
+    summaries = ColumnSummaries().update(X, Y)
+    page = self_contained(result_of(report).to_html(summaries=summaries))
+    assert page.column_figures() == list(report["column"][:20])
+    assert page.text["not-drawn"].startswith(
+        "40 more columns that moved are not drawn (the table lists them); "
+        "the 20 with the most evidence are."
+    )
+
+
+def _headers(html):
+    """The column table's headers, as read (``<wbr>``: where one may wrap)."""
+    table = re.search(r'<table class="columns">(.*?)</table>', html).group(1)
+    return re.findall(r"<th[^>]*>([^<]*)</th>", table.replace("<wbr>", ""))
+
+
+@pytest.mark.parametrize(
+    "correction, name", [("fwer", "step-down maxT"), ("fdr", "Benjamini-Hochberg")]
+)
+def test_report_table_has_moved_and_one_p_value_named_for_its_correction(
+    correction, name
+):
+    html = result_of(column_report(correction, n=30)).to_html()
+    assert _headers(html) == ["column", "moved", f"adjusted_p_value ({name})",
+                              "statistic", "z", "mmd2_low", "mmd2_high"]  # fmt: skip
+    moved = [row for row in _table_rows(html) if "<td>True</td>" in row]
+    assert len(moved) == html.count('<tr class="moved">') == 3
+
+
+def test_report_reads_the_report_moved_column():
+    """A report with its own ``moved`` (at its ``attrs["alpha"]``): the
+    count, the verdict, the table and the figures follow it."""
+    report = column_report(n=30)
+    first = moved_columns(30)[0]
+    report["moved"] = report["column"] == first  # adjusted: three at 0.001
+    report.attrs.update(alpha=0.05, flag="moved")
+    html = result_of(report).to_html()
+    verdict = self_contained(html).text["verdict"]
+    assert f"Columns that moved: {first}." in verdict
+    assert "In all, 1 of 30 columns moved" in verdict
+    assert html.count('<tr class="moved">') == 1
+
+
+def test_report_headline_is_the_decision_and_counts_the_table(drifted):
+    """The verdict states the result's decision (``reject``, ``pvalue``: the
+    table's test joined with the columns'), and counts the moved columns
+    the table marks."""
+    X, Y = drifted
+    result = mmd_test(X, Y, explain=True, n_resamples=199, random_state=0)
+    html = result.to_html(X, Y)
+    verdict = self_contained(html).text["verdict"]
+    assert result.reject and f"with p-value {result.pvalue:.3g}." in verdict
+    moved = int(result.column_report["moved"].sum())
+    assert f"In all, {moved} of 3 columns moved" in verdict
+    assert html.count('<tr class="moved">') == moved
