@@ -16,13 +16,16 @@ from ._options import (
     EXIT_REJECT,
     add_common,
     add_correction,
+    add_report_out,
     check_common,
     check_correction,
+    check_report_out,
     effect_line,
     json_result,
     p_value_line,
     print_report,
     run,
+    write_report,
 )
 
 
@@ -189,6 +192,8 @@ def run_independence(args, out=None):
     report = None
     if args.explain:
         report = test.explain(table.iloc[:, others], table.iloc[:, [target]])
+        if args.report_out is not None:
+            write_report(report, args.report_out)
     effect = test.result_
     status = EXIT_REJECT if test.reject_ else EXIT_OK
     if args.json:
@@ -214,7 +219,10 @@ def run_independence(args, out=None):
         )
         print(json.dumps(result, default=str), file=out)
         return status
-    print("\n".join(_lines(args, test, effect, left_out)), file=out)
+    lines = _lines(args, test, effect, left_out)
+    if args.report_out is not None:
+        lines.append(f"columns  = {args.report_out} (the per-column report)")
+    print("\n".join(lines), file=out)
     if report is not None:
         print_report(
             report,
@@ -244,6 +252,7 @@ def _independence_parser():
         "testing them all (--correction): feature screening",
     )
     add_correction(parser)
+    add_report_out(parser)
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -277,5 +286,6 @@ def command(argv):
     args = parser.parse_args(argv)
     check_common(parser, args)
     check_correction(parser, args)
+    check_report_out(parser, args)
     _check_flags(parser, args)
     return run(run_independence, args, "independence")

@@ -3,13 +3,15 @@
 error and an exit status."""
 
 import argparse
+import importlib.util
 import sys
+from pathlib import Path
 
 import numpy as np
 
 from .._testing._calibration import AUTO_RESAMPLES
 from .._testing._multiple import CORRECTIONS
-from .._testing._report import column_count, flagged
+from .._testing._report import check_path, column_count, flagged
 
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
 EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -78,6 +80,64 @@ def check_correction(parser, args):
         )
     if args.correction is None:
         args.correction = "fwer"
+
+
+# --report-out's formats, by the file's suffix.
+REPORT_FORMATS = {".csv": "CSV", ".parquet": "Parquet", ".pq": "Parquet"}
+
+
+def add_report_out(parser):
+    """``--report-out``, the file the per-column report of ``--explain`` is
+    written to."""
+    parser.add_argument(
+        "--report-out",
+        metavar="PATH",
+        default=None,
+        help="with --explain, write the per-column report (every column, all "
+        "its p-values, moved) to PATH: CSV for .csv, Parquet for .parquet "
+        "(needs pyarrow)",
+    )
+
+
+def check_report_out(parser, args):
+    """``--report-out`` only with ``--explain``, to a ``.csv`` or
+    ``.parquet`` file (Parquet with pyarrow installed) in a folder that
+    exists: each an error before any file is read."""
+    path = args.report_out
+    if path is None:
+        return
+    if not args.explain:
+        parser.error(
+            "--report-out writes the per-column report of --explain: add "
+            "--explain, or leave out --report-out"
+        )
+    suffix = Path(path).suffix.lower()
+    if suffix not in REPORT_FORMATS:
+        parser.error(
+            f"--report-out {path}: the suffix chooses the format, .csv or "
+            f".parquet; got {suffix or 'no suffix'}"
+        )
+    if REPORT_FORMATS[suffix] == "Parquet" and not importlib.util.find_spec("pyarrow"):
+        parser.error(
+            f"--report-out {path} writes Parquet, which needs pyarrow: "
+            "pip install 'skmmd[tables]' (or pip install pyarrow), or name a "
+            ".csv file"
+        )
+    try:
+        check_path(path)
+    except OSError as exc:
+        parser.error(f"--report-out {exc}")
+
+
+def write_report(report, path):
+    """Write the per-column ``report`` to ``path``, CSV or Parquet by its
+    suffix: every column and all its p-values (Parquet keeps its ``attrs``:
+    the correction, alpha). Column labels are written as text."""
+    report = report.assign(column=report["column"].astype(str))
+    if REPORT_FORMATS[Path(path).suffix.lower()] == "CSV":
+        report.to_csv(path, index=False)
+    else:
+        report.to_parquet(path, index=False)
 
 
 def _resamples(value):

@@ -25,14 +25,17 @@ from ._options import (
     EXIT_REJECT,
     add_common,
     add_correction,
+    add_report_out,
     blocks_phrase,
     check_common,
     check_correction,
+    check_report_out,
     effect_line,
     json_result,
     p_value_line,
     print_report,
     run,
+    write_report,
 )
 
 # Rows of each file held out to fit a median bandwidth when read in batches.
@@ -268,6 +271,8 @@ def run_test(args, out=None):
     result = json_result(effect, args, report, delta=args.delta, **settings)
     if args.report is not None:
         _save_report(effect, report, summaries, settings, args)
+    if args.report_out is not None:
+        write_report(report, args.report_out)
     if points is not None:
         result["witness_points"] = json.loads(points.to_json(orient="records"))
     status = EXIT_REJECT if test.reject_ else EXIT_OK
@@ -301,6 +306,8 @@ def run_test(args, out=None):
         )
     if args.report is not None:
         lines.append(f"report   = {args.report}")
+    if args.report_out is not None:
+        lines.append(f"columns  = {args.report_out} (the per-column report)")
     print("\n".join(lines), file=out)
     if report is not None:
         shown = print_report(report, args.alpha, "per-column report", out)
@@ -367,6 +374,7 @@ def _test_parser():
         "adjusted for testing them all (--correction)",
     )
     add_correction(parser)
+    add_report_out(parser)
     parser.add_argument(
         "--delta",
         type=float,
@@ -424,6 +432,7 @@ def command(argv):
     args.argv = argv
     check_common(parser, args)
     check_correction(parser, args)
+    check_report_out(parser, args)
     if args.n_components is not None and args.n_components < 1:
         parser.error(f"--n-components must be >= 1; got {args.n_components}")
     if args.batch_rows < 0:

@@ -518,3 +518,43 @@ def test_cli_report_summaries_come_from_the_tests_batches(
     assert page.column_figures() == ["u"]
     assert "n_held_out</th><td>2000" in report.read_text(encoding="utf-8")
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "suffix, batches", [(".csv", False), (".parquet", False), (".csv", True)]
+)
+def test_report_out_writes_every_column_as_the_json_lists_them(
+    tmp_path, capsys, suffix, batches
+):
+    """--report-out: the whole per-column report (every column, every
+    p-value, moved), CSV or Parquet by the suffix; read in batches, with the
+    columns' names."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(2)
+    names = [f"v{i}" for i in range(30)]
+    n = 1300 if batches else 300  # batches: 1000 rows held out to fit the maps
+    X = pd.DataFrame(rng.normal(size=(n, 30)), columns=names)
+    Y = pd.DataFrame(rng.normal(size=(n, 30)), columns=names)
+    Y[["v4", "v9"]] += 1.0
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    X.to_parquet(a, index=False)
+    Y.to_parquet(b, index=False)
+    out = tmp_path / f"columns{suffix}"
+    argv = ["test", str(a), str(b), "--explain", "--n-resamples", "99",
+            "--report-out", str(out)]  # fmt: skip
+    if batches:
+        argv += ["--batch-rows", "500", "--transformer", "rff"]
+    assert main(argv) == EXIT_REJECT
+    assert f"columns  = {out} (the per-column report)" in capsys.readouterr().out
+    assert main([*argv, "--json"]) == EXIT_REJECT
+    columns = json.loads(capsys.readouterr().out)["columns"]
+    written = pd.read_csv(out) if suffix == ".csv" else pd.read_parquet(out)
+    assert len(written) == 30
+    assert list(written["column"]) == [c["column"] for c in columns]
+    assert {"v4", "v9"} <= set(written["column"][written["moved"]])
+    for key in ("p_value", "pooled_p_value", "adjusted_p_value"):
+        assert written[key].tolist() == pytest.approx([c[key] for c in columns])
+    if suffix == ".parquet":  # the report's attrs kept
+        assert written.attrs["correction"] == "fwer"
+        assert written.attrs["alpha"] == 0.05
