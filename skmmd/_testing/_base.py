@@ -12,7 +12,13 @@ from sklearn.model_selection import train_test_split
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
 from ._blocks import BLOCK_SIZE_CONSTRAINT, check_order
-from ._calibration import aggregated_rule, final_p_value, sequential_rule, threshold
+from ._calibration import (
+    aggregated_rule,
+    final_p_value,
+    n_max,
+    sequential_rule,
+    threshold,
+)
 
 # Above this many pooled points the transformers are fit on a seeded uniform
 # subsample of this size (what their data-dependent parts need: a median
@@ -108,6 +114,24 @@ def stopping_rule(test, aggregated=False):
     if test.n_resamples != "auto":
         return None
     return aggregated_rule(test.alpha) if aggregated else sequential_rule(test.alpha)
+
+
+def loop_options(test, seed, rule, p_of=None):
+    """The calibration loop's options of ``test``: all its resamples (or
+    ``rule``'s, where ``n_resamples="auto"`` may stop the loop), drawn from
+    ``seed`` in its batches and threads, ``p_of`` for the rule (None: the
+    first statistic's p-value)."""
+    options = {
+        "n_resamples": n_max(test.n_resamples),
+        "batch": test.batch,
+        "seed": seed,
+        "n_jobs": test.n_jobs,
+        "verbose": getattr(test, "verbose", 0),
+        "stopping": rule,
+    }
+    if p_of is not None:
+        options["p_of"] = p_of
+    return options
 
 
 # The fitted attributes set_calibrated sets: every test's results start with

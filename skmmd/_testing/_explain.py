@@ -249,19 +249,6 @@ def stopping(test):
     return _calibration.sequential_rule(test.alpha, reject_early=False), p_of
 
 
-def loop_options(test, seed, rule, p_of):
-    """The calibration loop's options for a report of ``test``: all its
-    resamples (or ``rule``'s), from ``seed``, ``p_of`` for the rule."""
-    return {
-        "n_resamples": _calibration.n_max(test.n_resamples),
-        "batch": test.batch,
-        "seed": seed,
-        "n_jobs": test.n_jobs,
-        "stopping": rule,
-        "p_of": p_of,
-    }
-
-
 def ranked(
     labels, observed, null, intervals, effect, test, rule=None, flag="moved", log_p=None
 ):

@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+from .._testing._explain import second_pass_decision
 from .._utils import _files
 from ..independence import AggregatedHSICTest, ConditionalHSICTest, HSICTest
 from ._options import (
@@ -192,6 +193,9 @@ def run_independence(args, out=None):
     report = None
     if args.explain:
         report = test.explain(table.iloc[:, others], table.iloc[:, [target]])
+        # The decision over the table and its columns, as hsic_test's.
+        second_pass_decision(test, report, args.decision)
+        report = test.result_.column_report
         if args.report_out is not None:
             write_report(report, args.report_out)
     effect = test.result_

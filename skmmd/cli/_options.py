@@ -57,7 +57,8 @@ def add_common(parser):
 
 
 def add_correction(parser):
-    """``--correction``, how ``--explain`` adjusts the columns' p-values."""
+    """``--correction``, how ``--explain`` adjusts the columns' p-values, and
+    ``--decision``, what the exit status decides with ``--explain``."""
     parser.add_argument(
         "--correction",
         choices=CORRECTIONS,
@@ -68,18 +69,31 @@ def add_correction(parser):
         "fdr_by, by Benjamini-Yekutieli (any dependence); none, each column's "
         "own p-value",
     )
+    parser.add_argument(
+        "--decision",
+        choices=("combined", "table"),
+        default=None,
+        help="with --explain, what the p-value and the exit status decide: "
+        "combined (default), the table's statistic and its most changed "
+        "column together, so that a flagged column always rejects; table, "
+        "the table's statistic alone",
+    )
 
 
 def check_correction(parser, args):
-    """``--correction`` only with ``--explain`` (an error before any file is
-    read); its default, "fwer", set here."""
-    if args.correction is not None and not args.explain:
-        parser.error(
-            "--correction adjusts the per-column p-values of --explain: add "
-            "--explain, or leave out --correction"
-        )
+    """``--correction`` and ``--decision`` only with ``--explain`` (an error
+    before any file is read); their defaults, "fwer" and "combined", set
+    here."""
+    for option in ("correction", "decision"):
+        if getattr(args, option) is not None and not args.explain:
+            parser.error(
+                f"--{option} applies to the per-column report of --explain: add "
+                f"--explain, or leave out --{option}"
+            )
     if args.correction is None:
         args.correction = "fwer"
+    if args.decision is None:
+        args.decision = "combined"
 
 
 # --report-out's formats, by the file's suffix.
@@ -189,10 +203,16 @@ def p_value_line(test, n_resamples):
     #{T_b >= T}) / (B + 1)``, printed as that fraction; ``"auto"`` gives a
     sequential p-value, printed with the resamples drawn."""
     p, used = test.p_value_, test.n_resamples_used_
+    table = getattr(test, "table_p_value_", p)
+    alone = "" if table == p else f"; the table alone: {table:.4g}"
     if n_resamples == "auto":
         drawn = "all" if used == AUTO_RESAMPLES else f"stopped after {used} of"
-        return f"p-value  = {p:.4g} (sequential: {drawn} {AUTO_RESAMPLES} resamples)"
-    return f"p-value  = {round(p * (used + 1))}/{used + 1} = {p:.4g}"
+        return (
+            f"p-value  = {p:.4g} (sequential: {drawn} {AUTO_RESAMPLES} resamples"
+            f"{alone})"
+        )
+    columns = f" (the table and its columns{alone})" if alone else ""
+    return f"p-value  = {round(p * (used + 1))}/{used + 1} = {p:.4g}{columns}"
 
 
 def effect_line(name, value, low, high, confidence_level):

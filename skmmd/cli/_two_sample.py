@@ -78,6 +78,7 @@ def _make_test(args):
         # The per-column report in the test's own pass over the rows.
         "explain_columns": args.explain,
         "correction": args.correction,
+        "decision": args.decision,
     }
     if args.transformer == "exact":
         return MMDTest(None, bandwidth=args.bandwidth, **common)

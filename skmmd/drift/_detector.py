@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _blocks
 from .._testing._blocks import BLOCK_SIZE_CONSTRAINT
+from .._testing._inputs import check_finite
 from .._utils._compat import (
     HasMethods,
     Interval,
@@ -255,6 +256,7 @@ class OnlineMMDDetector(BaseEstimator):
         n_min = self.min_reference_size()
         rng = check_random_state(self.random_state)
         if self.transformer is None:
+            check_finite(X_ref, "X_ref")  # the fix named, before any work
             transformer = RandomFourierSampler(n_components=256, random_state=rng)
         else:
             transformer = clone(self.transformer)
@@ -434,8 +436,9 @@ class OnlineMMDDetector(BaseEstimator):
         if hasattr(X, "columns") or self._fourier is None or sp.issparse(X):
             Z = self.transformer_.transform(X)  # validates (features, NaN)
         else:
-            # Dense batches for the default map are checked here, in
-            # scikit-learn's words (features, NaN), once for the batch.
+            # Dense batches for the default map are checked here, once for
+            # the batch: missing or infinite values named with their rows.
+            check_finite(X, "X")
             X = validate_data(self, X, reset=False, dtype=np.float64)
             Z = self.transformer_.transform(X)
         Z = _as_features(Z)

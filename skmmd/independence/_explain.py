@@ -5,7 +5,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._testing import _engines, _explain
-from .._testing._base import fit_indices
+from .._testing._base import fit_indices, loop_options
 from .._testing._calibration import n_max
 from .._testing._results import interval
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
@@ -102,7 +102,7 @@ def column_report(test, X, Y, columns):
     observed, null, intervals = [], [], []
     for parts, grams, y_obs in results:
         stat, resampled, _ = resampled_hsic(
-            parts, shift=shift, **_explain.loop_options(test, seed, rule, p_of)
+            parts, shift=shift, **loop_options(test, seed, rule, p_of)
         )
         observed.append(np.atleast_1d(stat))
         null.append(resampled.reshape(resampled.shape[0], -1))

@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._testing import _calibration
 from .._testing._base import (
     SHARED_CONSTRAINTS,
+    loop_options,
     set_calibrated,
     stopping_rule,
 )
@@ -340,14 +341,7 @@ class HSICTest(_BaseHSICTest):
             )
         rule = stopping_rule(self)
         observed, null, tolerance = resampled_hsic(
-            parts,
-            n_resamples=self.n_resamples,
-            batch=self.batch,
-            seed=seed,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            stopping=rule,
-            shift=shift,
+            parts, shift=shift, **loop_options(self, seed, rule)
         )
         p_value = float(_calibration.p_value(observed, null, tolerance))
         set_calibrated(self, observed, null, p_value, rule)

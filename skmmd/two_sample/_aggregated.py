@@ -9,7 +9,7 @@ from sklearn.utils import (
 )
 
 from .._testing import _aggregation, _engines, _grids
-from .._testing._base import set_calibrated, stopping_rule
+from .._testing._base import loop_options, set_calibrated, stopping_rule
 from .._testing._multiple import CORRECTIONS
 from .._utils._compat import (
     Interval,
@@ -351,14 +351,10 @@ class AggregatedMMDTest(_BaseMMDTest):
             n,
             statistic=self.statistic,
             method="permutation",
-            n_resamples=self.n_resamples,
-            batch=self.batch,
-            seed=seed,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            stopping=rule,
-            p_of=_aggregation.p_value_of(self.method, self.weights_),
             null_scale=np.array(scales),
+            **loop_options(
+                self, seed, rule, _aggregation.p_value_of(self.method, self.weights_)
+            ),
         )
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)

@@ -5,11 +5,10 @@ and the witness points."""
 import numpy as np
 
 from .._testing import _blocks, _calibration, _multiple, _streaming
-from .._testing._base import fit_indices
+from .._testing._base import fit_indices, loop_options
 from .._testing._explain import (
     FitRows,
     column_setup,
-    loop_options,
     ranked,
     stopping,
     unit_width,

@@ -7,7 +7,7 @@ from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from .._testing import _calibration, _engines, _inputs
-from .._testing._base import set_calibrated, stopping_rule
+from .._testing._base import loop_options, set_calibrated, stopping_rule
 from .._testing._explain import (
     needs_pandas,
     record_decision,
@@ -475,13 +475,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
                 n,
                 statistic=self.statistic,
                 method=self.calibration,
-                n_resamples=self.n_resamples,
-                batch=self.batch,
-                seed=seed,
-                n_jobs=self.n_jobs,
-                verbose=self.verbose,
-                stopping=rule,
                 null_scale=scale,
+                **loop_options(self, seed, rule),
             )
             p_value = table_p = float(_calibration.p_value(observed, null, tolerance))
         set_calibrated(self, observed, null, p_value, rule)

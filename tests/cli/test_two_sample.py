@@ -558,3 +558,27 @@ def test_report_out_writes_every_column_as_the_json_lists_them(
     if suffix == ".parquet":  # the report's attrs kept
         assert written.attrs["correction"] == "fwer"
         assert written.attrs["alpha"] == 0.05
+
+
+def test_cli_exit_status_is_the_decision_over_the_table_and_its_columns(
+    tmp_path, capsys
+):
+    """A wide table where one column's scale moved: the table's statistic
+    alone does not reject, the column report flags the column, and the exit
+    status follows the report (on main it was 0, under "5 of 500 columns
+    moved"); ``--decision table`` keeps the table's test."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    names = [f"c{j}" for j in range(60)]
+    X = pd.DataFrame(rng.normal(size=(1500, 60)), columns=names)
+    Y = pd.DataFrame(rng.normal(size=(1500, 60)), columns=names)
+    Y["c0"] *= 1.3
+    X.to_csv(tmp_path / "ref.csv", index=False)
+    Y.to_csv(tmp_path / "cur.csv", index=False)
+    args = ["test", str(tmp_path / "ref.csv"), str(tmp_path / "cur.csv"), "--explain"]
+    assert main([*args, "--json"]) == EXIT_REJECT
+    result = json.loads(capsys.readouterr().out)
+    assert result["reject"] and result["table_p_value"] > 0.05
+    assert [c["column"] for c in result["columns"] if c["moved"]] == ["c0"]
+    assert main([*args, "--decision", "table"]) == 0
+    assert "decision = do not reject H0" in capsys.readouterr().out

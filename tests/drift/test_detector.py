@@ -239,12 +239,12 @@ def test_sparse_reference_and_batches_match_dense():
 
 
 def test_bad_reference_gets_its_own_message_before_the_size():
-    # A too-small reference that is also invalid is reported for its content,
-    # in scikit-learn's words, not for its size.
+    # A too-small reference that is also invalid is reported for its content
+    # (the row and the fix), not for its size.
     det = OnlineMMDDetector(ert=50, window_size=10)
     X = np.zeros((20, 3))
     X[3, 1] = np.nan
-    with pytest.raises(ValueError, match="Input X contains NaN"):
+    with pytest.raises(ValueError, match="Input X_ref contains NaN.*row 3.*drop"):
         det.fit(X)
     with pytest.raises(ValueError, match="0 sample"):
         det.fit(np.zeros((0, 3)))
