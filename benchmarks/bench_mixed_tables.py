@@ -173,7 +173,9 @@ def part_speed(args):
         for _ in range(args.runs):
             for which in runs:
                 runs[which].append(child(which, table, threads))
-        seconds = {k: float(np.median([r["seconds"] for r in v])) for k, v in runs.items()}
+        seconds = {
+            k: float(np.median([r["seconds"] for r in v])) for k, v in runs.items()
+        }
         memory = {k: float(np.median([r["mb"] for r in v])) for k, v in runs.items()}
         print(f"speed: {label} ({args.runs} runs each, medians)")
         for which in runs:
