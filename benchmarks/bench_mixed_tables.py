@@ -23,7 +23,9 @@ Parts (``--parts``, several allowed):
     500-column table at 5000 rows per sample (the second call: the first
     loads numba's kernels), and against a loop of ``ks_2samp`` with
     Bonferroni on 1000 normal DataFrame columns at 10^4 rows per sample.
-    Memory is the process's peak less its peak after the tables were made.
+    Memory: the process's peak resident size (imports, tables, numba's
+    loaded kernels and the test), and its excess over the peak once the
+    tables were made.
 
 Run: ``python benchmarks/bench_mixed_tables.py --parts level power speed``.
 """
@@ -42,15 +44,10 @@ sys.path.insert(0, HERE)
 
 import mixed_tables  # noqa: E402
 
-ONE_THREAD = {
-    name: "1"
-    for name in (
-        "OMP_NUM_THREADS",
-        "OPENBLAS_NUM_THREADS",
-        "MKL_NUM_THREADS",
-        "NUMBA_NUM_THREADS",
-    )
-}
+ONE_THREAD = dict.fromkeys(
+    ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"),
+    "1",
+)
 
 
 def wilson(hits, n, z=1.96):
@@ -132,7 +129,6 @@ before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 if which == "skmmd":
     from skmmd import mmd_test
     mmd_test(X.iloc[:200], Y.iloc[:200], explain=True, random_state=0)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     result = mmd_test(X, Y, explain=True, random_state=0)
     report = result.column_report
@@ -147,8 +143,8 @@ else:
     flagged = sorted(X.columns[p <= 0.05 / p.size])
 seconds = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"seconds": seconds, "mb": (peak - before) / 1024,
-                  "flagged": flagged}}))
+print(json.dumps({{"seconds": seconds, "mb": peak / 1024,
+                  "extra_mb": (peak - before) / 1024, "flagged": flagged}}))
 """
 
 
@@ -177,13 +173,20 @@ def part_speed(args):
             k: float(np.median([r["seconds"] for r in v])) for k, v in runs.items()
         }
         memory = {k: float(np.median([r["mb"] for r in v])) for k, v in runs.items()}
+        extra = {
+            k: float(np.median([r["extra_mb"] for r in v])) for k, v in runs.items()
+        }
         print(f"speed: {label} ({args.runs} runs each, medians)")
         for which in runs:
             print(
-                f"  {which:<6} {seconds[which]:7.2f} s  peak +{memory[which]:6.0f} MB  "
+                f"  {which:<6} {seconds[which]:7.2f} s  peak {memory[which]:6.0f} MB "
+                f"(+{extra[which]:4.0f} MB over the tables) "
                 f"flagged {runs[which][-1]['flagged']}"
             )
-        print(f"  loop / skmmd time: {seconds['loop'] / seconds['skmmd']:.2f}x")
+        print(
+            f"  loop / skmmd time: {seconds['loop'] / seconds['skmmd']:.2f}x; "
+            f"skmmd / loop peak memory: {memory['skmmd'] / memory['loop']:.2f}x"
+        )
 
 
 def main(argv=None):

@@ -28,8 +28,9 @@ from ._one_hot import OneHotLevels
 def _clip_far(Z):
     """Scaled values beyond +-1e12 (interquartile ranges; inf when a value near
     1e308 is divided by a small range) are as far as any: clipped there, so
-    that the Fourier features stay finite."""
-    return np.clip(Z, -1e12, 1e12)
+    that the Fourier features stay finite. In place: ``Z`` is the scaler's
+    own output, never the caller's data."""
+    return np.clip(Z, -1e12, 1e12, out=Z)
 
 
 def _block_sums(block, V, groups, n_groups):
