@@ -132,7 +132,7 @@ if which == "skmmd":
     start = time.perf_counter()
     result = mmd_test(X, Y, explain=True, random_state=0)
     report = result.column_report
-    flagged = sorted(report.column[report.moved])
+    flagged = sorted(report.column[report.adjusted_p_value <= 0.05])
 elif table == "mixed":
     start = time.perf_counter()
     flagged = mixed_tables.scipy_loop(X, Y)

@@ -1,5 +1,5 @@
 """``python -m skmmd`` with no command: random Fourier features + a linear
-classifier against the exact RBF-kernel SVM on 40 000 noisy two-moons points,
+classifier against the exact RBF-kernel SVM on 20 000 noisy two-moons points,
 then MMD two-sample tests on digits."""
 
 import argparse
@@ -60,7 +60,7 @@ def warm_kernels(out=sys.stdout):
     )
 
 
-def run_demo(copies=1, n_components=256, random_state=0, out=sys.stdout, rows=40000):
+def run_demo(copies=1, n_components=256, random_state=0, out=sys.stdout, rows=20000):
     """Print accuracy and fit time of random Fourier features + a linear
     classifier and of the exact RBF SVM, side by side, on ``rows`` noisy
     two-moons points (and ``copies`` times as many when ``copies > 1``)."""

@@ -394,7 +394,8 @@ class HSICTest(_BaseHSICTest):
             One row per column (group), most evidence first: ``column``,
             ``statistic`` (its HSIC with y), ``p_value``, ``pooled_p_value``,
             ``adjusted_p_value`` (by ``correction``, named in
-            ``report.attrs["correction"]``), ``z`` (the statistic
+            ``report.attrs["correction"]``), ``depends``
+            (``adjusted_p_value <= alpha``), ``z`` (the statistic
             standardized over the pairings) and ``hsic_low``, ``hsic_high``
             (95 % confidence interval of its HSIC, from the unbiased
             estimate).

@@ -177,9 +177,12 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             ``statistic`` (its MMD^2), ``p_value`` (its own permutation
             p-value), ``pooled_p_value`` (its fine-grained p-value against
             all columns' resamples), ``adjusted_p_value`` (by ``correction``,
-            named in ``report.attrs["correction"]``), ``z`` (the statistic
-            standardized over the permutations), and ``mmd2_low``,
-            ``mmd2_high`` (95 % confidence interval of its MMD^2).
+            named in ``report.attrs["correction"]``), ``moved``
+            (``adjusted_p_value <= alpha``, alpha in ``report.attrs``), ``z``
+            (the statistic standardized over the permutations), and
+            ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its
+            MMD^2). With ``explain_columns`` the fitted report also agrees
+            with the test's decision (see ``decision``).
         """
         check_is_fitted(self)
         needs_pandas("explain")
