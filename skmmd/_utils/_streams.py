@@ -18,6 +18,7 @@ FOLDS = 4  # the conditional test's cross-fitting folds
 WILD_SIGNS = 5  # the signs of the conditional test's wild re-fits
 GRID_ROWS = 6  # the rows of explain's per-column quantile grids
 ORDER_CHECK = 7  # the projection of the features the order check reads
+TABLE_ROWS = 8  # the rows behind a table map's medians, quartiles, bandwidth
 
 # Streams of a causal search's random_state.
 SEARCH_COLUMN = 0  # each column's features

@@ -174,8 +174,10 @@ def canonical(X, name="X"):
 
     types = pd.api.types
     changed = {}
-    for position, (label, column) in enumerate(X.items()):
-        dtype = column.dtype
+    for position, (label, dtype) in enumerate(X.dtypes.items()):
+        if dtype.kind in "iufb":
+            continue  # numbers and booleans: nothing to convert or check
+        column = X.iloc[:, position]
         if types.is_object_dtype(dtype) and types.infer_dtype(column, skipna=True) in (
             "mixed",
             "mixed-integer",

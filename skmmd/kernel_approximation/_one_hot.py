@@ -86,6 +86,10 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
     ----------
     max_categories : int or None, default=None
         Most output columns per input column, the infrequent one included.
+    levels : list of tuple or None, default=None
+        Each column's ``(categories, counts)`` found on other rows
+        (:meth:`levels_of`); ``fit`` then takes them instead of its rows'
+        (a map fit on some rows keeps every category of all of them).
 
     Attributes
     ----------
@@ -95,8 +99,14 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         Columns seen during ``fit``.
     """
 
-    def __init__(self, *, max_categories=None):
+    def __init__(self, *, max_categories=None, levels=None):
         self.max_categories = max_categories
+        self.levels = levels
+
+    @staticmethod
+    def levels_of(X):
+        """Each column's ``(categories, counts)`` in ``X``."""
+        return [_categories(values) for values in _columns(X)]
 
     def fit(self, X, y=None):
         import pandas as pd
@@ -105,8 +115,8 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         if hasattr(X, "columns"):
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.categories_, self._index, self._slots = [], [], []
-        for values in _columns(X):
-            categories, counts = _categories(values)
+        levels = self.levels_of(X) if self.levels is None else self.levels
+        for categories, counts in levels:
             infrequent = _infrequent(counts, self.max_categories)
             frequent = np.setdiff1d(np.arange(categories.size), infrequent)
             slots = np.empty(categories.size, dtype=np.int64)

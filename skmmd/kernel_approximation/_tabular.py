@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
@@ -23,6 +23,10 @@ from .._utils._tables import (
 )
 from ._fourier import RandomFourierSampler
 from ._one_hot import OneHotLevels
+
+# Rows behind the numeric block's medians, quartiles and bandwidth (a
+# seeded subsample above it); the categories come from every row.
+_STATISTIC_ROWS = 4096
 
 
 def _clip_far(Z):
@@ -54,6 +58,17 @@ def _block_sums(block, V, groups, n_groups):
         q += M @ np.einsum("ij,ij->i", Z, Z)
         lo = hi
     return S, q
+
+
+def _statistic_rows(n_rows, seed):
+    """Sorted positions of ``_STATISTIC_ROWS`` of ``n_rows`` fit rows
+    (seeded), or None for all: a few thousand rows set a column's median,
+    quartiles and the bandwidth as well as all of them, at a fraction of the
+    cost of a wide table's fit."""
+    if n_rows <= _STATISTIC_ROWS:
+        return None
+    rng = _streams.generator(seed, _streams.TABLE_ROWS)
+    return np.sort(rng.choice(n_rows, _STATISTIC_ROWS, replace=False))
 
 
 class _MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -291,8 +306,14 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 ("missing", MissingIndicator(features="all"), numeric),
             ]
             weights.update(numeric=len(numeric), missing=1.0)
+        fit_rows = _statistic_rows(X.shape[0], seed)
         if categorical:
-            encoder = OneHotLevels(max_categories=self.max_categories)
+            # Every row's categories, whatever rows the other blocks fit on.
+            every = X[categorical] if is_dataframe(X) else X[:, categorical]
+            encoder = OneHotLevels(
+                max_categories=self.max_categories,
+                levels=OneHotLevels.levels_of(every) if fit_rows is not None else None,
+            )
             blocks.append(("categorical", encoder, categorical))
             weights["categorical"] = 1.0
         n_columns = len(numeric) + len(categorical)
@@ -301,6 +322,8 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         keys = list(X.columns) if is_dataframe(X) else list(range(X.shape[1]))
         blocks = [(name, t, [keys.index(c) for c in cols]) for name, t, cols in blocks]
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
+        if fit_rows is not None:
+            X = X.iloc[fit_rows] if is_dataframe(X) else X[fit_rows]
         self.column_transformer_ = ColumnTransformer(
             blocks,
             transformer_weights={k: np.sqrt(w / n_columns) for k, w in weights.items()},
@@ -386,7 +409,10 @@ class TabularSampler(TransformerMixin, BaseEstimator):
             encoder = self.column_transformer_.named_transformers_["categorical"]
             for c, values in zip(self.categorical_columns_, encoder.categories_):
                 strings[c] = any(isinstance(v, str) for v in values)
+        dtypes = X.dtypes
         for c in [*self.numeric_columns_, *self.categorical_columns_]:
+            if c not in strings and dtypes[c].kind in "iuf":
+                continue  # numbers by their dtype: nothing to read
             column = X[c]
             if column.isna().all():
                 continue

@@ -52,3 +52,22 @@ def test_arrays_of_objects_as_the_encoder_takes_them():
     ).fit(X)
     np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
     assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())
+
+
+def test_a_wide_fit_keeps_every_rows_categories():
+    """TabularSampler sets its numeric statistics from a few thousand rows
+    but its categories from every row: a level seen in one row outside that
+    subsample is still a category of its own, not an unseen one."""
+    from skmmd import TabularSampler
+
+    rng = np.random.default_rng(0)
+    n = 20000
+    X = pd.DataFrame(
+        {"x": rng.normal(size=n), "c": rng.choice(["a", "b"], n).astype(object)}
+    )
+    X.loc[[7, 19999], "c"] = "rare"
+    sampler = TabularSampler(n_components=8, random_state=0).fit(X)
+    encoder = sampler.column_transformer_.named_transformers_["categorical"]
+    assert list(encoder.categories_[0]) == ["a", "b", "rare"]
+    Z = sampler.transform(X.iloc[[7]])
+    assert Z[0, -1] > 0  # "rare" has its column
