@@ -128,19 +128,39 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         self._widths = [f.size + (i.size > 0) for _, f, i in self._slots]
         return self
 
-    def transform(self, X):
+    def _positions(self, X):
+        """``(n, n_columns)``: each value's output column, -1 where unknown."""
         check_is_fitted(self)
-        n = X.shape[0]
-        Z = np.zeros((n, sum(self._widths)))
+        out = np.full((X.shape[0], len(self._widths)), -1, dtype=np.int64)
         offset = 0
-        for values, index, (slots, _, _), width in zip(
-            _columns(X), self._index, self._slots, self._widths
+        for j, (values, index, (slots, _, _), width) in enumerate(
+            zip(_columns(X), self._index, self._slots, self._widths)
         ):
             codes = lookup(index, values)
-            rows = np.flatnonzero(codes >= 0)
-            Z[rows, offset + slots[codes[rows]]] = 1.0
+            known = codes >= 0
+            out[known, j] = offset + slots[codes[known]]
             offset += width
+        return out
+
+    def transform(self, X):
+        positions = self._positions(X)
+        Z = np.zeros((positions.shape[0], sum(self._widths)))
+        rows, columns = np.nonzero(positions >= 0)
+        Z[rows, positions[rows, columns]] = 1.0
         return Z
+
+    def _grouped_sums(self, X, groups, n_groups):
+        """``transform(X)`` summed per group and the rows' squared norms
+        summed per group, counted from the values' positions (the one-hot
+        rows are never stored)."""
+        positions = self._positions(X)
+        width = sum(self._widths)
+        known = positions >= 0
+        groups = np.asarray(groups, dtype=np.int64)
+        flat = (groups[:, None] * width + positions)[known]
+        S = np.bincount(flat, minlength=n_groups * width).reshape(n_groups, width)
+        q = np.bincount(groups, weights=known.sum(axis=1), minlength=n_groups)
+        return S.astype(np.float64), q
 
     def get_feature_names_out(self, input_features=None):
         """``"{column}_{category}"`` per output column, and

@@ -386,6 +386,8 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 fused = getattr(fused, "_grouped_sums", None)
                 if fused is not None:  # the numbers' pipeline: prepared, then fused
                     part, q_part = fused(block[:-1].transform(V), groups, n_groups)
+                elif hasattr(block, "_grouped_sums"):  # the categories: counted
+                    part, q_part = block._grouped_sums(V, groups, n_groups)
                 else:
                     part, q_part = _block_sums(block, V, groups, n_groups)
                 S.append(weight * part)

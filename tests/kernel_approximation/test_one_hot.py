@@ -71,3 +71,13 @@ def test_a_wide_fit_keeps_every_rows_categories():
     assert list(encoder.categories_[0]) == ["a", "b", "rare"]
     Z = sampler.transform(X.iloc[[7]])
     assert Z[0, -1] > 0  # "rare" has its column
+
+
+def test_grouped_sums_are_the_one_hot_rows_summed_per_group():
+    X = _table(400, 3)
+    encoder = OneHotLevels(max_categories=10).fit(X)
+    groups = np.arange(400) % 9
+    S, q = encoder._grouped_sums(X, groups, 9)
+    Z = encoder.transform(X)
+    np.testing.assert_array_equal(S, [Z[groups == g].sum(axis=0) for g in range(9)])
+    np.testing.assert_array_equal(q, [(Z[groups == g] ** 2).sum() for g in range(9)])
