@@ -168,8 +168,9 @@ def canonical(X, name="X"):
     """``X`` with the columns whose dtype the column tools cannot take
     converted (a copy of those columns only; ``X`` itself if none):
     datetimes and timedeltas to float seconds (NaT to NaN), pandas ``string``
-    columns to objects with None for ``pd.NA``. A TypeError names a column of
-    objects mixing strings with other values (no order, no encoding)."""
+    columns with missing values to objects with None for ``pd.NA``. A
+    TypeError names a column of objects mixing strings with other values (no
+    order, no encoding)."""
     import pandas as pd  # only reached with a DataFrame
 
     types = pd.api.types
@@ -187,9 +188,10 @@ def canonical(X, name="X"):
             if getattr(dtype, "tz", None) is not None:
                 column = column.dt.tz_convert("UTC").dt.tz_localize(None)
             changed[position] = _seconds(column.to_numpy())
-        elif isinstance(dtype, pd.StringDtype) or (
-            types.is_object_dtype(dtype) and column.isna().any()
-        ):  # one missing value, None, for the encoder (not pd.NA or NaN)
+        elif (
+            isinstance(dtype, pd.StringDtype) or types.is_object_dtype(dtype)
+        ) and column.isna().any():  # one missing value, None, for the encoder
+            # (not pd.NA or NaN); strings with none are taken as they are
             changed[position] = column.astype(object).where(column.notna(), None)
     if not changed:
         return X
