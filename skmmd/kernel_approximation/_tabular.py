@@ -375,7 +375,11 @@ class TabularSampler(TransformerMixin, BaseEstimator):
         block by its fused kernel, so that its features are never stored."""
         X = self._checked(X)
         transformer = self.column_transformer_
-        S, q = [], np.zeros(n_groups)
+        at = transformer.output_indices_  # each block's features
+        if out is None:
+            width = max(place.stop for place in at.values())
+            out = (np.zeros((n_groups, width)), np.zeros(n_groups))
+        S, q = out
         with self._fitted_kinds():
             for name, block, columns in transformer.transformers_:
                 if name == "remainder":
@@ -390,13 +394,9 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                     part, q_part = block._grouped_sums(V, groups, n_groups)
                 else:
                     part, q_part = _block_sums(block, V, groups, n_groups)
-                S.append(weight * part)
+                # Each block's sums added where its features sit (no stacked copy).
+                S[:, at[name]] += weight * part
                 q += weight**2 * q_part
-        S = np.hstack(S)
-        if out is None:
-            return S, q
-        out[0][...] += S
-        out[1][...] += q
         return out
 
     def _check_kinds(self, X):
