@@ -267,6 +267,12 @@ class TabularSampler(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Fit the column maps (imputer, scaler, Fourier map, encoder) on X.
 
+        The numeric columns' medians, quartiles and bandwidth come from at
+        most 4096 of the rows (a subsample seeded by ``random_state`` above
+        that), which set them as well as all rows at a fraction of a wide
+        table's cost; the categories come from every row, so that no level
+        of X is unseen.
+
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
