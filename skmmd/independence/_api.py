@@ -100,7 +100,7 @@ def hsic_test(
     >>> result = skmmd.hsic_test(table, "target", explain=True, random_state=0)
     >>> result.column_report[["column", "adjusted_p_value"]]
       column  adjusted_p_value
-    0      x             0.001
+    0      x             0.002
     1   city             0.665
     2  noise             0.665
 
