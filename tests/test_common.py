@@ -133,6 +133,13 @@ EXPECTED_FAILED_CHECKS = {
         "check_fit1d": "a 1-D X is one variable of one column, as in "
         "scipy.stats' tests (conditional_independence_test(x, y, z) on 1-D arrays)",
     },
+    KernelSteinTest: {
+        "check_fit1d": "a 1-D X is a sample of one variable, as in "
+        "scipy.stats.goodness_of_fit(dist, x) and goodness_of_fit_test(x, model)",
+    },
+    AggregatedKernelSteinTest: {
+        "check_fit1d": "a 1-D X is a sample of one variable, as in KernelSteinTest",
+    },
     OnlineMMDDetector: {
         "check_n_features_in_after_fitting": "partial_fit feeds a stream to a "
         "detector that fit(X_ref) calibrated: with no reference there are no "

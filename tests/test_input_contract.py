@@ -365,7 +365,7 @@ def test_cli_small_parquet_files_hold_nothing_out(tmp_path, capsys):
     b = _write(tmp_path / "b.parquet", pd.DataFrame({"v": rng.normal(size=200)}))
     status, out, _ = _cli(capsys, a, b)
     result = json.loads(out)
-    assert status == 0 and result["n_held_out"] == 0
+    assert status == 0 and result["n_train"] == 0
     assert (result["n_samples_x"], result["n_samples_y"]) == (300, 200)
     # Batches asked for: the held-out rows leave none, and the error says why.
     status, _, err = _cli(capsys, a, b, "--batch-rows", "1000")
@@ -466,7 +466,7 @@ def test_cli_files_and_options_do_what_the_contract_page_says(tmp_path, capsys):
     x, y = _write(tmp_path / "x.parquet", X), _write(tmp_path / "y.parquet", X + 0.1)
     runs = [json.loads(_cli(capsys, x, y, "--batch-rows", rows)[1])
             for rows in ("64", "1000", "4096")]  # fmt: skip
-    assert {r["n_held_out"] for r in runs} == {2000}
+    assert {r["n_train"] for r in runs} == {2000}
     assert len({(r["statistic"], r["p_value"]) for r in runs}) == 1
     tables = [_write(tmp_path / f"t{n}.parquet", f) for n, f in (("a", A), ("b", B))]
     status, _, err = _cli(capsys, *tables, "--batch-rows", "100")

@@ -152,7 +152,7 @@ def _fit_streamed(test, args, summaries=None):
     A fixed bandwidth gives a map that depends on no data: it is fit on one row
     and every row counts. With ``median`` the map is fit on the first
     ``_HELD_OUT`` rows of each file, which are held out of the statistic
-    (``n_held_out_``), so the test stays exact. ``summaries`` (of
+    (``n_train_``), so the test stays exact. ``summaries`` (of
     ``--report``) are updated with every batch, all rows included.
     """
     batch_rows = args.batch_rows or _BATCH_ROWS
@@ -250,7 +250,7 @@ def run_test(args, out=None):
     else:
         bandwidth = fitted.bandwidth_
     transformer = "exact" if fitted is None else type(fitted).__name__
-    held_out = getattr(test, "n_held_out_", 0)
+    held_out = getattr(test, "n_train_", 0)
     if args.explain:
         report = test.column_report_
         if points is None and args.names is not None:  # batches: by position
@@ -258,7 +258,7 @@ def run_test(args, out=None):
     effect = test.result_
     low, high = effect.confidence_interval(args.confidence_level)
     settings = {
-        "n_held_out": held_out,
+        "n_train": held_out,
         "n_features": test.n_features_in_,
         "transformer": transformer,
         "bandwidth": bandwidth,

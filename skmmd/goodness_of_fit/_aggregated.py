@@ -125,7 +125,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         With ``block_size``: each bandwidth's correction of its null.
     n_samples_ : int
         Rows tested.
-    n_held_out_ : int
+    n_train_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object
         The model fitted on those rows (only with ``train_size``).

@@ -1,11 +1,10 @@
 """The goodness-of-fit test in one call."""
 
-import numpy as np
-
+from ._aggregated import AggregatedKernelSteinTest
 from ._stein import KernelSteinTest
 
 
-def goodness_of_fit_test(X, model, **options):
+def goodness_of_fit_test(X, model, *, aggregate=False, **options):
     """Kernel Stein test of ``H0: the rows of X are drawn from model``.
 
     Fits :class:`KernelSteinTest` and returns its ``result_``:
@@ -29,8 +28,13 @@ def goodness_of_fit_test(X, model, **options):
         same order (else a ValueError names both; arrays are read by
         position). An unfitted estimator is fit on a held-out part of the
         rows with ``train_size``.
+    aggregate : bool, default=False
+        Fit :class:`AggregatedKernelSteinTest` instead: a grid of kernels on
+        the same multipliers, one valid p-value (as ``hsic_test``'s
+        ``aggregate``).
     **options : dict
-        Parameters of :class:`KernelSteinTest`, e.g. ``n_resamples``,
+        Parameters of :class:`KernelSteinTest` (or of
+        :class:`AggregatedKernelSteinTest`), e.g. ``n_resamples``,
         ``random_state``, ``block_size`` (rows in time order, MCMC chains:
         :ref:`time_ordered`).
 
@@ -59,8 +63,5 @@ def goodness_of_fit_test(X, model, **options):
     >>> skmmd.goodness_of_fit_test(x, stats.norm(), random_state=0).reject
     True
     """
-    if getattr(X, "ndim", None) == 1 or (
-        isinstance(X, (list, tuple)) and np.ndim(X) == 1
-    ):
-        X = np.asarray(X, dtype=np.float64)[:, None]
-    return KernelSteinTest(model, **options).fit(X).result_
+    test = AggregatedKernelSteinTest if aggregate else KernelSteinTest
+    return test(model, **options).fit(X).result_

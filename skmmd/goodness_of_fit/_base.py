@@ -8,6 +8,7 @@ their unit sums (``_results_of``)."""
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.utils import check_random_state
@@ -143,8 +144,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     )
 
     def _rows(self, X, reset, min_rows):
-        """Validated rows: a 2-D array of finite numbers (NaN or infinity: a
-        ValueError naming the rows and the fix), or a dask array or DataFrame
+        """Validated rows: a 2-D array of finite numbers (a 1-D one is one
+        column; NaN or infinity: a ValueError naming the rows and the fix),
+        or a dask array or DataFrame
         (its shape and columns only; its values are checked as the workers
         map them)."""
         engine = _engines.engine_for(X)
@@ -153,6 +155,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         else:
             if is_dataframe(X):
                 check_numbers_only(X)
+            elif not sp.issparse(X) and np.ndim(X) == 1:
+                # A sample of one variable, as scipy.stats' tests take it.
+                X = np.asarray(X, dtype=np.float64)[:, None]
             rows = validate_data(
                 self, X, reset=reset, dtype=np.float64, ensure_all_finite=False
             )
@@ -211,7 +216,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         towards them)."""
         if self.train_size is None:
             self._model_of(None)
-            self.n_held_out_ = 0
+            self.n_train_ = 0
             return None, X
         if engine.lazy:
             raise TypeError(
@@ -227,7 +232,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             )
         train = X[train]
         self._model_of(train)
-        self.n_held_out_ = train.shape[0]
+        self.n_train_ = train.shape[0]
         return train, X[test]
 
     def _bandwidth(self, fit_rows, seed):
@@ -341,7 +346,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         The first chunk fits the features (with ``bandwidth="median"``, at
         that chunk's median distance) and every chunk's rows are tested; with
         ``train_size``, the first chunk is the training part of the model
-        and of learned features, tested no more (``n_held_out_`` rows).
+        and of learned features, tested no more (``n_train_`` rows).
         Results are computed from all rows so far when first read; with
         features that do not depend on the data (a float bandwidth, or a
         fitted sampler) they equal those of :meth:`fit` on all rows, whatever
@@ -389,7 +394,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             # With train_size the first chunk is the training part.
             training = self.train_size is not None
             self._model_of(X if training else None)
-            self.n_held_out_ = X.shape[0] if training else 0
+            self.n_train_ = X.shape[0] if training else 0
             self._start(engine, X, X if training else None, seed, rng)
             if training:
                 self._mark_stale()

@@ -355,6 +355,15 @@ def model_score(model):
     if kind == "multivariate_t_frozen":
         score = _MultivariateTScore(model.loc, model.shape, model.df)
         return ModelScore(score, model.dim, "multivariate_t(...)")
+    if isinstance(model, (rv_continuous, rv_discrete)) or kind.endswith("_gen"):
+        name = getattr(model, "name", kind.removesuffix("_gen"))
+        raise TypeError(
+            f"model=scipy.stats.{name} is a family of laws, not one law: pass a "
+            f"frozen law, e.g. scipy.stats.{name}(...) with its parameters, "
+            "fitted on rows other than the ones tested (fitted on the tested "
+            "rows, the test is conservative: it answers 'does this one law "
+            "fit?', not 'does some member of the family fit?')."
+        )
     fitted = _sklearn_score(model)
     if fitted is not None:
         return ModelScore(fitted[0], fitted[1], type(model).__name__)

@@ -134,7 +134,7 @@ default="auto"
         corrects for the dependence between neighbouring blocks (at least 1).
     n_samples_ : int
         Rows tested.
-    n_held_out_ : int
+    n_train_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object
         The model fitted on those rows (only with ``train_size`` and an

@@ -172,7 +172,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         With ``block_size``: the least shift of y against x, in rows.
     n_samples_ : int
         Number of pairs.
-    n_held_out_ : int
+    n_train_ : int
         Pairs the maps were fit on and that are not tested (``partial_fit``'s
         first chunk for unfitted maps; 0 after ``fit``).
     n_features_in_ : int

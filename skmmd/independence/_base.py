@@ -149,7 +149,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         self._start(engine, pairs, seed, rng, fit_rows)
         self._check_order(engine, pairs, seed)
         engine.add(self._stream, pairs, None, self._unit(n))
-        self.n_held_out_ = 0
+        self.n_train_ = 0
         self._calibrate()
         return self
 
@@ -189,7 +189,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         """Add a chunk of pairs to the test (out-of-core or streamed data).
 
         As :meth:`MMDTest.partial_fit`: maps that are not fitted yet are fit
-        on the first chunk, whose pairs are then held out (``n_held_out_``);
+        on the first chunk, whose pairs are then held out (``n_train_``);
         fitted maps are used as given. Results are computed from all pairs so
         far when first read; for the same seed, maps that do not depend on the
         data and the same pairs in the same order, they equal those of
@@ -225,7 +225,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
             seed = rng.randint(np.iinfo(np.int32).max)
             # Fitted maps are used as given; others are fit on this chunk.
             self._start(engine, pairs, seed, rng, None if prefit else pairs)
-            self.n_held_out_ = 0 if prefit else len(X)
+            self.n_train_ = 0 if prefit else len(X)
             self._mark_stale()
             if not prefit:
                 return self

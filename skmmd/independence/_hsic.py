@@ -304,7 +304,7 @@ class HSICTest(_BaseHSICTest):
             setattr(self, f"{name}_bandwidth_", bandwidth)
             grams.append(K)
         self._stream = None
-        self.n_held_out_ = 0
+        self.n_train_ = 0
         self.block_size_ = None
         self._set_results(HSICParts(*grams, self.statistic == "unbiased"), n, 1, seed)
         return self

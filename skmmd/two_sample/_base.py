@@ -266,7 +266,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         )
         rest_x = np.setdiff1d(np.arange(m), train[train < m])
         rest_y = np.setdiff1d(np.arange(n), train[train >= m] - m)
-        self.n_held_out_ = train.size
+        self.n_train_ = train.size
         return (
             engine.pooled(X, Y, train),
             labels[train],
@@ -337,7 +337,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         unit = self._resolve_unit(m, n, unit_width(transformers, widths))
         engine.add(self._stream, X, Y, unit)
         if self.train_size is None:
-            self.n_held_out_ = 0
+            self.n_train_ = 0
         # The resampling runs when a result is first read (StreamedResults):
         # fits whose results are never read, GridSearchCV's candidates scored
         # by ``score``, skip it. Bad samples still fail here.
@@ -357,7 +357,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         The first call starts the stream. With a transformer that is not
         fitted yet, it is fit on the first call's rows (both samples pooled,
         labels unseen), and those rows are held out of the statistic
-        (``n_held_out_``): a map that depends on the rows it tests would make
+        (``n_train_``): a map that depends on the rows it tests would make
         them special and the units not exchangeable. A fitted transformer is
         used as given and every row counts. Later calls add their rows; the
         results (``statistic_``, ``p_value_``, ...) are computed from all rows
@@ -419,7 +419,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 engine.pooled(X, Y), rng, prefit, labels
             )
             self._start_stream(engine, transformers, X, seed)
-            self.n_held_out_ = X.shape[0] + Y.shape[0] if held_out else 0
+            self.n_train_ = X.shape[0] + Y.shape[0] if held_out else 0
             self._mark_stale()
             if held_out:
                 return self

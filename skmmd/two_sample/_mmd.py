@@ -144,7 +144,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         :func:`~sklearn.model_selection.train_test_split`) and test only the
         rest, so that a map learned for power, such as
         :class:`~skmmd.LearnedFourierSampler`, gives a valid p-value; the
-        number of training rows is ``n_held_out_``. With ``partial_fit`` the
+        number of training rows is ``n_train_``. With ``partial_fit`` the
         first chunk is the training part. ``None``: maps are fit on the pooled
         sample without labels and every row is tested.
 

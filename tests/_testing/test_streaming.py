@@ -97,7 +97,7 @@ def test_partial_fit_over_random_chunks_equals_fit(rng, monkeypatch, name, unit)
     test = make(True).set_params(resample_unit=unit)
     for x, y in _random_chunks(rng, X, Y, 7):
         test.partial_fit(x, y)
-    assert test.n_held_out_ == 0 and test.resample_unit_ == ref.resample_unit_
+    assert test.n_train_ == 0 and test.resample_unit_ == ref.resample_unit_
     _same(test, ref)
     # Results are computed from all rows so far, whenever they are read.
     test.partial_fit(X[:10], Y[:3])
@@ -132,7 +132,7 @@ def test_unfitted_map_is_fit_on_the_first_chunk_and_held_out(rng):
     test = MMDTest(RandomFourierSampler(n_components=32, random_state=0))
     test.set_params(random_state=0, n_resamples=49)
     test.partial_fit(X[:100], Y[:50])
-    assert test.n_held_out_ == 150
+    assert test.n_train_ == 150
     # The map was fit (median bandwidth) on the held-out rows only.
     expected = RandomFourierSampler(n_components=32, random_state=0)
     expected.fit(np.vstack([X[:100], Y[:50]]))
@@ -142,7 +142,7 @@ def test_unfitted_map_is_fit_on_the_first_chunk_and_held_out(rng):
     test.partial_fit(X[100:], Y[50:])
     ref = MMDTest(expected, random_state=0, n_resamples=49)
     ref.partial_fit(X[100:], Y[50:])
-    assert ref.n_held_out_ == 0
+    assert ref.n_train_ == 0
     _same(test, ref)
 
 

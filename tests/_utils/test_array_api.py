@@ -314,7 +314,7 @@ def test_exact_test_and_partial_fit(xp_device):
         test = MMDTest(on_device, n_resamples=99, random_state=0)
         for lo, hi in ((0, 100), (100, 500)):
             test.partial_fit(_on(xp_device, X[lo:hi]), _on(xp_device, Y[lo:hi]))
-        assert test.n_held_out_ == 0
+        assert test.n_train_ == 0
         assert test.statistic_ == pytest.approx(expected.statistic_, rel=1e-12)
         assert test.p_value_ == expected.p_value_
     # The test's map is a copy in the namespace; the user's map is untouched.

@@ -226,12 +226,12 @@ def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
             batch,
         )
         assert out["statistic"] == pytest.approx(ref.statistic_, rel=1e-10)
-        assert out["p_value"] == ref.p_value_ and out["n_held_out"] == 0
+        assert out["p_value"] == ref.p_value_ and out["n_train"] == 0
         assert (out["n_samples_x"], out["n_samples_y"]) == (9000, 7000)
     # The median bandwidth is fit on the first 1000 rows of each file, which
     # the statistic leaves out.
     out = _json(capsys, a, b, "--batch-rows", "3000")
-    assert out["n_held_out"] == 2000
+    assert out["n_train"] == 2000
     assert (out["n_samples_x"], out["n_samples_y"]) == (8000, 6000)
 
 
@@ -310,7 +310,7 @@ def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
 
     (a, b), X, Y = parquet_samples
     out = _json(capsys, a, b, "--batch-rows", "3000", "--explain")
-    assert out["n_held_out"] == 2000 and "witness_points" not in out
+    assert out["n_train"] == 2000 and "witness_points" not in out
     assert {row["column"] for row in out["columns"]} == {"u", "v", "w"}
     table_map = TabularSampler(random_state=0)  # the map of a table's batches
     test = MMDTest(table_map, explain_columns=True, n_resamples=99, random_state=0)
@@ -516,7 +516,7 @@ def test_cli_report_summaries_come_from_the_tests_batches(
     assert updates == [(2000, 2000, ["u", "v"])] * 3
     page = self_contained(report.read_text(encoding="utf-8"))
     assert page.column_figures() == ["u"]
-    assert "n_held_out</th><td>2000" in report.read_text(encoding="utf-8")
+    assert "n_train</th><td>2000" in report.read_text(encoding="utf-8")
     capsys.readouterr()
 
 

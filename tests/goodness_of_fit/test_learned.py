@@ -33,7 +33,7 @@ def test_learned_on_the_training_part_and_tested_on_the_rest():
     test = KernelSteinTest(
         stats.norm(), transformer=_learner(), train_size=0.3, random_state=1
     ).fit(X)
-    assert test.n_held_out_ == 300 and test.n_samples_ == 700
+    assert test.n_train_ == 300 and test.n_samples_ == 700
     assert isinstance(test.transformer_, LearnedFourierSampler)
     assert test.transformer_.criterion_ > test.transformer_.initial_criterion_
     # By hand: learn on the training rows, test the rest with the map frozen.
@@ -78,7 +78,7 @@ def test_a_fitted_model_is_used_as_given():
     test = KernelSteinTest(
         model, transformer=_learner(), train_size=0.5, random_state=3
     ).fit(X)
-    assert not hasattr(test, "model_") and test.n_held_out_ == 300
+    assert not hasattr(test, "model_") and test.n_train_ == 300
     train, _ = _split(600, 0.5, 3)
     learned = _learner().fit(X[train], score=lambda X: _mixture_score(model, X))
     np.testing.assert_array_equal(
@@ -110,7 +110,7 @@ def test_in_chunks_the_first_trains():
         random_state=0,
     )
     by_hand.partial_fit(X[1000:2000]).partial_fit(X[2000:])
-    assert test.n_held_out_ == 1000 and test.n_samples_ == 2000
+    assert test.n_train_ == 1000 and test.n_samples_ == 2000
     assert test.statistic_ == pytest.approx(by_hand.statistic_, rel=1e-12)
     assert test.p_value_ == by_hand.p_value_
 

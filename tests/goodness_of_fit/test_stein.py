@@ -165,7 +165,7 @@ def test_train_size_fits_the_model_on_a_part_and_tests_the_rest():
     X = np.vstack([rng.normal(-2, 1, (1500, 2)), rng.normal(2, 0.5, (1500, 2))])
     model = GaussianMixture(2, random_state=0)
     test = KernelSteinTest(model, train_size=0.8, random_state=4).fit(X)
-    assert test.n_held_out_ == 2400 and test.n_samples_ == 600
+    assert test.n_train_ == 2400 and test.n_samples_ == 600
     assert not hasattr(model, "means_")  # the given model is left unfitted
     # The same as fitting the model on the training part by hand: the split
     # is seeded by the test's seed.
@@ -192,7 +192,7 @@ def test_train_size_in_chunks_trains_on_the_first():
     fitted = GaussianMixture(1, random_state=0).fit(X[:2000])
     by_hand = _fixed_map_test(n_resamples=49).set_params(model=fitted)
     by_hand.partial_fit(X[2000:4000]).partial_fit(X[4000:])
-    assert test.n_held_out_ == 2000 and test.n_samples_ == 4000
+    assert test.n_train_ == 2000 and test.n_samples_ == 4000
     assert test.statistic_ == pytest.approx(by_hand.statistic_, rel=1e-12)
     assert test.p_value_ == by_hand.p_value_
 

@@ -118,14 +118,14 @@ def test_partial_fit_over_chunks_equals_fit():
     test = make(True)
     for a, b in zip(np.array_split(x, 7), np.array_split(y, 7)):
         test.partial_fit(a, b)
-    assert test.n_held_out_ == 0 and test.resample_unit_ == ref.resample_unit_ == 4
+    assert test.n_train_ == 0 and test.resample_unit_ == ref.resample_unit_ == 4
     assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-10)
     np.testing.assert_allclose(test.statistics_, ref.statistics_, rtol=1e-10)
     assert test.p_value_ == ref.p_value_ == 0.01
     # Unfitted maps are fit on the first chunk, which is held out.
     held = AggregatedHSICTest(n_bandwidths=2, n_components=16, n_resamples=19)
     held.partial_fit(x[:500], y[:500]).partial_fit(x[500:1000], y[500:1000])
-    assert held.n_held_out_ == 500 and held.n_samples_ == 500
+    assert held.n_train_ == 500 and held.n_samples_ == 500
 
 
 def test_hsic_test_aggregate_switch():

@@ -330,7 +330,7 @@ def test_partial_fit_over_chunks_equals_fit():
     cuts = np.sort(rng.choice(np.arange(1, 9000), 6, replace=False))
     for x, y in zip(np.split(X, cuts), np.split(Y, cuts)):
         test.partial_fit(x, y)
-    assert test.n_held_out_ == 0 and test.resample_unit_ == ref.resample_unit_ == 4
+    assert test.n_train_ == 0 and test.resample_unit_ == ref.resample_unit_ == 4
     assert test.statistic_ == pytest.approx(ref.statistic_, rel=1e-10)
     np.testing.assert_allclose(
         test.null_distribution_, ref.null_distribution_, rtol=1e-10
@@ -347,7 +347,7 @@ def test_partial_fit_holds_out_the_chunk_its_maps_are_fit_on():
     X, Y = _dependent(rng, 600)
     test = HSICTest(n_resamples=49, random_state=0)
     test.partial_fit(X[:200], Y[:200])
-    assert test.n_held_out_ == 200
+    assert test.n_train_ == 200
     with pytest.raises(ValueError, match="at least 5 complete units"):
         test.statistic_
     test.partial_fit(X[200:], Y[200:])

@@ -180,4 +180,4 @@ def test_aggregated_with_learned_and_fixed_kernels():
     ).fit(X, Y)
     assert len(test.statistics_) == 2
     assert 0 < test.p_value_ <= 1
-    assert test.n_held_out_ == 180
+    assert test.n_train_ == 180

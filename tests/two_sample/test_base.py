@@ -19,7 +19,7 @@ def test_split_protocol_level():
             alpha=0.1,
             random_state=seed,
         ).fit(X, Y)
-        assert test.n_held_out_ == 36
+        assert test.n_train_ == 36
         assert test.n_samples_x_ + test.n_samples_y_ == 36
         rejections += test.reject_
     assert rejections < 13
@@ -30,10 +30,10 @@ def test_split_protocol_tests_only_the_rest():
     sampler = RandomFourierSampler(n_components=32, random_state=0)
     test = MMDTest(sampler, train_size=30, random_state=0).fit(X, Y)
     assert (test.n_samples_x_, test.n_samples_y_) == (75, 75)
-    assert test.n_held_out_ == 30
+    assert test.n_train_ == 30
     # Without train_size nothing changes: every row is tested.
     plain = MMDTest(sampler, random_state=0).fit(X, Y)
-    assert (plain.n_samples_x_, plain.n_held_out_) == (90, 0)
+    assert (plain.n_samples_x_, plain.n_train_) == (90, 0)
 
 
 def test_split_protocol_partial_fit_trains_on_the_first_chunk():
@@ -45,6 +45,6 @@ def test_split_protocol_partial_fit_trains_on_the_first_chunk():
         random_state=0,
     )
     test.partial_fit(X[:60], Y[:60]).partial_fit(X[60:], Y[60:])
-    assert test.n_held_out_ == 120
+    assert test.n_train_ == 120
     assert test.n_samples_x_ == 120
     assert hasattr(test.transformer_, "criterion_")

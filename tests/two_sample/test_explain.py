@@ -84,7 +84,7 @@ def test_partial_fit_report_equals_fit_with_a_fixed_map():
         streamed.partial_fit(X[lo : lo + 1000], Y[lo : lo + 1000])
     report = streamed.column_report_
     assert report.column[0] == "0" and report.adjusted_p_value[0] <= 0.05
-    assert streamed.n_held_out_ == 2000
+    assert streamed.n_train_ == 2000
 
 
 def test_fdr_report_flags_at_least_the_fwer_report():
