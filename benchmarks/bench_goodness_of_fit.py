@@ -10,6 +10,9 @@ command, the sizes, the repetitions and the seed range):
     normal in d = 1 and d = 5, a Student t(5) with its own score in d = 1 and
     d = 5, and a ``GaussianMixture`` of 3 components fitted on 2000 rows of a
     two-cluster law in d = 2 and tested on 500 fresh draws from itself.
+    ``--cases`` also takes laws whose density is positive at an edge of
+    their support, tested on the line (``BOUNDED_LAWS``: ``expon()``,
+    ``uniform()``, ``halfnorm()``, ``truncnorm(-1, 1)``).
     ``--aggregated``: ``AggregatedKernelSteinTest`` with its defaults
     instead; ``--learned``: the ``skmmd_learned`` method below (the
     mixture's fitted model used as given).
@@ -259,6 +262,9 @@ def _level_draws(name, rng, n):
         return rng.standard_t(5, size=(n, 1)), stats.t(5)
     if name == "t(5) d=5":
         return rng.standard_t(5, size=(n, 5)), stats.t(5)
+    if name in BOUNDED_LAWS:  # a density positive at an edge of its support
+        law = BOUNDED_LAWS[name]
+        return law.rvs(size=(n, 1), random_state=rng), law
     from sklearn.mixture import GaussianMixture
 
     def law(size):
@@ -274,6 +280,13 @@ def _level_draws(name, rng, n):
 
 
 LEVEL_CASES = ("normal d=1", "normal d=5", "t(5) d=1", "t(5) d=5", "mixture d=2")
+# Laws tested on the line (``goodness_of_fit._support``): ``--cases`` names them.
+BOUNDED_LAWS = {
+    "expon d=1": stats.expon(),
+    "uniform d=1": stats.uniform(),
+    "halfnorm d=1": stats.halfnorm(),
+    "truncnorm(-1, 1) d=1": stats.truncnorm(-1, 1),
+}
 
 
 def part_level(args, out):
@@ -469,7 +482,9 @@ def main(argv=None):
         "--reps", type=int, help="repetitions (level 1000, power 200, speed 3)"
     )
     parser.add_argument("--seed", type=int, default=0, help="first seed")
-    parser.add_argument("--cases", nargs="+", choices=LEVEL_CASES, help="level")
+    parser.add_argument(
+        "--cases", nargs="+", choices=(*LEVEL_CASES, *BOUNDED_LAWS), help="level"
+    )
     parser.add_argument(
         "--aggregated", action="store_true", help="level: AggregatedKernelSteinTest"
     )

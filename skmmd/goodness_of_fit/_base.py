@@ -208,6 +208,13 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"{self._score.name} is of dimension {dim}."
             )
 
+    def _on_line(self, X):
+        """Rows of a law with a bounded side mapped onto the line, where the
+        model's score is its pushforward's (:mod:`._support`); other rows
+        (and None) as they are."""
+        line = self._score.line
+        return X if line is None or X is None else line.forward(X)
+
     def _training_part(self, engine, X, seed):
         """``(train, tested)``: the rows an estimator ``model`` and learned
         features are fit on, and the rows tested. Without ``train_size``: no
@@ -324,6 +331,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         train, X = self._training_part(engine, X, seed)
+        X, train = self._on_line(X), self._on_line(train)
         n = engine.n_rows(X)
         if self._exact():
             return self._fit_exact(X, seed)
@@ -395,11 +403,14 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             training = self.train_size is not None
             self._model_of(X if training else None)
             self.n_train_ = X.shape[0] if training else 0
+            X = self._on_line(X)
             self._start(engine, X, X if training else None, seed, rng)
             if training:
                 self._mark_stale()
                 return self
         stream = self._stream
+        if not first:  # (the first chunk was mapped before the stream opened)
+            X = self._on_line(X)
         if not stream.n_rows[0]:  # the first rows: is their order a concern?
             self._check_order(engine, X, stream.seed)
         stream.add((X, None), self._unit(stream.n_rows[0] + X.shape[0]))

@@ -26,6 +26,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._utils import _budgets
+from ._support import LineLogPdf, support_line
 
 # Relative step of the central differences (about eps^(1/3): the truncation
 # error h^2 and the rounding error eps / h balance there).
@@ -168,7 +169,7 @@ class _UnivariateScore:
         )
         self.name = frozen.dist.name
         self.df = shapes[0] if self.name == "t" else 1.0
-        self.differences = _LogDensityScore(_ColumnLogPdf(frozen), _STEP)
+        self.differences = _ColumnDifferences(_ColumnLogPdf(frozen))
 
     def __call__(self, X):
         z, scale = X - self.loc, self.scale
@@ -180,6 +181,17 @@ class _UnivariateScore:
             return -np.tanh(z / (2.0 * scale)) / scale
         if self.name == "laplace":
             return -np.sign(z) / scale
+        return self.differences(X)
+
+
+class _ColumnDifferences:
+    """Each coordinate's score by central differences of a univariate
+    log-density of the first column (picklable)."""
+
+    def __init__(self, log_density):
+        self.differences = _LogDensityScore(log_density, _STEP)
+
+    def __call__(self, X):
         return np.column_stack(
             [self.differences(X[:, j : j + 1])[:, 0] for j in range(X.shape[1])]
         )
@@ -303,10 +315,14 @@ class ModelScore:
         The model's dimension where it is known.
     name : str
         How errors name the model.
+    line : ToLine or None
+        For a law with a bounded side: the map of the rows onto the line,
+        where ``function`` is the pushforward's score (:mod:`._support`).
     """
 
-    def __init__(self, function, dim, name):
+    def __init__(self, function, dim, name, line=None):
         self.function, self.dim, self.name = function, dim, name
+        self.line = line
 
     def __call__(self, X):
         """The score of the rows ``X`` (n, d), float64; a ``ValueError``
@@ -348,6 +364,11 @@ def model_score(model):
             "density with a score grad log p (a continuous distribution)."
         )
     if isinstance(getattr(model, "dist", None), rv_continuous):
+        line = support_line(model)
+        if line is not None:  # a bounded side: tested on the line
+            score = _ColumnDifferences(LineLogPdf(model, line))
+            name = f"{model.dist.name}(...) on ({line.low:g}, {line.high:g})"
+            return ModelScore(score, None, name, line=line)
         return ModelScore(_UnivariateScore(model), None, f"{model.dist.name}(...)")
     if kind == "multivariate_normal_frozen":
         score = _MultivariateNormalScore(model.mean, model.cov)

@@ -111,8 +111,13 @@ def test_a_score_function_is_checked_on_every_call():
 
 
 def test_rows_outside_the_support_are_named():
+    # A law with a bounded side maps the rows onto the line first.
+    line = model_score(stats.gamma(2.0)).line
+    with pytest.raises(ValueError, match=r"1 rows on or outside the model's support"):
+        line.forward(np.array([[1.0], [-1.0]]))
+    # A score that is NaN at some rows names them.
     with pytest.raises(ValueError, match="outside the model's support"):
-        model_score(stats.gamma(2.0))(np.array([[1.0], [-1.0]]))
+        model_score(lambda A: np.where(A > 0, -A, np.nan))(np.array([[1.0], [-1.0]]))
 
 
 def test_models_that_cannot_be_tested_are_refused():
