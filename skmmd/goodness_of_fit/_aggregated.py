@@ -81,6 +81,13 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         test the rest: a model fit on the rows it is tested on is biased
         towards them. ``None``: ``model`` is used as given. With
         :meth:`partial_fit` the first chunk is the training part.
+    support : tuple of float or None, default=None
+        ``(low, high)`` of the density of a score function (or of
+        :func:`log_density_score`) that has a finite end, e.g. ``(0,
+        np.inf)``: the rows are then tested on the line, mapped by a fixed
+        bijection, against the pushforward law, as a ``scipy.stats`` law with
+        a finite end is (its support read from the law); rows on or outside
+        it are an error. None: the score's density lives on the whole line.
 
     Attributes
     ----------
@@ -193,6 +200,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         n_jobs=None,
         verbose=0,
         train_size=None,
+        support=None,
     ):
         self.model = model
         self.transformers = transformers
@@ -209,6 +217,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.train_size = train_size
+        self.support = support
 
     def _samplers(self, fit_rows, train, seed, rng):
         grid = isinstance(self.transformers, str)

@@ -100,9 +100,10 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         return out
 
 
-# The parameters every goodness-of-fit test has: the calibration loop's, and
-# the part of the rows a model is fit on (train_size).
+# The parameters every goodness-of-fit test has: the calibration loop's, the
+# part of the rows a model is fit on (train_size) and a score's support.
 LOOP_CONSTRAINTS = {
+    "support": [None, tuple, list],
     **{
         name: SHARED_CONSTRAINTS[name]
         for name in (
@@ -198,7 +199,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                     f"transformer is {getattr(self, 'transformer', 'auto')!r}. "
                     "Drop train_size to test every row."
                 )
-            self._score = model_score(self.model)
+            self._score = model_score(self.model, self.support)
             # (a model fit above saw arrays: its columns are X's by position)
             check_feature_names(self.model, getattr(self, "feature_names_in_", None))
         dim = self._score.dim

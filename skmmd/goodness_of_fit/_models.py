@@ -26,7 +26,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._utils import _budgets
-from ._support import LineLogPdf, support_line
+from ._support import (
+    LineLogDensity,
+    LineLogPdf,
+    ScoreOnLine,
+    checked_support,
+    support_line,
+)
 
 # Relative step of the central differences (about eps^(1/3): the truncation
 # error h^2 and the rounding error eps / h balance there).
@@ -352,9 +358,36 @@ class ModelScore:
         return S
 
 
-def model_score(model):
+def model_score(model, support=None):
     """The checked :class:`ModelScore` of ``model`` (see the module's list);
-    a ``TypeError`` naming what is accepted for anything else."""
+    a ``TypeError`` naming what is accepted for anything else. ``support``:
+    the ``(low, high)`` of a score function's density, tested on the line
+    (:mod:`._support`); other models have their own."""
+    line = checked_support(support)
+    if line is not None:
+        return _score_function_on_line(model, line)
+    return _model_score(model)
+
+
+def _score_function_on_line(model, line):
+    """A score function (or :func:`log_density_score`) on ``line``'s
+    support, as the pushforward's score on the line."""
+    if isinstance(model, _LogDensityScore):  # differences on the line
+        score = _LogDensityScore(LineLogDensity(model.log_density, line), model.step)
+    elif callable(model) and not hasattr(model, "dist") and not hasattr(model, "fit"):
+        score = ScoreOnLine(model, line)
+    else:
+        raise ValueError(
+            "support applies to a score function or log_density_score(...): a "
+            "scipy.stats law's support is read from the law, and the other "
+            f"models live on the whole line; got {type(model).__name__}."
+        )
+    name = getattr(model, "__name__", type(model).__name__)
+    where = f"on ({line.low:g}, {line.high:g})"
+    return ModelScore(score, None, f"score function {name!r} {where}", line=line)
+
+
+def _model_score(model):
     from scipy.stats import rv_continuous, rv_discrete
 
     kind = type(model).__name__  # scipy's frozen classes are private

@@ -99,6 +99,13 @@ default="auto"
         tested on is biased towards them. ``None``: ``model`` is used as
         given. With :meth:`partial_fit` the first chunk is the training
         part.
+    support : tuple of float or None, default=None
+        ``(low, high)`` of the density of a score function (or of
+        :func:`log_density_score`) that has a finite end, e.g. ``(0,
+        np.inf)``: the rows are then tested on the line, mapped by a fixed
+        bijection, against the pushforward law, as a ``scipy.stats`` law with
+        a finite end is (its support read from the law); rows on or outside
+        it are an error. None: the score's density lives on the whole line.
 
     Attributes
     ----------
@@ -206,6 +213,7 @@ default="auto"
         n_jobs=None,
         verbose=0,
         train_size=None,
+        support=None,
     ):
         self.model = model
         self.transformer = transformer
@@ -220,6 +228,7 @@ default="auto"
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.train_size = train_size
+        self.support = support
 
     def _exact(self):
         return self.transformer is None

@@ -53,6 +53,21 @@ class ToLine:
             return high - np.exp(Y)
         return low + (high - low) / (1.0 + np.exp(-Y))
 
+    def dx_dy(self, Y):
+        """``dx/dy`` at the line's points ``Y``."""
+        if np.isinf(self.high):
+            return np.exp(Y)
+        if np.isinf(self.low):
+            return -np.exp(Y)
+        s = 1.0 / (1.0 + np.exp(-Y))
+        return (self.high - self.low) * s * (1.0 - s)
+
+    def dlog_jacobian(self, Y):
+        """``d/dy log |dx/dy|`` at the line's points ``Y``."""
+        if np.isinf(self.high) or np.isinf(self.low):
+            return np.ones_like(Y)
+        return 1.0 - 2.0 / (1.0 + np.exp(-Y))
+
     def log_jacobian(self, Y):
         """``log |dx/dy|`` at the line's points ``Y``."""
         if np.isinf(self.high) or np.isinf(self.low):
@@ -71,6 +86,51 @@ class LineLogPdf:
     def __call__(self, Y):
         y = Y[:, 0]
         return self.frozen.logpdf(self.line.inverse(y)) + self.line.log_jacobian(y)
+
+
+class ScoreOnLine:
+    """The pushforward's score on the line of a score function on the
+    support: ``score(x(y)) dx/dy + d/dy log |dx/dy|``, coordinate by
+    coordinate."""
+
+    def __init__(self, score, line):
+        self.score, self.line = score, line
+
+    def __call__(self, Y):
+        S = np.asarray(self.score(self.line.inverse(Y)), dtype=np.float64)
+        return S * self.line.dx_dy(Y) + self.line.dlog_jacobian(Y)
+
+
+class LineLogDensity:
+    """A log-density of rows on the support, as the pushforward's on the
+    line (its score by differences on the line, which never leave the
+    support)."""
+
+    def __init__(self, log_density, line):
+        self.log_density, self.line = log_density, line
+
+    def __call__(self, Y):
+        x = self.line.inverse(Y)
+        return np.asarray(self.log_density(x), np.float64).reshape(-1) + (
+            self.line.log_jacobian(Y).sum(axis=1)
+        )
+
+
+def checked_support(support):
+    """The :class:`ToLine` of ``support`` (``(low, high)``, one end
+    finite), or None for None; a ValueError naming it otherwise."""
+    if support is None:
+        return None
+    try:
+        low, high = (float(v) for v in support)
+    except (TypeError, ValueError):
+        low = high = np.nan
+    if not (low < high) or (np.isinf(low) and np.isinf(high)):
+        raise ValueError(
+            "support must be (low, high) with low < high and at least one end "
+            f"finite, e.g. (0, np.inf) for the positive half-line; got {support!r}."
+        )
+    return ToLine(low, high)
 
 
 def support_line(frozen):

@@ -48,3 +48,31 @@ def test_chunks_and_the_exact_test_map_the_rows_too():
     assert chunked.statistic_ == pytest.approx(whole.statistic_, rel=1e-12)
     exact = KernelSteinTest(stats.expon(), transformer=None, **options).fit(x)
     assert exact.p_value_ > 0.05
+
+
+def test_a_score_function_with_a_support_is_tested_on_the_line():
+    """support=(low, high) for a score function or a log-density: the same
+    test as the scipy law's (on main there was no such option and the
+    exponential's own score rejected its draws)."""
+    x = stats.expon().rvs(size=300, random_state=np.random.default_rng(4))
+    options = {"n_resamples": 99, "random_state": 0}
+    law = skmmd.goodness_of_fit_test(x, stats.expon(), **options)
+    score = skmmd.goodness_of_fit_test(
+        x, lambda X: -np.ones_like(X), support=(0, np.inf), **options
+    )
+    log_p = skmmd.log_density_score(lambda X: -X.sum(axis=1))
+    density = skmmd.goodness_of_fit_test(x, log_p, support=(0, np.inf), **options)
+    assert law.pvalue > 0.05
+    assert score.statistic == pytest.approx(law.statistic, rel=1e-5)
+    assert density.statistic == pytest.approx(law.statistic, rel=1e-5)
+
+
+@pytest.mark.parametrize("support", [(1, 0), (-np.inf, np.inf), (0,)])
+def test_a_bad_support_is_named(support):
+    with pytest.raises(ValueError, match="support must be"):
+        skmmd.goodness_of_fit_test(np.ones(50), lambda X: -X, support=support)
+
+
+def test_support_is_for_score_functions():
+    with pytest.raises(ValueError, match="support applies to a score function"):
+        skmmd.goodness_of_fit_test(np.ones(50), stats.expon(), support=(0, np.inf))
