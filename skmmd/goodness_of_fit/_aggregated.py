@@ -82,12 +82,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         towards them. ``None``: ``model`` is used as given. With
         :meth:`partial_fit` the first chunk is the training part.
     support : tuple of float or None, default=None
-        ``(low, high)`` of the density of a score function (or of
-        :func:`log_density_score`) that has a finite end, e.g. ``(0,
-        np.inf)``: the rows are then tested on the line, mapped by a fixed
-        bijection, against the pushforward law, as a ``scipy.stats`` law with
-        a finite end is (its support read from the law); rows on or outside
-        it are an error. None: the score's density lives on the whole line.
+        Where a score function's density lives (see :class:`KernelSteinTest`).
 
     Attributes
     ----------

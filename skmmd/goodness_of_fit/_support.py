@@ -26,17 +26,18 @@ class ToLine:
         """The rows mapped onto the line; a ValueError naming the rows on
         or outside the support (in-memory rows)."""
         low, high = self.low, self.high
-        if isinstance(X, np.ndarray):
-            inside = (X > low) & (X < high)
-            bad = ~inside.all(axis=1)
-            if bad.any():
-                rows = np.flatnonzero(bad)
-                raise ValueError(
-                    f"X has {rows.size} rows on or outside the model's support "
-                    f"({low:g}, {high:g}) (the first at row {rows[0]}: "
-                    f"{X[rows[0]].tolist()}): the model gives them no density; "
-                    "drop them, or test a model whose support holds them."
-                )
+        outside = (
+            np.flatnonzero(~((X > low) & (X < high)).all(axis=1))
+            if isinstance(X, np.ndarray)
+            else ()
+        )
+        if len(outside):
+            raise ValueError(
+                f"X has {outside.size} rows on or outside the model's support "
+                f"({low:g}, {high:g}) (the first at row {outside[0]}: "
+                f"{X[outside[0]].tolist()}): the model gives them no density; "
+                "drop them, or test a model whose support holds them."
+            )
         with np.errstate(divide="ignore", invalid="ignore"):
             if np.isinf(high):
                 return np.log(X - low)
