@@ -464,7 +464,11 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         self.block_scale_ = None if self.block_size is None else scale
         self.__dict__.pop("column_report_", None)  # of an earlier fit
         columns = getattr(self, "_report_maps", None)
-        if columns and self.decision == "combined" and self.calibration != "bootstrap":
+        # The table and its columns on the same permutations (a bootstrap's
+        # resamples are not the columns' permutations: the union bound).
+        joint = bool(columns) and self.decision == "combined"
+        joint = joint and self.calibration == "permutation"
+        if joint:
             observed, null, p_value, table_p, rule, report = _explain.joint(
                 self, blocked, scale, columns, sums[1:], m, n, seed
             )
@@ -482,10 +486,10 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         set_calibrated(self, observed, null, p_value, rule)
         self.result_ = _results.result(self, [blocked], m, n)
         self.table_p_value_ = self.p_value_
-        if not columns:
-            return
-        if self.decision == "combined" and self.calibration != "bootstrap":
+        if joint:
             record_decision(self, report, self.p_value_, table_p)
+            return
+        if not columns:
             return
         report = _explain.report_from_sums(self, columns, sums[1:], m, n, seed)
         second_pass_decision(self, report)
