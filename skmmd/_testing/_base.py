@@ -29,10 +29,7 @@ _FIT_ROWS = 100_000
 def fit_indices(n_rows, seed):
     """Rows the feature maps are fit on: all (None), or above ``_FIT_ROWS``
     a seeded uniform subsample of ``_FIT_ROWS`` of them (sorted)."""
-    if n_rows <= _FIT_ROWS:
-        return None
-    rng = _streams.generator(seed, _streams.FIT_ROWS)
-    return np.sort(rng.choice(n_rows, _FIT_ROWS, replace=False))
+    return _streams.subsample(n_rows, _FIT_ROWS, seed, _streams.FIT_ROWS)
 
 
 def training_split(n_rows, train_size, seed, described, stratify=None):
@@ -106,14 +103,17 @@ def warn_if_ordered(features, seed, paired=False):
         check_order(features, seed, paired)
 
 
-def stopping_rule(test, aggregated=False):
+def stopping_rule(test, aggregated=False, reject_early=True):
     """The sequential rule of ``n_resamples="auto"`` at the test's ``alpha``
     (an aggregated test's, :class:`~._calibration.AggregatedRule`, whose
-    statistic of a resample depends on every resample drawn), or None for a
+    statistic of a resample depends on every resample drawn; without
+    ``reject_early``, the rule that stops only to accept), or None for a
     fixed number of resamples."""
     if test.n_resamples != "auto":
         return None
-    return aggregated_rule(test.alpha) if aggregated else sequential_rule(test.alpha)
+    if aggregated:
+        return aggregated_rule(test.alpha)
+    return sequential_rule(test.alpha, reject_early=reject_early)
 
 
 def loop_options(test, seed, rule, p_of=None):

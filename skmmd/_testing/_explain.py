@@ -130,10 +130,7 @@ _GRID_ROWS = 4096
 def grid_rows(n_rows, random_state):
     """Positions (sorted) of at most ``_GRID_ROWS`` of ``n_rows`` fit rows,
     seeded; None for all."""
-    if n_rows <= _GRID_ROWS:
-        return None
-    rng = _streams.generator(random_state, _streams.GRID_ROWS)
-    return np.sort(rng.choice(n_rows, _GRID_ROWS, replace=False))
+    return _streams.subsample(n_rows, _GRID_ROWS, random_state, _streams.GRID_ROWS)
 
 
 class FitRows:

@@ -35,6 +35,14 @@ def generator(seed, stream, *key):
     return np.random.default_rng([seed, stream, *key])
 
 
+def subsample(n_rows, size, seed, stream):
+    """Sorted positions of ``size`` of ``n_rows`` rows drawn from ``stream``
+    of ``seed``, or None (all rows) when there are at most ``size``."""
+    if n_rows <= size:
+        return None
+    return np.sort(generator(seed, stream).choice(n_rows, size, replace=False))
+
+
 def search_seed(random_state, stream, *key):
     """An int seed of ``stream`` of a search's ``random_state`` and ``key``
     (the variables tested)."""

@@ -5,16 +5,7 @@ in one vectorized pass: the categorical half of the per-column reports of
 import numpy as np
 
 from .._utils._tables import is_dataframe
-from ._one_hot import lookup
-
-
-def _column(X, column):
-    """One column's values (a Series or a 1-D array; a pandas category
-    column as its values)."""
-    if not is_dataframe(X):
-        return np.asarray(X)[:, column]
-    values = X[column]
-    return values.astype(object) if values.dtype.name == "category" else values
+from ._one_hot import column_values, grouped_counts, lookup
 
 
 class ColumnwiseCategories:
@@ -55,12 +46,16 @@ class ColumnwiseCategories:
         self.columns = list(columns)
         self.max_categories = max_categories
 
+    def _values(self, X):
+        """Each of the map's columns' values (:func:`._one_hot.column_values`)."""
+        return column_values(X[self.columns] if is_dataframe(X) else X[:, self.columns])
+
     def fit(self, X, y=None):
         import pandas as pd
 
         self.levels_ = []
-        for column in self.columns:
-            counts = pd.Series(_column(X, column)).value_counts(sort=True)
+        for values in self._values(X):
+            counts = pd.Series(values).value_counts(sort=True)
             few = self.max_categories is None or counts.size <= self.max_categories
             keep = counts.size if few else self.max_categories - 1
             self.levels_.append(counts.index[:keep])
@@ -75,8 +70,7 @@ class ColumnwiseCategories:
 
         w = self.block_width_
         out = np.empty((len(X), self.n_blocks_), dtype=np.int64)
-        for j, (column, levels) in enumerate(zip(self.columns, self.levels_)):
-            values = _column(X, column)
+        for j, (values, levels) in enumerate(zip(self._values(X), self.levels_)):
             codes = lookup(levels, values).astype(np.int64)
             unknown = codes < 0
             codes[unknown] = np.where(pd.isna(values)[unknown], w - 2, w - 1)
@@ -94,12 +88,10 @@ class ColumnwiseCategories:
         them; each row's squared norm is the number of columns."""
         if out is None:
             out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
-        S, q = out
-        groups = np.asarray(groups, dtype=np.int64)
-        flat = (groups[:, None] * self._n_features_out + self.codes(X)).ravel()
-        S += np.bincount(flat, minlength=S.size).reshape(S.shape)
-        q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
-        return S, q
+        S, q = grouped_counts(self.codes(X), groups, n_groups, self._n_features_out)
+        out[0][...] += S
+        out[1][...] += q
+        return out
 
     def subset(self, start, stop):
         """The fitted map of columns ``start:stop`` alone (the same kernels)."""

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 
-def _columns(X):
+def column_values(X):
     """Each column's values as a 1-D array (a pandas category column as
     objects, NaN where missing)."""
     if hasattr(X, "iloc"):
@@ -63,6 +63,18 @@ def lookup(index, values):
     return out
 
 
+def grouped_counts(positions, groups, n_groups, width):
+    """One-hot rows of ``width`` given by their ones' ``positions`` (n, k;
+    -1: none) summed per group, and their squared norms (their ones) summed
+    per group, counted without building the rows."""
+    known = positions >= 0
+    groups = np.asarray(groups, dtype=np.int64)
+    flat = (groups[:, None] * width + positions)[known]
+    S = np.bincount(flat, minlength=n_groups * width).reshape(n_groups, width)
+    q = np.bincount(groups, weights=known.sum(axis=1), minlength=n_groups)
+    return S.astype(np.float64), q
+
+
 def _infrequent(counts, max_categories):
     """OneHotEncoder's infrequent categories (positions), or an empty array:
     all but the ``max_categories - 1`` most frequent, ties in the order of
@@ -106,7 +118,7 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
     @staticmethod
     def levels_of(X):
         """Each column's ``(categories, counts)`` in ``X``."""
-        return [_categories(values) for values in _columns(X)]
+        return [_categories(values) for values in column_values(X)]
 
     def fit(self, X, y=None):
         import pandas as pd
@@ -134,7 +146,7 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         out = np.full((X.shape[0], len(self._widths)), -1, dtype=np.int64)
         offset = 0
         for j, (values, index, (slots, _, _), width) in enumerate(
-            zip(_columns(X), self._index, self._slots, self._widths)
+            zip(column_values(X), self._index, self._slots, self._widths)
         ):
             codes = lookup(index, values)
             known = codes >= 0
@@ -153,14 +165,7 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         """``transform(X)`` summed per group and the rows' squared norms
         summed per group, counted from the values' positions (the one-hot
         rows are never stored)."""
-        positions = self._positions(X)
-        width = sum(self._widths)
-        known = positions >= 0
-        groups = np.asarray(groups, dtype=np.int64)
-        flat = (groups[:, None] * width + positions)[known]
-        S = np.bincount(flat, minlength=n_groups * width).reshape(n_groups, width)
-        q = np.bincount(groups, weights=known.sum(axis=1), minlength=n_groups)
-        return S.astype(np.float64), q
+        return grouped_counts(self._positions(X), groups, n_groups, sum(self._widths))
 
     def get_feature_names_out(self, input_features=None):
         """``"{column}_{category}"`` per output column, and

@@ -60,17 +60,6 @@ def _block_sums(block, V, groups, n_groups):
     return S, q
 
 
-def _statistic_rows(n_rows, seed):
-    """Sorted positions of ``_STATISTIC_ROWS`` of ``n_rows`` fit rows
-    (seeded), or None for all: a few thousand rows set a column's median,
-    quartiles and the bandwidth as well as all of them, at a fraction of the
-    cost of a wide table's fit."""
-    if n_rows <= _STATISTIC_ROWS:
-        return None
-    rng = _streams.generator(seed, _streams.TABLE_ROWS)
-    return np.sort(rng.choice(n_rows, _STATISTIC_ROWS, replace=False))
-
-
 class _MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """``SimpleImputer(strategy="median", keep_empty_features=True)``'s
     output, touching only the columns that hold a missing value: a chunk
@@ -312,7 +301,11 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 ("missing", MissingIndicator(features="all"), numeric),
             ]
             weights.update(numeric=len(numeric), missing=1.0)
-        fit_rows = _statistic_rows(X.shape[0], seed)
+        # A few thousand rows set the medians, quartiles and bandwidth as well
+        # as all of them, at a fraction of a wide table's cost.
+        fit_rows = _streams.subsample(
+            X.shape[0], _STATISTIC_ROWS, seed, _streams.TABLE_ROWS
+        )
         if categorical:
             # Every row's categories, whatever rows the other blocks fit on.
             every = X[categorical] if is_dataframe(X) else X[:, categorical]

@@ -5,7 +5,7 @@ and the witness points."""
 import numpy as np
 
 from .._testing import _blocks, _calibration, _multiple, _streaming
-from .._testing._base import fit_indices, loop_options
+from .._testing._base import fit_indices, loop_options, stopping_rule
 from .._testing._explain import (
     FitRows,
     column_setup,
@@ -110,11 +110,7 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
     and the column report.
     """
     col_sums, col_scales = _prepared(test, columns.maps, sums, test.resample_unit_)
-    rule = (
-        _calibration.sequential_rule(test.alpha, reject_early=False)
-        if test.n_resamples == "auto"
-        else None
-    )
+    rule = stopping_rule(test, reject_early=False)
 
     def p_of(observed, null, tolerance):
         T = np.vstack([observed, null])
