@@ -44,6 +44,7 @@ from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
 from ..mmd._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
+from ._composite import family_of
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
@@ -135,6 +136,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     """The goodness-of-fit tests' shared ``fit``, ``partial_fit`` and stream
     (not public)."""
 
+    # Whether the test calibrates a family by refitting (_composite).
+    _COMPOSITE = False
     _RESULTS = (
         *CALIBRATED,
         "result_",
@@ -177,12 +180,28 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         fitted)."""
         return False
 
-    def _model_of(self, rows):
+    def _model_of(self, rows, seed=0):
         """The score of ``model``, checked against the rows' dimension; with
-        training ``rows`` (``train_size``), an unfitted estimator ``model``
-        is fit on them first (a fitted one is used as given). A model fitted
-        on DataFrame columns must be tested on those columns."""
-        if (
+        training ``rows`` (``train_size``), a family (an unfrozen scipy law,
+        an unfitted estimator) is fit on them first (a fitted one is used as
+        given). Without them, a family is the composite null
+        (:mod:`._composite`): ``_family``, fit to the tested rows by
+        :meth:`_fit_family`. A model fitted on DataFrame columns must be
+        tested on those columns."""
+        family = family_of(self.model, getattr(self, "known_params", None))
+        self._family = None
+        if family is not None and self.support is not None:
+            raise ValueError(
+                f"support applies to a score function; model {family.name} is a "
+                "family, whose support is its own."
+            )
+        if rows is None and family is not None:
+            self._family = family
+            return
+        if rows is not None and family is not None:
+            self.model_ = family.fit(np.asarray(rows, dtype=np.float64), seed)
+            self._score = model_score(self.model_)
+        elif (
             rows is not None
             and hasattr(self.model, "fit")
             and not is_fitted(self.model)
@@ -202,6 +221,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             self._score = model_score(self.model, self.support)
             # (a model fit above saw arrays: its columns are X's by position)
             check_feature_names(self.model, getattr(self, "feature_names_in_", None))
+        self._check_dim()
+
+    def _check_dim(self):
         dim = self._score.dim
         if dim is not None and self.n_features_in_ != dim:
             raise ValueError(
@@ -225,6 +247,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if self.train_size is None:
             self._model_of(None)
             self.n_train_ = 0
+            if self._family is not None:
+                self._fit_family(engine, X, seed)
             return None, X
         if engine.lazy:
             raise TypeError(
@@ -239,9 +263,52 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"test; {type(self).__name__} needs at least {_budgets.MIN_UNITS}."
             )
         train = X[train]
-        self._model_of(train)
+        self._model_of(train, seed)
         self.n_train_ = train.shape[0]
         return train, X[test]
+
+    def _fit_family(self, engine, X, seed):
+        """The composite null's fit: ``model_``, the member of ``_family``
+        fit to all the tested rows, and its score."""
+        where = None
+        if not self._COMPOSITE:
+            where = f"{type(self).__name__}; use KernelSteinTest"
+        elif engine.lazy:
+            where = "dask input; use in-memory rows"
+        elif self._exact():
+            where = "the exact test (transformer=None); use the features ('auto')"
+        elif self._blocks() is not None:
+            where = f"block_size={self._blocks()!r} (rows in time order)"
+        if where is not None:
+            raise TypeError(
+                f"model {self._family.name} is a family, tested by a parametric "
+                f"bootstrap that refits it to rows drawn from its fit to X (a "
+                f"composite null); it is not available with {where}, or pass "
+                "one fitted law (a frozen scipy law, a fitted estimator)."
+            )
+        self.model_ = self._family.fit(np.asarray(X, dtype=np.float64), seed)
+        self._score = model_score(self.model_)
+        if self._score.line is not None:
+            low, high = self._score.line.low, self._score.line.high
+            inside = (X > low) & (X < high)
+            if not inside.all():
+                raise ValueError(
+                    f"{self._family.name}'s fit to X puts rows on the edge of its "
+                    f"support ({low:g}, {high:g}) (a location fitted to the "
+                    "smallest row): fix the edge, e.g. known_params={'loc': 0}."
+                )
+        self._check_dim()
+
+    def _refit_statistic(self, law, rows):
+        """The statistic of ``rows`` against ``law`` with the test's
+        features: a composite null's resample (:mod:`._composite`)."""
+        score = model_score(law)
+        if score.line is not None:
+            rows = score.line.forward(rows)
+        stein = SteinMap(self.transformer_, score)
+        groups = np.zeros(rows.shape[0], dtype=np.intp)
+        total = stein._grouped_sums(rows, groups, 1)[0][0]
+        return float(total @ total) / rows.shape[0]
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median
@@ -402,7 +469,13 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             seed = rng.randint(np.iinfo(np.int32).max)
             # With train_size the first chunk is the training part.
             training = self.train_size is not None
-            self._model_of(X if training else None)
+            self._model_of(X if training else None, seed)
+            if self._family is not None:
+                raise TypeError(
+                    f"model {self._family.name} is a family, fit to all the rows "
+                    "and refit on every resample (a composite null): give all "
+                    "the rows to fit, or pass one fitted law to partial_fit."
+                )
             self.n_train_ = X.shape[0] if training else 0
             X = self._on_line(X)
             self._start(engine, X, X if training else None, seed, rng)

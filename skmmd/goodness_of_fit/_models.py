@@ -409,14 +409,18 @@ def _model_score(model):
     if kind == "multivariate_t_frozen":
         score = _MultivariateTScore(model.loc, model.shape, model.df)
         return ModelScore(score, model.dim, "multivariate_t(...)")
-    if isinstance(model, (rv_continuous, rv_discrete)) or kind.endswith("_gen"):
+    if isinstance(model, rv_discrete):
+        raise TypeError(
+            f"model scipy.stats.{model.name} is discrete: the Stein test needs a "
+            "density with a score grad log p (a continuous distribution)."
+        )
+    if isinstance(model, rv_continuous) or kind.endswith("_gen"):
         name = getattr(model, "name", kind.removesuffix("_gen"))
         raise TypeError(
-            f"model=scipy.stats.{name} is a family of laws, not one law: pass a "
-            f"frozen law, e.g. scipy.stats.{name}(...) with its parameters, "
-            "fitted on rows other than the ones tested (fitted on the tested "
-            "rows, the test is conservative: it answers 'does this one law "
-            "fit?', not 'does some member of the family fit?')."
+            f"model=scipy.stats.{name} is a family of laws that the test does "
+            "not fit (it fits the univariate continuous families and "
+            f"multivariate_normal): pass a frozen law, e.g. scipy.stats.{name}"
+            "(...) with its parameters fitted on other rows."
         )
     fitted = _sklearn_score(model)
     if fitted is not None:

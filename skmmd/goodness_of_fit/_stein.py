@@ -8,14 +8,15 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import get_tags
 
-from .._testing._base import set_calibrated, stopping_rule
-from .._testing._calibration import n_max, p_value
+from .._testing._base import loop_options, set_calibrated, stopping_rule
+from .._testing._calibration import p_value
 from .._testing._multiplier import resampled_multiplier
 from .._utils import _budgets
 from .._utils._compat import HasMethods, Interval, StrOptions, is_fitted
 from ..kernel_approximation import RandomFourierSampler
 from ..mmd._stein import GramParts, gaussian_stein_gram
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
+from ._composite import RefitParts, resampled_refits
 
 
 class KernelSteinTest(BaseSteinTest):
@@ -48,7 +49,14 @@ class KernelSteinTest(BaseSteinTest):
         ``GaussianMixture``, ``BayesianGaussianMixture`` or ``KernelDensity``
         (Gaussian kernel). A model fitted on the rows it is tested on is
         biased towards them (the test then rarely rejects): fit it on other
-        rows (see :ref:`goodness_of_fit`).
+        rows, or give the family. A family is tested as a composite null,
+        "does some member fit?": an unfrozen continuous ``scipy.stats`` law
+        (``scipy.stats.norm``; ``multivariate_normal``) or an unfitted
+        estimator with ``fit`` and ``sample`` (``GaussianMixture(3)``,
+        ``BayesianGaussianMixture``, Gaussian ``KernelDensity``) is fit to
+        the rows (``model_``) and calibrated by a parametric bootstrap that
+        refits it on every resample (see :ref:`goodness_of_fit`); with
+        ``train_size`` it is fit on the training part and tested as fixed.
     transformer : "auto", None, RandomFourierSampler or LearnedFourierSampler, \
 default="auto"
         The features. ``"auto"``: a :class:`RandomFourierSampler` of the
@@ -106,6 +114,12 @@ default="auto"
         bijection, against the pushforward law, as a ``scipy.stats`` law with
         a finite end is (its support read from the law); rows on or outside
         it are an error. None: the score's density lives on the whole line.
+    known_params : dict or None, default=None
+        Parameters of an unfrozen ``scipy.stats`` family held fixed, by name,
+        as :func:`scipy.stats.goodness_of_fit` takes them (e.g. ``{"loc":
+        0}`` for an exponential of unknown scale); the others are fit by the
+        family's ``fit`` (maximum likelihood), on the rows and on every
+        resample.
 
     Attributes
     ----------
@@ -115,7 +129,8 @@ default="auto"
         ``(1 + #{T_b >= T}) / (B + 1)`` (with ``n_resamples="auto"``, the
         sequential p-value).
     null_distribution_ : ndarray of shape (n_resamples,)
-        The statistic of each bootstrap draw.
+        The statistic of each bootstrap draw (for a family: of each
+        resample drawn from ``model_``, against its own refit).
     n_resamples_used_ : int
         Draws made (fewer than 999 where ``"auto"`` stopped).
     reject_ : bool
@@ -144,8 +159,9 @@ default="auto"
     n_train_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object
-        The model fitted on those rows (only with ``train_size`` and an
-        estimator ``model``).
+        The member of a family ``model`` fitted to the rows (a composite
+        null), or to the training part (``train_size``); absent for a model
+        given fitted.
     n_features_in_ : int
         Number of columns of X.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -194,8 +210,10 @@ default="auto"
             Interval(Real, 0, None, closed="neither"),
         ],
         "n_frequencies": [Interval(Integral, 1, None, closed="left")],
+        "known_params": [None, dict],
         **LOOP_CONSTRAINTS,
     }
+    _COMPOSITE = True
 
     def __init__(
         self,
@@ -214,6 +232,7 @@ default="auto"
         verbose=0,
         train_size=None,
         support=None,
+        known_params=None,
     ):
         self.model = model
         self.transformer = transformer
@@ -229,6 +248,7 @@ default="auto"
         self.verbose = verbose
         self.train_size = train_size
         self.support = support
+        self.known_params = known_params
 
     def _exact(self):
         return self.transformer is None
@@ -285,15 +305,15 @@ default="auto"
     def _results_of(self, parts, unit):
         (parts,) = parts
         rule = stopping_rule(self)
-        observed, null, tolerance = resampled_multiplier(
-            parts,
-            n_resamples=n_max(self.n_resamples),
-            batch=self.batch,
-            seed=self._seed,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            stopping=rule,
-        )
+        options = loop_options(self, self._seed, rule)
+        if self._family is None:
+            observed, null, tolerance = resampled_multiplier(parts, **options)
+        else:  # a composite null: a parametric bootstrap that refits
+            shape = (int(parts.n), self.n_features_in_)
+            refits = RefitParts(
+                parts, self._family, self.model_, shape, self._refit_statistic
+            )
+            observed, null, tolerance = resampled_refits(refits, **options)
         p = float(p_value(observed, null, tolerance))
         set_calibrated(self, float(observed), null, p, rule)
         self._set_result(parts)

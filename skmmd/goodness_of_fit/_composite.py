@@ -1,0 +1,189 @@
+"""Composite nulls: "does some member of this family fit the rows?".
+
+A model given as a family, an unfrozen ``scipy.stats`` law (some parameters
+fixed by ``known_params``, as :func:`scipy.stats.goodness_of_fit` takes
+them) or an unfitted scikit-learn density estimator with ``fit`` and
+``sample``, is fit to the tested rows, and the statistic against that fit
+is calibrated by a parametric bootstrap that refits (Key, Fernandez,
+Gretton & Briol 2021; scipy's ``goodness_of_fit``): each resample draws as
+many rows from the fitted member, refits the family to them and computes the
+statistic against its own refit, with the test's features. The fit's own
+closeness to its rows is thus in the null, so the test is neither
+conservative (the fit's statistic against the multiplier bootstrap, which
+knows nothing of the fit) nor liberal (a fit on other rows, whose error is a
+misfit the test sees).
+
+The resamples are seeds drawn by the one calibration loop
+(:func:`skmmd._testing._multiplier.resampled`); a resample's statistic costs
+a draw, a refit and the ``O(n D d)`` Stein features of its rows.
+"""
+
+import copy
+import inspect
+import warnings
+
+import numpy as np
+from sklearn.base import clone
+
+from .._testing._multiplier import resampled
+from .._utils._compat import is_fitted
+
+
+class ScipyFamily:
+    """An unfrozen continuous ``scipy.stats`` family: fit by its maximum
+    likelihood ``fit`` with ``known_params`` held fixed (scipy's ``f``
+    keywords), drawn by ``rvs``. A univariate family is the law of every
+    column, independently (as a frozen law is): it is fit to all values."""
+
+    def __init__(self, dist, known_params):
+        self.dist = dist
+        shapes = [s.strip() for s in (dist.shapes or "").split(",") if s.strip()]
+        self.names = [*shapes, "loc", "scale"]
+        unknown = sorted(set(known_params) - set(self.names))
+        if unknown:
+            raise ValueError(
+                f"known_params has {unknown}, not parameters of scipy.stats."
+                f"{dist.name}, whose parameters are {self.names}."
+            )
+        self.known = dict(known_params)
+        self.name = f"scipy.stats.{dist.name}"
+        self.dim = None
+
+    def fit(self, X, seed):
+        """The member of the family fit to the rows ``X``."""
+        if len(self.known) == len(self.names):  # nothing left to fit
+            return self.dist(**self.known)
+        fixed = {f"f{name}": value for name, value in self.known.items()}
+        return self.dist(*self.dist.fit(np.ravel(X), **fixed))
+
+    def sample(self, law, shape, rng):
+        return law.rvs(size=shape, random_state=rng)
+
+
+class MultivariateNormalFamily:
+    """``scipy.stats.multivariate_normal`` unfrozen: mean and covariance by
+    its maximum likelihood ``fit``."""
+
+    name = "scipy.stats.multivariate_normal"
+    dim = None
+
+    def __init__(self, dist):
+        self.dist = dist
+
+    def fit(self, X, seed):
+        mean, cov = self.dist.fit(np.asarray(X))
+        return self.dist(mean, cov)
+
+    def sample(self, law, shape, rng):
+        return np.reshape(law.rvs(size=shape[0], random_state=rng), shape)
+
+
+class EstimatorFamily:
+    """An unfitted scikit-learn density estimator with ``fit`` and
+    ``sample`` (``GaussianMixture``, ``BayesianGaussianMixture``, Gaussian
+    ``KernelDensity``): a clone fit to the rows, seeded by the test where its
+    own ``random_state`` is None, so that the same seed gives the same fits;
+    draws seeded explicitly (``GaussianMixture.sample`` draws from the
+    estimator's own ``random_state``, the same rows at every call)."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+        self.name = type(estimator).__name__
+        self.dim = None
+
+    def fit(self, X, seed):
+        estimator = clone(self.estimator)
+        if estimator.get_params().get("random_state", 0) is None:
+            estimator.set_params(random_state=int(seed) % (2**31 - 1))
+        return estimator.fit(np.asarray(X, dtype=np.float64))
+
+    def sample(self, model, shape, rng):
+        seed = int(rng.integers(2**31 - 1))
+        if "random_state" in inspect.signature(model.sample).parameters:
+            return model.sample(shape[0], random_state=seed)  # KernelDensity
+        model = copy.copy(model)  # leave the reported model's seed as it is
+        model.random_state = seed
+        return model.sample(shape[0])[0]
+
+
+def family_of(model, known_params=None):
+    """The family of a model that is one (fit by the test), or None for a
+    fixed model; ``known_params`` applies to an unfrozen scipy family only."""
+    from scipy.stats import rv_continuous
+
+    kind = type(model).__name__  # scipy's generator classes are private
+    if isinstance(model, rv_continuous):
+        return ScipyFamily(model, known_params or {})
+    family = None
+    if kind == "multivariate_normal_gen":
+        family = MultivariateNormalFamily(model)
+    elif (
+        hasattr(model, "fit")
+        and hasattr(model, "sample")
+        and hasattr(model, "get_params")
+        and not is_fitted(model)
+    ):
+        family = EstimatorFamily(model)
+    if known_params:
+        raise ValueError(
+            "known_params fixes parameters of an unfrozen scipy.stats family "
+            f"(e.g. scipy.stats.expon with known_params={{'loc': 0}}); model is "
+            f"{kind}."
+        )
+    return family
+
+
+class RefitParts:
+    """The composite null's resamples for the one calibration loop: the
+    observed statistic of the rows' ``parts`` (a
+    :class:`~skmmd.mmd._multiplier.MultiplierParts`) and, for each resample
+    (a seed), ``statistic(fit, rows)`` of rows drawn from ``model`` after
+    refitting ``family`` to them."""
+
+    # Resamples per batch: each is a draw and a refit, not a row of a product.
+    batch = 8
+
+    def __init__(self, parts, family, model, shape, statistic):
+        self.parts, self.family, self.model = parts, family, model
+        self.shape, self.statistic = shape, statistic
+        self.G = parts.G
+
+    def observed(self):
+        return self.parts.observed()
+
+    def statistics(self, seeds):
+        out = np.empty(seeds.size)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            # Optimizers warn on hard draws, mixtures stop at max_iter: a
+            # resample's refit is still the family's fit, as the rows' was.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            for k, seed in enumerate(seeds):
+                rng = np.random.default_rng(seed)
+                rows = self.family.sample(self.model, self.shape, rng)
+                rows = np.reshape(np.asarray(rows, dtype=np.float64), self.shape)
+                out[k] = self.statistic(self.family.fit(rows, seed), rows)
+        return (out,)
+
+
+def resampled_refits(parts, *, seed, **loop):
+    """Observed statistic, parametric-bootstrap null and tolerance of the
+    :class:`RefitParts` ``parts``, through the one loop (``loop``: its
+    options, as :func:`~skmmd._testing._multiplier.resampled_multiplier`'s);
+    the resamples' seeds are drawn row after row from ``seed``, so any
+    batching gives the same null."""
+    rng = np.random.default_rng(seed)
+
+    def draw(s):
+        return (rng.integers(np.iinfo(np.int64).max, size=s.stop - s.start),)
+
+    return resampled(
+        parts,
+        draw,
+        loop["n_resamples"],
+        loop.get("batch") or parts.batch,
+        loop.get("n_jobs"),
+        loop.get("verbose", 0),
+        loop.get("stopping"),
+        loop.get("p_of"),
+    )
