@@ -1,0 +1,142 @@
+"""Composite nulls (issue 66, item 1): a family is fit to the rows and the
+statistic against that fit is calibrated by a parametric bootstrap that
+refits the family on every resample."""
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.mixture import GaussianMixture
+from sklearn.neighbors import KernelDensity
+
+import skmmd
+from skmmd import AggregatedKernelSteinTest, KernelSteinTest
+from skmmd.mmd._stein import stein_features
+
+
+def _p(x, model, **options):
+    options = {"n_resamples": 39, "random_state": 0, **options}
+    return KernelSteinTest(model, **options).fit(x).p_value_
+
+
+def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
+    """The null's first statistic, recomputed by hand from the seed the
+    loop draws first: rows from ``model_``, the family's MLE of them, their
+    Stein features under that refit (not the fused sums)."""
+    x = np.random.default_rng(0).normal(3.0, 2.0, size=200)
+    test = KernelSteinTest(stats.norm, n_resamples=5, random_state=0).fit(x)
+    seed = np.random.default_rng(test._seed).integers(np.iinfo(np.int64).max)
+    rows = test.model_.rvs(size=(200, 1), random_state=np.random.default_rng(seed))
+    refit = stats.norm(*stats.norm.fit(rows.ravel()))
+    score = -(rows - refit.mean()) / refit.var()
+    xi = stein_features(rows, score, test.transformer_.random_weights_)
+    assert test.null_distribution_[0] == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
+    assert test.model_.args == pytest.approx(stats.norm.fit(x))
+
+
+def test_the_null_does_not_depend_on_the_batches():
+    x = np.random.default_rng(1).normal(size=150)
+    one = KernelSteinTest(stats.norm, n_resamples=20, batch=3, random_state=0).fit(x)
+    two = KernelSteinTest(stats.norm, n_resamples=20, random_state=0).fit(x)
+    np.testing.assert_array_equal(one.null_distribution_, two.null_distribution_)
+
+
+def test_refits_make_the_fitted_law_s_test_exact_where_the_fixed_law_s_is_not():
+    """Normal rows, a normal fitted to them: the composite null's p-values
+    spread over (0, 1) (about 20 % at most 0.2), while the same fitted law
+    tested as fixed almost never gets there (its null knows nothing of the
+    fit: the test is conservative)."""
+    composite, fixed = [], []
+    for r in range(60):
+        x = np.random.default_rng([2, r]).normal(size=100)
+        composite.append(_p(x, stats.norm, random_state=r))
+        fixed.append(_p(x, stats.norm(*stats.norm.fit(x)), random_state=r))
+    assert 0.08 <= np.mean(np.array(composite) <= 0.2) <= 0.4
+    assert np.mean(np.array(fixed) <= 0.2) < 0.05
+
+
+def test_a_heavy_tail_is_no_member_of_the_normal_family():
+    x = np.random.default_rng(3).standard_t(3, size=300)
+    assert skmmd.goodness_of_fit_test(x, stats.norm, random_state=0).pvalue <= 0.01
+
+
+def test_known_params_are_held_fixed_and_the_rest_fit():
+    x = np.random.default_rng(4).exponential(2.0, size=200)
+    test = KernelSteinTest(stats.expon, known_params={"loc": 0}, n_resamples=19)
+    test.set_params(random_state=0).fit(x)
+    assert test.model_.args == pytest.approx((0.0, x.mean()))
+    gamma = np.random.default_rng(4).gamma(4.0, size=200)
+    assert _p(gamma, stats.expon, known_params={"loc": 0}) <= 0.05
+
+
+def test_a_location_fit_to_the_edge_names_known_params():
+    x = np.random.default_rng(5).exponential(size=100)
+    with pytest.raises(ValueError, match=r"edge of its support.*known_params"):
+        _p(x, stats.expon)
+
+
+@pytest.mark.parametrize(
+    "model, known, match",
+    [
+        (stats.expon, {"mu": 0}, r"\['mu'\], not parameters of scipy.stats.expon"),
+        (stats.norm(), {"loc": 0}, r"known_params fixes parameters of an unfrozen"),
+    ],
+)
+def test_known_params_must_name_a_family_s_parameters(model, known, match):
+    with pytest.raises(ValueError, match=match):
+        _p(np.ones(50) + np.arange(50) / 50, model, known_params=known)
+
+
+def test_a_mixture_is_refit_with_explicitly_seeded_draws():
+    """An unfitted GaussianMixture is the family of 2-component mixtures:
+    fit to X (``model_``), its draws seeded by the test, not by its own
+    ``random_state`` (which would give the same rows at every resample),
+    and the same seed gives the same p-value."""
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal(-2, 1, (150, 2)), rng.normal(2, 1, (150, 2))])
+    gm = GaussianMixture(2, random_state=0)
+    test = KernelSteinTest(gm, n_resamples=19, random_state=0).fit(X)
+    assert test.model_.converged_ and not hasattr(gm, "means_")
+    assert np.unique(test.null_distribution_).size == 19
+    assert test.model_.random_state == 0
+    again = KernelSteinTest(gm, n_resamples=19, random_state=0).fit(X)
+    assert again.p_value_ == test.p_value_
+
+
+def test_kernel_density_and_multivariate_normal_families():
+    X = np.random.default_rng(7).normal(size=(120, 2))
+    kde = KernelDensity(bandwidth=0.5)
+    assert 0 < _p(X, kde, n_resamples=9) <= 1
+    test = KernelSteinTest(stats.multivariate_normal, n_resamples=9, random_state=0)
+    np.testing.assert_allclose(test.fit(X).model_.mean, X.mean(axis=0))
+
+
+@pytest.mark.parametrize(
+    "options, match",
+    [
+        ({"block_size": 10}, r"block_size=10"),
+        ({"transformer": None}, r"exact test"),
+        ({"support": (0, 1)}, r"support applies to a score function"),
+    ],
+)
+def test_what_a_composite_null_does_not_combine_with(options, match):
+    x = np.random.default_rng(8).normal(size=100)
+    with pytest.raises((TypeError, ValueError), match=match):
+        _p(x, stats.norm, **options)
+
+
+def test_a_family_needs_every_row_at_once():
+    x = np.random.default_rng(9).normal(size=100)
+    with pytest.raises(TypeError, match=r"give all the rows to fit"):
+        KernelSteinTest(stats.norm).partial_fit(x)
+    with pytest.raises(TypeError, match=r"not available with AggregatedKernelStein"):
+        AggregatedKernelSteinTest(stats.norm, n_resamples=9).fit(x)
+
+
+def test_with_train_size_a_family_is_fit_on_the_training_part_and_held_fixed():
+    x = np.random.default_rng(10).normal(size=200)
+    test = KernelSteinTest(stats.norm, train_size=0.5, n_resamples=19)
+    test.set_params(random_state=0).fit(x)
+    assert test.n_train_ == 100 and test.n_samples_ == 100
+    assert test.model_.args != pytest.approx(stats.norm.fit(x))
+    halves = [stats.norm.fit(x[k]) for k in np.array_split(np.arange(200), 20)]
+    assert np.ptp(halves, axis=0).min() > 0  # (fits of parts differ)
