@@ -42,7 +42,7 @@ from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
-from ..mmd._stein import add_stein_unit_sums, stein_features
+from ..mmd._stein import add_stein_unit_sums, stein_features, stein_sum
 from ._chains import chain_rows, is_chains
 from ._composite import family_of
 from ._models import check_feature_names, model_score
@@ -306,8 +306,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if score.line is not None:
             rows = score.line.forward(rows)
         stein = SteinMap(self.transformer_, score)
-        groups = np.zeros(rows.shape[0], dtype=np.intp)
-        total = stein._grouped_sums(rows, groups, 1)[0][0]
+        step = max(1, _budgets.CHUNK_ENTRIES // stein.sampler.n_components)
+        total = 0.0
+        for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
+            x = rows[lo : lo + step]
+            Z = stein.sampler.transform(x)
+            total = total + stein_sum(Z, score(x), stein.frequencies)
         return float(total @ total) / rows.shape[0]
 
     def _bandwidth(self, fit_rows, seed):
