@@ -8,11 +8,12 @@ import numpy as np
 from sklearn.base import clone
 
 from .._testing import _aggregation, _grids
-from .._testing._base import set_calibrated, stopping_rule
+from .._testing._base import loop_options, set_calibrated, stopping_rule
 from .._testing._multiplier import resampled_multiplier
 from .._utils._compat import Interval, StrOptions
 from ..mmd._multiplier import StackedParts
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
+from ._composite import RefitParts, resampled_refits
 
 
 class AggregatedKernelSteinTest(BaseSteinTest):
@@ -33,7 +34,9 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     Parameters
     ----------
     model : object
-        The model tested, as its score (see :class:`KernelSteinTest`).
+        The model tested, as its score, or a family fit to the rows and
+        refit on every resample (a composite null; see
+        :class:`KernelSteinTest`).
     transformers : "auto" or list of RandomFourierSampler, default="auto"
         The kernels. ``"auto"``: :class:`RandomFourierSampler` of the
         Gaussian kernel at each of ``n_bandwidths`` bandwidths of the rows'
@@ -83,6 +86,9 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         :meth:`partial_fit` the first chunk is the training part.
     support : tuple of float or None, default=None
         Where a score function's density lives (see :class:`KernelSteinTest`).
+    known_params : dict or None, default=None
+        Parameters of an unfrozen ``scipy.stats`` family held fixed (see
+        :class:`KernelSteinTest`).
 
     Attributes
     ----------
@@ -168,6 +174,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
             StrOptions(set(_aggregation.WEIGHT_SHAPES)),
             "array-like",
         ],
+        "known_params": [None, dict],
         **LOOP_CONSTRAINTS,
     }
 
@@ -196,6 +203,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         verbose=0,
         train_size=None,
         support=None,
+        known_params=None,
     ):
         self.model = model
         self.transformers = transformers
@@ -213,6 +221,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.verbose = verbose
         self.train_size = train_size
         self.support = support
+        self.known_params = known_params
 
     def _samplers(self, fit_rows, train, seed, rng):
         grid = isinstance(self.transformers, str)
@@ -242,16 +251,16 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         # An aggregated statistic depends on every resample drawn (see
         # AggregatedRule).
         rule = stopping_rule(self, aggregated=True)
-        observed, null, _ = resampled_multiplier(
-            parts,
-            n_resamples=self.n_resamples,
-            batch=self.batch,
-            seed=self._seed,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            stopping=rule,
-            p_of=_aggregation.p_value_of(self.method, self.weights_),
-        )
+        p_of = _aggregation.p_value_of(self.method, self.weights_)
+        options = loop_options(self, self._seed, rule, p_of)
+        if self._family is None:
+            observed, null, _ = resampled_multiplier(parts, **options)
+        else:  # a composite null: a parametric bootstrap that refits
+            shape = (int(parts.n), self.n_features_in_)
+            refits = RefitParts(
+                parts, self._family, self.model_, shape, self._refit_statistic
+            )
+            observed, null, _ = resampled_refits(refits, **options)
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)
         self._set_result(parts)

@@ -136,8 +136,6 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     """The goodness-of-fit tests' shared ``fit``, ``partial_fit`` and stream
     (not public)."""
 
-    # Whether the test calibrates a family by refitting (_composite).
-    _COMPOSITE = False
     _RESULTS = (
         *CALIBRATED,
         "result_",
@@ -271,9 +269,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         """The composite null's fit: ``model_``, the member of ``_family``
         fit to all the tested rows, and its score."""
         where = None
-        if not self._COMPOSITE:
-            where = f"{type(self).__name__}; use KernelSteinTest"
-        elif engine.lazy:
+        if engine.lazy:
             where = "dask input; use in-memory rows"
         elif self._exact():
             where = "the exact test (transformer=None); use the features ('auto')"
@@ -300,19 +296,23 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         self._check_dim()
 
     def _refit_statistic(self, law, rows):
-        """The statistic of ``rows`` against ``law`` with the test's
-        features: a composite null's resample (:mod:`._composite`)."""
+        """The statistic of ``rows`` against ``law`` with each of the test's
+        feature maps (a float for one map, an array for a grid): a composite
+        null's resample (:mod:`._composite`)."""
         score = model_score(law)
         if score.line is not None:
             rows = score.line.forward(rows)
-        stein = SteinMap(self.transformer_, score)
-        step = max(1, _budgets.CHUNK_ENTRIES // stein.sampler.n_components)
-        total = 0.0
-        for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
-            x = rows[lo : lo + step]
-            Z = stein.sampler.transform(x)
-            total = total + stein_sum(Z, score(x), stein.frequencies)
-        return float(total @ total) / rows.shape[0]
+        out = []
+        for stein in self._stream.transformers:
+            sampler = stein.sampler
+            step = max(1, _budgets.CHUNK_ENTRIES // sampler.n_components)
+            total = 0.0
+            for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
+                x = rows[lo : lo + step]
+                Z = sampler.transform(x)
+                total = total + stein_sum(Z, score(x), stein.frequencies)
+            out.append(float(total @ total) / rows.shape[0])
+        return out[0] if len(out) == 1 else np.array(out)
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median

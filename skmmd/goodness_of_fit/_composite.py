@@ -136,9 +136,11 @@ def family_of(model, known_params=None):
 class RefitParts:
     """The composite null's resamples for the one calibration loop: the
     observed statistic of the rows' ``parts`` (a
-    :class:`~skmmd.mmd._multiplier.MultiplierParts`) and, for each resample
-    (a seed), ``statistic(fit, rows)`` of rows drawn from ``model`` after
-    refitting ``family`` to them."""
+    :class:`~skmmd.mmd._multiplier.MultiplierParts`, or the
+    :class:`~skmmd.mmd._multiplier.StackedParts` of a grid of kernels) and,
+    for each resample (a seed), ``statistic(fit, rows)`` (a float, or one
+    per kernel) of rows drawn from ``model`` against ``family`` refit to
+    them."""
 
     # Resamples per batch: each is a draw and a refit, not a row of a product.
     batch = 8
@@ -152,7 +154,7 @@ class RefitParts:
         return self.parts.observed()
 
     def statistics(self, seeds):
-        out = np.empty(seeds.size)
+        out = []
         with np.errstate(all="ignore"), warnings.catch_warnings():
             # Optimizers warn on hard draws, mixtures stop at max_iter: a
             # resample's refit is still the family's fit, as the rows' was.
@@ -162,8 +164,8 @@ class RefitParts:
                 rng = np.random.default_rng(seed)
                 rows = self.family.sample(self.model, self.shape, rng)
                 rows = np.reshape(np.asarray(rows, dtype=np.float64), self.shape)
-                out[k] = self.statistic(self.family.fit(rows, seed), rows)
-        return (out,)
+                out.append(self.statistic(self.family.fit(rows, seed), rows))
+        return (np.array(out),)
 
 
 def resampled_refits(parts, *, seed, **loop):

@@ -213,7 +213,6 @@ default="auto"
         "known_params": [None, dict],
         **LOOP_CONSTRAINTS,
     }
-    _COMPOSITE = True
 
     def __init__(
         self,

@@ -128,8 +128,24 @@ def test_a_family_needs_every_row_at_once():
     x = np.random.default_rng(9).normal(size=100)
     with pytest.raises(TypeError, match=r"give all the rows to fit"):
         KernelSteinTest(stats.norm).partial_fit(x)
-    with pytest.raises(TypeError, match=r"not available with AggregatedKernelStein"):
-        AggregatedKernelSteinTest(stats.norm, n_resamples=9).fit(x)
+
+
+def test_the_aggregated_test_refits_every_kernel_on_the_same_resamples():
+    """Each kernel's null statistics are those of KernelSteinTest with that
+    kernel's sampler, on the same seeds: one draw and refit per resample
+    serves the whole grid."""
+    x = np.random.default_rng(11).normal(size=150)
+    agg = AggregatedKernelSteinTest(stats.norm, n_bandwidths=3, n_resamples=9)
+    agg.set_params(random_state=0).fit(x)
+    assert agg.null_distributions_.shape == (9, 3)
+    sampler = agg.transformers_[1]
+    one = KernelSteinTest(stats.norm, transformer=sampler, n_resamples=9)
+    one.set_params(random_state=0).fit(x)
+    assert one.bandwidth_ == sampler.bandwidth_
+    np.testing.assert_allclose(one.null_distribution_, agg.null_distributions_[:, 1])
+    assert 0 < skmmd.goodness_of_fit_test(
+        x, stats.norm, aggregate=True, n_resamples=19, random_state=0
+    ).pvalue <= 1
 
 
 def test_with_train_size_a_family_is_fit_on_the_training_part_and_held_fixed():
