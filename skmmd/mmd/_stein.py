@@ -138,7 +138,8 @@ def stein_sum(Z, score, frequencies):
     >>> import numpy as np
     >>> from skmmd.mmd._stein import stein_features, stein_sum
     >>> rng = np.random.default_rng(0)
-    >>> X, S, W = rng.normal(size=(5, 2)), rng.normal(size=(5, 2)), rng.normal(size=(2, 3))
+    >>> X, S = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
+    >>> W = rng.normal(size=(2, 3))
     >>> Z = np.hstack([np.cos(X @ W), np.sin(X @ W)]) / np.sqrt(3)
     >>> bool(np.allclose(stein_sum(Z, S, W), stein_features(X, S, W).sum(axis=0)))
     True
