@@ -22,7 +22,7 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
 ``bench_time_series.py``).
 
     python benchmarks/bench_gof_scipy.py --level --reps 1000 --sizes 300
-    python benchmarks/bench_gof_scipy.py --power --reps 500 --sizes 100 300
+    python benchmarks/bench_gof_scipy.py --power --reps 500 --sizes 100 300 --scipy
     python benchmarks/bench_gof_scipy.py --multivariate --reps 300
     python benchmarks/bench_gof_scipy.py --time --reps 5
 """
@@ -57,7 +57,7 @@ ALTERNATIVES = {
 }
 
 
-def ours(x, family, known, seed, n_resamples=999):
+def ours(x, family, known, seed, n_resamples=999, aggregate=False):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return skmmd.goodness_of_fit_test(
@@ -66,6 +66,7 @@ def ours(x, family, known, seed, n_resamples=999):
             known_params=known or None,
             n_resamples=n_resamples,
             random_state=seed,
+            aggregate=aggregate,
         ).pvalue
 
 
@@ -84,6 +85,10 @@ def scipy_ad(x, family, known, seed, n_mc_samples=9999):
 
 def methods(args):
     out = {"skmmd": lambda x, f, k, s: ours(x, f, k, s, args.n_resamples)}
+    if args.aggregated:
+        out["skmmd aggregated"] = lambda x, f, k, s: ours(
+            x, f, k, s, args.n_resamples, aggregate=True
+        )
     if args.scipy:
         out["scipy AD"] = lambda x, f, k, s: scipy_ad(x, f, k, s, args.scipy_mc)
     return out
@@ -123,6 +128,8 @@ def level(args):
 def power(args):
     cases = {}
     for name, (family_name, law) in ALTERNATIVES.items():
+        if args.alternatives and name not in args.alternatives:
+            continue
         family, known, _ = FAMILIES[family_name]
         cases[f"{family_name} vs {name}"] = (family, known, law)
     cells(args, "power", cases)
@@ -199,6 +206,12 @@ def main(argv=None):
         "--n-resamples", type=lambda s: s if s == "auto" else int(s), default=999
     )
     parser.add_argument("--scipy", action="store_true", help="also scipy's AD test")
+    parser.add_argument(
+        "--aggregated",
+        action="store_true",
+        help="also goodness_of_fit_test(aggregate=True)",
+    )
+    parser.add_argument("--alternatives", nargs="*", choices=list(ALTERNATIVES))
     parser.add_argument("--scipy-mc", type=int, default=9999)
     parser.add_argument("--shard", nargs=2, type=int, default=(0, 1))
     parser.add_argument("--aggregate", nargs="*")
