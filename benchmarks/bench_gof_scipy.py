@@ -27,12 +27,11 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
     python benchmarks/bench_gof_scipy.py --time --reps 5
 """
 
-import argparse
 import time
 import warnings
 
 import numpy as np
-from bench_time_series import aggregate, report, shard
+from bench_time_series import report, run_experiments, shard
 from scipy import stats
 from sklearn.mixture import GaussianMixture
 
@@ -190,21 +189,8 @@ def timing(args, n=1000):
         )
 
 
-def main(argv=None):
-    experiments = {
-        "level": level,
-        "power": power,
-        "multivariate": multivariate,
-        "time": timing,
-    }
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name in experiments:
-        parser.add_argument(f"--{name}", action="store_true")
-    parser.add_argument("--reps", type=int, default=200)
+def _options(parser):
     parser.add_argument("--sizes", nargs="*", type=int, default=[300])
-    parser.add_argument(
-        "--n-resamples", type=lambda s: s if s == "auto" else int(s), default=999
-    )
     parser.add_argument("--scipy", action="store_true", help="also scipy's AD test")
     parser.add_argument(
         "--aggregated",
@@ -213,16 +199,17 @@ def main(argv=None):
     )
     parser.add_argument("--alternatives", nargs="*", choices=list(ALTERNATIVES))
     parser.add_argument("--scipy-mc", type=int, default=9999)
-    parser.add_argument("--shard", nargs=2, type=int, default=(0, 1))
-    parser.add_argument("--aggregate", nargs="*")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    args.shard = tuple(args.shard)
-    if args.aggregate:
-        return aggregate(args.aggregate)
-    for name, run in experiments.items():
-        if getattr(args, name):
-            run(args)
+
+
+def main(argv=None):
+    experiments = {
+        "level": level,
+        "power": power,
+        "multivariate": multivariate,
+        "time": timing,
+    }
+    description = __doc__.splitlines()[0]
+    return run_experiments(experiments, description, argv, _options, 999)
 
 
 if __name__ == "__main__":

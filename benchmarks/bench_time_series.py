@@ -516,31 +516,21 @@ def timing(args):
                 )
 
 
-def main(argv=None):
-    experiments = {
-        "level": level,
-        "warning": warning_rate,
-        "mcmc": mcmc,
-        "explain": explain_fwer,
-        "power": power,
-        "hyppo": versus_hyppo,
-        "coverage": coverage,
-        "time": timing,
-    }
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_experiments(experiments, description, argv, extra, n_resamples=199):
+    """The command line of a benchmark of sharded Monte Carlo cells: a flag
+    per experiment, ``--reps``, ``--n-resamples``, ``--shard I K`` (raw
+    counts) and ``--aggregate`` (their sums), ``--seed``, and the options
+    ``extra(parser)`` adds; runs the experiments flagged."""
+    parser = argparse.ArgumentParser(description=description)
     for name in experiments:
         parser.add_argument(f"--{name}", action="store_true")
-    parser.add_argument(
-        "--methods",
-        nargs="*",
-        default=["HSICTest(auto)", "DcorrX", "MGCX", "Pearson (oracle)"],
-    )
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument(
         "--n-resamples",
         type=lambda s: s if s == "auto" else int(s),
-        default=199,
-        help='resamples of every test (199; "auto": stop once the decision is known)',
+        default=n_resamples,
+        help=f'resamples of every test ({n_resamples}; "auto": stop once the '
+        "decision is known)",
     )
     parser.add_argument(
         "--shard",
@@ -552,6 +542,22 @@ def main(argv=None):
     )
     parser.add_argument("--aggregate", nargs="*", help="add up shards' outputs")
     parser.add_argument("--seed", type=int, default=0)
+    extra(parser)
+    args = parser.parse_args(argv)
+    args.shard = tuple(args.shard)
+    if args.aggregate:
+        return aggregate(args.aggregate)
+    for name, run in experiments.items():
+        if getattr(args, name):
+            run(args)
+
+
+def _options(parser):
+    parser.add_argument(
+        "--methods",
+        nargs="*",
+        default=["HSICTest(auto)", "DcorrX", "MGCX", "Pearson (oracle)"],
+    )
     parser.add_argument("--tests", nargs="*", default=list(TESTS))
     parser.add_argument("--series", nargs="*", default=None)
     parser.add_argument(
@@ -560,13 +566,21 @@ def main(argv=None):
         default=["auto"],
         type=lambda s: None if s == "None" else s if s == "auto" else int(s),
     )
-    args = parser.parse_args(argv)
-    args.shard = tuple(args.shard)
-    if args.aggregate:
-        return aggregate(args.aggregate)
-    for name, run in experiments.items():
-        if getattr(args, name):
-            run(args)
+
+
+def main(argv=None):
+    experiments = {
+        "level": level,
+        "warning": warning_rate,
+        "mcmc": mcmc,
+        "explain": explain_fwer,
+        "power": power,
+        "hyppo": versus_hyppo,
+        "coverage": coverage,
+        "time": timing,
+    }
+    description = __doc__.splitlines()[0]
+    return run_experiments(experiments, description, argv, _options)
 
 
 if __name__ == "__main__":

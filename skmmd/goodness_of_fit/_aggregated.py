@@ -9,11 +9,9 @@ from sklearn.base import clone
 
 from .._testing import _aggregation, _grids
 from .._testing._base import loop_options, set_calibrated, stopping_rule
-from .._testing._multiplier import resampled_multiplier
 from .._utils._compat import Interval, StrOptions
 from ..mmd._multiplier import StackedParts
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
-from ._composite import RefitParts, resampled_refits
 
 
 class AggregatedKernelSteinTest(BaseSteinTest):
@@ -253,14 +251,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         rule = stopping_rule(self, aggregated=True)
         p_of = _aggregation.p_value_of(self.method, self.weights_)
         options = loop_options(self, self._seed, rule, p_of)
-        if self._family is None:
-            observed, null, _ = resampled_multiplier(parts, **options)
-        else:  # a composite null: a parametric bootstrap that refits
-            shape = (int(parts.n), self.n_features_in_)
-            refits = RefitParts(
-                parts, self._family, self.model_, shape, self._refit_statistic
-            )
-            observed, null, _ = resampled_refits(refits, **options)
+        observed, null, _ = self._resampled(parts, options)
         statistic, null, p_value = _aggregation.aggregated_results(self, observed, null)
         set_calibrated(self, statistic, null, p_value, rule)
         self._set_result(parts)

@@ -28,7 +28,11 @@ from .._testing._base import (
 )
 from .._testing._calibration import n_max
 from .._testing._inputs import check_finite
-from .._testing._multiplier import bootstrap_units, multiplier_unit
+from .._testing._multiplier import (
+    bootstrap_units,
+    multiplier_unit,
+    resampled_multiplier,
+)
 from .._testing._streaming import Stream
 from .._utils import _budgets
 from .._utils._compat import (
@@ -44,7 +48,7 @@ from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
 from ..mmd._stein import add_stein_unit_sums, stein_features, stein_sum
 from ._chains import chain_rows, is_chains
-from ._composite import family_of
+from ._composite import RefitParts, family_of, resampled_refits
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
@@ -294,6 +298,19 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                     "smallest row): fix the edge, e.g. known_params={'loc': 0}."
                 )
         self._check_dim()
+
+    def _resampled(self, parts, options):
+        """Observed statistic, null and tolerance of ``parts`` in the one
+        calibration loop (``options``): the multiplier bootstrap of a fixed
+        model, or for a family the parametric bootstrap that refits it
+        (:mod:`._composite`)."""
+        if self._family is None:
+            return resampled_multiplier(parts, **options)
+        shape = (int(parts.n), self.n_features_in_)
+        refits = RefitParts(
+            parts, self._family, self.model_, shape, self._refit_statistic
+        )
+        return resampled_refits(refits, **options)
 
     def _refit_statistic(self, law, rows):
         """The statistic of ``rows`` against ``law`` with each of the test's

@@ -10,13 +10,11 @@ from sklearn.utils import get_tags
 
 from .._testing._base import loop_options, set_calibrated, stopping_rule
 from .._testing._calibration import p_value
-from .._testing._multiplier import resampled_multiplier
 from .._utils import _budgets
 from .._utils._compat import HasMethods, Interval, StrOptions, is_fitted
 from ..kernel_approximation import RandomFourierSampler
 from ..mmd._stein import GramParts, gaussian_stein_gram
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
-from ._composite import RefitParts, resampled_refits
 
 
 class KernelSteinTest(BaseSteinTest):
@@ -305,14 +303,7 @@ default="auto"
         (parts,) = parts
         rule = stopping_rule(self)
         options = loop_options(self, self._seed, rule)
-        if self._family is None:
-            observed, null, tolerance = resampled_multiplier(parts, **options)
-        else:  # a composite null: a parametric bootstrap that refits
-            shape = (int(parts.n), self.n_features_in_)
-            refits = RefitParts(
-                parts, self._family, self.model_, shape, self._refit_statistic
-            )
-            observed, null, tolerance = resampled_refits(refits, **options)
+        observed, null, tolerance = self._resampled(parts, options)
         p = float(p_value(observed, null, tolerance))
         set_calibrated(self, float(observed), null, p, rule)
         self._set_result(parts)

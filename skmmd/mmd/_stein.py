@@ -148,9 +148,7 @@ def stein_sum(Z, score, frequencies):
     L = W.shape[1]
     S = np.asarray(score, dtype=np.float64)
     cos, sin = Z[:, :L], Z[:, L:]
-    out = np.stack(
-        [S.T @ cos - W * sin.sum(axis=0), S.T @ sin + W * cos.sum(axis=0)]
-    )
+    out = np.stack([S.T @ cos - W * sin.sum(axis=0), S.T @ sin + W * cos.sum(axis=0)])
     return out.ravel()
 
 

@@ -143,9 +143,13 @@ def test_the_aggregated_test_refits_every_kernel_on_the_same_resamples():
     one.set_params(random_state=0).fit(x)
     assert one.bandwidth_ == sampler.bandwidth_
     np.testing.assert_allclose(one.null_distribution_, agg.null_distributions_[:, 1])
-    assert 0 < skmmd.goodness_of_fit_test(
-        x, stats.norm, aggregate=True, n_resamples=19, random_state=0
-    ).pvalue <= 1
+    assert (
+        0
+        < skmmd.goodness_of_fit_test(
+            x, stats.norm, aggregate=True, n_resamples=19, random_state=0
+        ).pvalue
+        <= 1
+    )
 
 
 def test_with_train_size_a_family_is_fit_on_the_training_part_and_held_fixed():
