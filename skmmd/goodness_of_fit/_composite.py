@@ -48,13 +48,32 @@ class ScipyFamily:
         self.known = dict(known_params)
         self.name = f"scipy.stats.{dist.name}"
         self.dim = None
+        self._first = None
 
     def fit(self, X, seed):
         """The member of the family fit to the rows ``X``."""
         if len(self.known) == len(self.names):  # nothing left to fit
             return self.dist(**self.known)
         fixed = {f"f{name}": value for name, value in self.known.items()}
-        return self.dist(*self.dist.fit(np.ravel(X), **fixed))
+        params = tuple(self.dist.fit(np.ravel(X), **fixed))
+        if self._first is None:
+            self._first = self.dist(*params)
+            return self._first
+        return self._frozen(params)
+
+    def _frozen(self, params):
+        """``dist(*params)`` as a copy of the first fit's frozen law with
+        these parameters: freezing builds a new distribution object (its
+        docstrings formatted), which would cost a resample as much as its
+        draw, refit and features together. Every method of a frozen law
+        reads its parameters from ``args``; ``a`` and ``b`` are the standard
+        law's support."""
+        law = copy.copy(self._first)
+        law.args, law.kwds = params, {}
+        low, high = law.support()
+        loc, scale = params[-2], params[-1]
+        law.a, law.b = (low - loc) / scale, (high - loc) / scale
+        return law
 
     def sample(self, law, shape, rng):
         return law.rvs(size=shape, random_state=rng)
