@@ -158,3 +158,29 @@ def test_with_train_size_a_family_is_fit_on_the_training_part_and_held_fixed():
     test.set_params(random_state=0).fit(x)
     assert test.n_train_ == 100 and test.n_samples_ == 100
     assert test.model_.args != pytest.approx(stats.norm.fit(x))
+
+
+@pytest.mark.parametrize(
+    "dist, known, x",
+    [
+        (stats.norm, {}, np.random.default_rng(12).normal(2, 3, 200)),
+        (stats.gamma, {"loc": 0}, np.random.default_rng(12).gamma(2, 3, 200)),
+        (stats.genpareto, {"loc": 0}, stats.genpareto(-0.3).rvs(200, random_state=1)),
+    ],
+)
+def test_a_refit_law_is_the_law_scipy_freezes(dist, known, x):
+    """Resamples' laws are copies of the first fit with new parameters (no
+    new distribution object): the same densities, support (a shape-dependent
+    one too) and moments as scipy's own frozen law."""
+    from skmmd.goodness_of_fit._composite import ScipyFamily
+
+    family = ScipyFamily(dist, known)
+    family.fit(x[:100], 0)
+    law = family.fit(x, 0)
+    fixed = {f"f{k}": v for k, v in known.items()}
+    scipy_law = dist(*dist.fit(x, **fixed))
+    grid = np.linspace(0.05, 2.0, 9)
+    np.testing.assert_allclose(law.logpdf(grid), scipy_law.logpdf(grid))
+    assert law.support() == scipy_law.support()
+    np.testing.assert_allclose([law.a, law.b], [scipy_law.a, scipy_law.b])
+    assert law.mean() == pytest.approx(scipy_law.mean())
