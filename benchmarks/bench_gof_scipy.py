@@ -121,7 +121,8 @@ def cells(args, kind, cases):
 
 
 def level(args):
-    cells(args, "level", FAMILIES)
+    cases = {k: v for k, v in FAMILIES.items() if k in (args.families or FAMILIES)}
+    cells(args, "level", cases)
 
 
 def power(args):
@@ -198,6 +199,7 @@ def _options(parser):
         help="also goodness_of_fit_test(aggregate=True)",
     )
     parser.add_argument("--alternatives", nargs="*", choices=list(ALTERNATIVES))
+    parser.add_argument("--families", nargs="*", choices=list(FAMILIES))
     parser.add_argument("--scipy-mc", type=int, default=9999)
 
 
