@@ -46,7 +46,7 @@ from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..mmd._multiplier import MultiplierParts
-from ..mmd._stein import add_stein_unit_sums, stein_features, stein_sum
+from ..mmd._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
 from ._composite import RefitParts, family_of, resampled_refits
 from ._models import check_feature_names, model_score
@@ -308,28 +308,41 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             return resampled_multiplier(parts, **options)
         shape = (int(parts.n), self.n_features_in_)
         refits = RefitParts(
-            parts, self._family, self.model_, shape, self._refit_statistic
+            parts, self._family, self.model_, shape, self._refit_statistics
         )
         return resampled_refits(refits, **options)
 
-    def _refit_statistic(self, law, rows):
-        """The statistic of ``rows`` against ``law`` with each of the test's
-        feature maps (a float for one map, an array for a grid): a composite
-        null's resample (:mod:`._composite`)."""
-        score = model_score(law)
-        if score.line is not None:
-            rows = score.line.forward(rows)
+    def _refit_statistics(self, laws, samples):
+        """The statistic of each of ``samples`` (arrays of rows) against its
+        law in ``laws``, with each of the test's feature maps: a composite
+        null's resamples (:mod:`._composite`), shape (b,) for one map, (b,
+        K) for a grid. The samples are stacked and mapped in chunks, each
+        sample's Stein features summed by the pipeline's own per-unit sums,
+        a sample a unit: one map call per chunk, not per sample."""
+        rows, scores = [], []
+        for law, sample in zip(laws, samples):
+            score = model_score(law)
+            if score.line is not None:
+                sample = score.line.forward(sample)
+            rows.append(sample)
+            scores.append(score(sample))
+        n = samples[0].shape[0]
+        rows, scores = np.vstack(rows), np.vstack(scores)
+        groups = np.repeat(np.arange(len(samples)), n)
         out = []
         for stein in self._stream.transformers:
             sampler = stein.sampler
+            sums = np.zeros((len(samples), stein._n_features_out))
+            squares = np.zeros(len(samples))
             step = max(1, _budgets.CHUNK_ENTRIES // sampler.n_components)
-            total = 0.0
             for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
-                x = rows[lo : lo + step]
-                Z = sampler.transform(x)
-                total = total + stein_sum(Z, score(x), stein.frequencies)
-            out.append(float(total @ total) / rows.shape[0])
-        return out[0] if len(out) == 1 else np.array(out)
+                chunk = slice(lo, lo + step)
+                Z = sampler.transform(rows[chunk])
+                add_stein_unit_sums(
+                    Z, scores[chunk], stein.frequencies, groups[chunk], sums, squares
+                )
+            out.append(np.einsum("ij,ij->i", sums, sums) / n)
+        return out[0] if len(out) == 1 else np.column_stack(out)
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median

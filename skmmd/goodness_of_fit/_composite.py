@@ -15,7 +15,8 @@ misfit the test sees).
 
 The resamples are seeds drawn by the one calibration loop
 (:func:`skmmd._testing._multiplier.resampled`); a resample's statistic costs
-a draw, a refit and the ``O(n D d)`` Stein features of its rows.
+a draw, a refit and the ``O(n D d)`` Stein features of its rows, a batch's
+rows mapped together.
 """
 
 import copy
@@ -26,6 +27,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .._testing._multiplier import resampled
+from .._utils import _budgets
 from .._utils._compat import is_fitted
 
 
@@ -157,34 +159,39 @@ class RefitParts:
     observed statistic of the rows' ``parts`` (a
     :class:`~skmmd.mmd._multiplier.MultiplierParts`, or the
     :class:`~skmmd.mmd._multiplier.StackedParts` of a grid of kernels) and,
-    for each resample (a seed), ``statistic(fit, rows)`` (a float, or one
-    per kernel) of rows drawn from ``model`` against ``family`` refit to
-    them."""
+    for each resample (a seed), the statistic (a float, or one per kernel)
+    of rows drawn from ``model`` against ``family`` refit to them:
+    ``statistics_of(laws, samples)`` of a batch's refits and rows."""
 
-    # Resamples per batch: each is a draw and a refit, not a row of a product.
-    batch = 8
+    # At most this many resamples per batch: their rows are drawn and mapped
+    # together (one call of the map per chunk).
+    MAX_BATCH = 32
 
-    def __init__(self, parts, family, model, shape, statistic):
+    def __init__(self, parts, family, model, shape, statistics_of):
         self.parts, self.family, self.model = parts, family, model
-        self.shape, self.statistic = shape, statistic
+        self.shape, self.statistics_of = shape, statistics_of
         self.G = parts.G
+        # A batch's rows within a chunk's entries (one resample's at least).
+        rows = max(1, _budgets.CHUNK_ENTRIES // (shape[0] * shape[1]))
+        self.batch = min(self.MAX_BATCH, rows)
 
     def observed(self):
         return self.parts.observed()
 
     def statistics(self, seeds):
-        out = []
+        laws, samples = [], []
         with np.errstate(all="ignore"), warnings.catch_warnings():
             # Optimizers warn on hard draws, mixtures stop at max_iter: a
             # resample's refit is still the family's fit, as the rows' was.
             warnings.simplefilter("ignore", RuntimeWarning)
             warnings.simplefilter("ignore", UserWarning)
-            for k, seed in enumerate(seeds):
+            for seed in seeds:
                 rng = np.random.default_rng(seed)
                 rows = self.family.sample(self.model, self.shape, rng)
                 rows = np.reshape(np.asarray(rows, dtype=np.float64), self.shape)
-                out.append(self.statistic(self.family.fit(rows, seed), rows))
-        return (np.array(out),)
+                laws.append(self.family.fit(rows, seed))
+                samples.append(rows)
+        return (self.statistics_of(laws, samples),)
 
 
 def resampled_refits(parts, *, seed, **loop):

@@ -125,33 +125,6 @@ def stein_features(X, score, frequencies):
     return out.reshape(n, 2 * L * d)
 
 
-def stein_sum(Z, score, frequencies):
-    """The sum over the rows of :func:`stein_features`, from the rows'
-    features ``Z = L^{-1/2} [cos(X W), sin(X W)]`` (a
-    :class:`~skmmd.RandomFourierSampler`'s ``transform``, whose trigonometry
-    is compiled): the products ``S' cos`` and ``S' sin``, plus ``W`` times
-    the column sums of the sines and cosines. A statistic of a whole sample
-    (a composite null's resample) needs only this sum.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skmmd.mmd._stein import stein_features, stein_sum
-    >>> rng = np.random.default_rng(0)
-    >>> X, S = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
-    >>> W = rng.normal(size=(2, 3))
-    >>> Z = np.hstack([np.cos(X @ W), np.sin(X @ W)]) / np.sqrt(3)
-    >>> bool(np.allclose(stein_sum(Z, S, W), stein_features(X, S, W).sum(axis=0)))
-    True
-    """
-    W = np.asarray(frequencies, dtype=np.float64)
-    L = W.shape[1]
-    S = np.asarray(score, dtype=np.float64)
-    cos, sin = Z[:, :L], Z[:, L:]
-    out = np.stack([S.T @ cos - W * sin.sum(axis=0), S.T @ sin + W * cos.sum(axis=0)])
-    return out.ravel()
-
-
 def gaussian_stein_gram(X, score, bandwidth, Y=None, score_y=None):
     """The Stein kernel matrix ``u_p(x_i, y_j)`` of the Gaussian kernel
     ``k = exp(-||x - y||^2 / (2 h^2))``.
