@@ -19,9 +19,12 @@ class KernelSteinTestResult(KernelTestResult):
     pvalue : float
         Multiplier-bootstrap p-value of ``H0``: the rows are drawn from the
         model. Asymptotic (a Gaussian approximation over the resampling
-        units).
+        units). For a family (a composite null), the parametric bootstrap's
+        p-value of ``H0``: the rows are drawn from some member of the family.
     null_distribution : ndarray of shape (n_resamples,)
-        The statistic of each bootstrap draw (random signs on the units' sums).
+        The statistic of each bootstrap draw (random signs on the units'
+        sums; for a family, rows drawn from the fitted member against their
+        own refit).
     alpha : float
         The level of the test.
     ksd2 : float

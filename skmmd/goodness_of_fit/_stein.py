@@ -173,7 +173,11 @@ default="auto"
     Notes
     -----
     The p-value is asymptotic: the bootstrap reproduces the Gaussian limit
-    of the units' mean Stein feature, which has mean 0 under ``H0``. The
+    of the units' mean Stein feature, which has mean 0 under ``H0``. For a
+    family, the parametric bootstrap draws from the fitted member, not from
+    the unknown true one: its p-value is valid as the fit converges (Key,
+    Fernandez, Gretton & Briol 2021), and exact for a law whose parameters
+    are all known. The
     level is measured in ``benchmarks/bench_goodness_of_fit.py`` (see
     :ref:`bench-goodness-of-fit`). :meth:`partial_fit` fits the features on
     its first chunk (with ``bandwidth="median"``, the bandwidth of that
@@ -187,6 +191,8 @@ default="auto"
        goodness of fit. ICML 2016.
     .. [3] J. Huggins and L. Mackey. Random feature Stein discrepancies.
        NeurIPS 2018.
+    .. [4] O. Key, T. Fernandez, A. Gretton and F.-X. Briol. Composite
+       goodness-of-fit tests with kernels. arXiv:2111.10275, 2021.
 
     Examples
     --------
