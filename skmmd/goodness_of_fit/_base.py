@@ -288,15 +288,13 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             )
         self.model_ = self._family.fit(np.asarray(X, dtype=np.float64), seed)
         self._score = model_score(self.model_)
-        if self._score.line is not None:
-            low, high = self._score.line.low, self._score.line.high
-            inside = (X > low) & (X < high)
-            if not inside.all():
-                raise ValueError(
-                    f"{self._family.name}'s fit to X puts rows on the edge of its "
-                    f"support ({low:g}, {high:g}) (a location fitted to the "
-                    "smallest row): fix the edge, e.g. known_params={'loc': 0}."
-                )
+        line = self._score.line
+        if line is not None and line.outside(X).size:
+            raise ValueError(
+                f"{self._family.name}'s fit to X puts rows on the edge of its "
+                f"support ({line.low:g}, {line.high:g}) (a location fitted to "
+                "the smallest row): fix the edge, e.g. known_params={'loc': 0}."
+            )
         self._check_dim()
 
     def _resampled(self, parts, options):

@@ -49,7 +49,6 @@ class ScipyFamily:
             )
         self.known = dict(known_params)
         self.name = f"scipy.stats.{dist.name}"
-        self.dim = None
         self._first = None
 
     def fit(self, X, seed):
@@ -86,7 +85,6 @@ class MultivariateNormalFamily:
     its maximum likelihood ``fit``."""
 
     name = "scipy.stats.multivariate_normal"
-    dim = None
 
     def __init__(self, dist):
         self.dist = dist
@@ -110,7 +108,8 @@ class EstimatorFamily:
     def __init__(self, estimator):
         self.estimator = estimator
         self.name = type(estimator).__name__
-        self.dim = None
+        # KernelDensity.sample takes a seed; the mixtures' read their own.
+        self.seeded = "random_state" in inspect.signature(estimator.sample).parameters
 
     def fit(self, X, seed):
         estimator = clone(self.estimator)
@@ -120,8 +119,8 @@ class EstimatorFamily:
 
     def sample(self, model, shape, rng):
         seed = int(rng.integers(2**31 - 1))
-        if "random_state" in inspect.signature(model.sample).parameters:
-            return model.sample(shape[0], random_state=seed)  # KernelDensity
+        if self.seeded:
+            return model.sample(shape[0], random_state=seed)
         model = copy.copy(model)  # leave the reported model's seed as it is
         model.random_state = seed
         return model.sample(shape[0])[0]

@@ -22,15 +22,18 @@ class ToLine:
     def __init__(self, low, high):
         self.low, self.high = float(low), float(high)
 
+    def outside(self, X):
+        """The indices of the in-memory rows on or outside the support
+        (none for lazy rows, checked as they are mapped)."""
+        if not isinstance(X, np.ndarray):
+            return np.zeros(0, dtype=np.intp)
+        return np.flatnonzero(~((X > self.low) & (X < self.high)).all(axis=1))
+
     def forward(self, X):
         """The rows mapped onto the line; a ValueError naming the rows on
         or outside the support (in-memory rows)."""
         low, high = self.low, self.high
-        outside = (
-            np.flatnonzero(~((X > low) & (X < high)).all(axis=1))
-            if isinstance(X, np.ndarray)
-            else ()
-        )
+        outside = self.outside(X)
         if len(outside):
             raise ValueError(
                 f"X has {outside.size} rows on or outside the model's support "
