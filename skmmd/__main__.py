@@ -2,7 +2,6 @@
 
 import sys
 
-from ._utils._files import load_sample
 from .cli import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -16,6 +15,7 @@ from .cli import (
     run_two_sample_demo,
     run_warmup,
 )
+from .cli._files import load_sample
 
 __all__ = [
     "EXIT_INPUT",

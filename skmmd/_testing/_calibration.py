@@ -20,7 +20,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy.stats import betabinom, binom, hypergeom
 from sklearn.utils import gen_batches
 
-from ..kernel_approximation._trig import one_blas_thread
+from .._utils._threads import one_blas_thread
 
 # n_resamples="auto": at most the fixed test's default number of resamples,
 # with the decision checked after these many (denser early, where most null

@@ -1,5 +1,8 @@
-"""Private utilities that know no skmmd concept: scikit-learn compatibility,
-array-API namespaces, Dask blocks, numba helpers, random draws, file readers.
+"""Private helpers under every package: scikit-learn compatibility, the
+budgets and the named random streams every test shares, array-API
+namespaces, Dask blocks, numba helpers and the BLAS thread limit, random
+draws, the dtypes tables are read as, per-column summaries, SVG bars.
 
-The bottom layer: nothing here imports another skmmd package.
+The bottom layer: nothing here imports another skmmd package. The CLI's file
+readers live with the CLI (:mod:`skmmd.cli._files`).
 """

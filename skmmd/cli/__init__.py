@@ -42,7 +42,7 @@ unexpected error (a bug); ``--debug`` shows the traceback instead.
 One module per command (``_demo``, ``_two_sample`` for ``test``,
 ``_independence``, ``_warmup``), each with a ``command(argv)``; the shared
 options, the ``--json`` output and the exit statuses in ``_options``; files are
-read by :mod:`skmmd._utils._files`.
+read by :mod:`skmmd.cli._files`.
 """
 
 import sys

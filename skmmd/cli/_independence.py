@@ -10,8 +10,8 @@ import sys
 import numpy as np
 
 from .._testing._explain import second_pass_decision
-from .._utils import _files
 from ..independence import AggregatedHSICTest, ConditionalHSICTest, HSICTest
+from . import _files
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,

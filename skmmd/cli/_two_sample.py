@@ -15,11 +15,11 @@ from sklearn.base import clone
 from .. import __version__
 from .._testing._inputs import auto_transformer
 from .._testing._report import check_path
-from .._utils import _files
-from .._utils._files import BATCH_ROWS as _BATCH_ROWS
 from .._utils._summaries import ColumnSummaries
 from ..kernel_approximation import FastfoodSampler, RandomFourierSampler, TabularSampler
 from ..two_sample import MMDTest
+from . import _files
+from ._files import BATCH_ROWS as _BATCH_ROWS
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,

@@ -21,7 +21,7 @@ from .._testing._multiplier import (
 )
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
-from ..kernel_approximation._trig import one_blas_thread
+from .._utils._threads import one_blas_thread
 from ..mmd._conditional import residual_products
 from ..mmd._multiplier import MultiplierParts
 from ._ridge import RidgeFolds, fold_labels

@@ -10,16 +10,13 @@ are SIMD too but take two passes and one thread. :func:`project_trig` fuses
 the projection ``X W`` with them for large dense inputs, block by block.
 """
 
-import contextlib
-import functools
 import math
-import threading
 
 import numpy as np
 from numba import njit, prange
-from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
 
 from .._utils._jit import renamed, serial_and_parallel
+from .._utils._threads import BLAS_LIMIT_LOCK, blas_controller
 
 # Below this many values a parallel launch costs more than it saves (far more
 # when the cores are busy).
@@ -282,42 +279,6 @@ _PROJECT = {
 _PROJECT_BLOCK_ENTRIES = 2**16
 
 
-# Serializes project_trig calls: concurrent limit/restore pairs from several
-# Python threads could leave BLAS limited to one thread.
-_BLAS_LIMIT_LOCK = threading.Lock()
-
-
-@functools.cache
-def blas_controller():
-    import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls it)
-
-    return ThreadpoolController()
-
-
-# The sections that run on one BLAS thread now (one_blas_thread), and the limit
-# the first of them set.
-_ONE_THREAD = {"sections": 0, "limit": None}
-
-
-@contextlib.contextmanager
-def one_blas_thread():
-    """BLAS on one thread inside the section, restored when the last open
-    section (from any Python thread) closes: nested and concurrent sections
-    cannot leave BLAS limited, as paired limit/restore calls from several
-    threads could."""
-    with _BLAS_LIMIT_LOCK:
-        if _ONE_THREAD["sections"] == 0:
-            _ONE_THREAD["limit"] = blas_controller().limit(limits=1, user_api="blas")
-        _ONE_THREAD["sections"] += 1
-    try:
-        yield
-    finally:
-        with _BLAS_LIMIT_LOCK:
-            _ONE_THREAD["sections"] -= 1
-            if _ONE_THREAD["sections"] == 0:
-                _ONE_THREAD["limit"].restore_original_limits()
-
-
 def project_trig(X, W, n_pairs, offset, scale, out):
     """Write ``scale * [cos P, sin P, cos(P' + offset)]`` into ``out``, with
     ``[P, P'] = X W`` (``n_pairs`` columns in ``P``) projected block by block.
@@ -334,7 +295,7 @@ def project_trig(X, W, n_pairs, offset, scale, out):
         np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype, copy=False)
     )
     rows = max(1, _PROJECT_BLOCK_ENTRIES // max(W.shape[1], 1))
-    with _BLAS_LIMIT_LOCK, blas_controller().limit(limits=1, user_api="blas"):
+    with BLAS_LIMIT_LOCK, blas_controller().limit(limits=1, user_api="blas"):
         _PROJECT[X.dtype](
             X, W, n_pairs, offset, X.dtype.type(scale), rows, out, SINCOS_CONSTANTS
         )

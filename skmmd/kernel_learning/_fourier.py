@@ -11,9 +11,9 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
+from .._utils._threads import one_blas_thread
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features
-from ..kernel_approximation._trig import one_blas_thread
 from ..kernels import median_bandwidth
 from ..mmd._features import power_gradient
 from ._metric import MetricCriterion, best_start

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from skmmd import MMDTest, RandomFourierSampler, mmd_test
-from skmmd._utils import _files
-from skmmd.cli import EXIT_INPUT, EXIT_REJECT, main
+from skmmd.cli import EXIT_INPUT, EXIT_REJECT, _files, main
 from skmmd.inspection import ColumnSummaries
 from tests.helpers.cli import printed_rows
 from tests.helpers.pages import self_contained

@@ -1,11 +1,11 @@
-"""Reading sample files (skmmd/_utils/_files.py): CSV with or without a
+"""Reading sample files (skmmd/cli/_files.py): CSV with or without a
 header, .npy, and the fast CSV parser against the checked one."""
 
 import numpy as np
 import pytest
 
 from skmmd.__main__ import load_sample
-from skmmd._utils import _files
+from skmmd.cli import _files
 
 
 def test_load_sample_csv_header_and_npy(sample_files):

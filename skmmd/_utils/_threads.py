@@ -1,0 +1,50 @@
+"""The process-wide BLAS thread limit, changed in one place.
+
+The calibration loop's batches, the conditional pipeline and kernel learning
+run their small products on one BLAS thread, where thread starts and waits
+cost more than the products; the fused projection of the Fourier maps limits
+BLAS inside its own parallel tasks. All of them go through this module, so
+that nested and concurrent sections never leave BLAS limited.
+"""
+
+import contextlib
+import functools
+import threading
+
+from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
+
+# Serializes every change of the BLAS limit (one_blas_thread and the fused
+# projection of kernel_approximation._trig): concurrent limit/restore pairs
+# from several Python threads could leave BLAS limited to one thread.
+BLAS_LIMIT_LOCK = threading.Lock()
+
+
+@functools.cache
+def blas_controller():
+    import scipy.linalg.cython_blas  # noqa: F401  (numba's np.dot calls it)
+
+    return ThreadpoolController()
+
+
+# The sections that run on one BLAS thread now (one_blas_thread), and the limit
+# the first of them set.
+_ONE_THREAD = {"sections": 0, "limit": None}
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """BLAS on one thread inside the section, restored when the last open
+    section (from any Python thread) closes: nested and concurrent sections
+    cannot leave BLAS limited, as paired limit/restore calls from several
+    threads could."""
+    with BLAS_LIMIT_LOCK:
+        if _ONE_THREAD["sections"] == 0:
+            _ONE_THREAD["limit"] = blas_controller().limit(limits=1, user_api="blas")
+        _ONE_THREAD["sections"] += 1
+    try:
+        yield
+    finally:
+        with BLAS_LIMIT_LOCK:
+            _ONE_THREAD["sections"] -= 1
+            if _ONE_THREAD["sections"] == 0:
+                _ONE_THREAD["limit"].restore_original_limits()
