@@ -52,8 +52,8 @@ from time import perf_counter
 import numpy as np
 
 from skmmd import ConditionalHSICTest
-from skmmd.mmd._conditional import residual_products
-from skmmd.mmd._multiplier import MultiplierParts
+from skmmd.statistics._conditional import residual_products
+from skmmd.statistics._mean_norm import MultiplierParts
 
 ALPHA = 0.05
 _FUNCTIONS = {

@@ -22,7 +22,7 @@ import numpy as np
 from bench_explain import MC_RESAMPLES, Report, mixed_frame, monte_carlo, skmmd_adjusted
 
 import skmmd.two_sample._explain as column_reports
-from skmmd._testing._multiple import fitted_log_p_values
+from skmmd._inference._corrections import fitted_log_p_values
 
 KINDS = ("norm", "t2_", "pois", "cat")
 LEVELS = (0.01, 0.05, 0.10, 0.20, 0.50)

@@ -44,7 +44,7 @@ import scipy.sparse as sp
 
 from skmmd import MMDTest, RandomFourierSampler
 from skmmd.kernels import median_bandwidth
-from skmmd.mmd import mmd2_exact, mmd2_features
+from skmmd.statistics import mmd2_exact, mmd2_features
 
 # Transformers of the linear-time rows: name -> factory(n_components, seed).
 TRANSFORMERS = {
@@ -331,7 +331,7 @@ class _StageTimer:
 
 def _one_stages(N, n_resamples, n_components, repeats):
     """Child process of (d): stage times, bounds and peak RSS as JSON."""
-    from skmmd._testing import _inputs, _streaming
+    from skmmd._inference import _inputs, _streaming
     from skmmd.two_sample import _mmd, _resampled, _results
 
     d = 10

@@ -1,5 +1,5 @@
 """Type-I error and power of the cross-fitted conditional HSIC
-(``skmmd.independence._ridge``, ``skmmd.mmd._conditional``) on strong
+(``skmmd.independence._ridge``, ``skmmd.statistics._conditional``) on strong
 non-linear nulls, against an RCIT-like baseline on the same draws.
 
 Families (z standard normal; ``e`` independent N(0, 1)):
@@ -73,8 +73,8 @@ from scipy.stats import kstest, norm
 from skmmd import RandomFourierSampler
 from skmmd.independence._conditional_maps import n_z_features
 from skmmd.independence._ridge import RidgeFolds
-from skmmd.mmd._conditional import residual_products
-from skmmd.mmd._multiplier import MultiplierParts
+from skmmd.statistics._conditional import residual_products
+from skmmd.statistics._mean_norm import MultiplierParts
 
 INNER = [lambda t: t, lambda t: t**3 / 2, lambda t: np.tanh(2 * t),
          lambda t: 2 * np.exp(-np.abs(t))]  # fmt: skip

@@ -4,7 +4,7 @@ FastMMD: MMD from random features (Zhao & Meng 2015)
 ====================================================
 
 Reproduces two experiments of FastMMD (file 000 of the source papers) with
-:class:`~skmmd.RandomFourierSampler` and :func:`skmmd.mmd.mmd2_features`.
+:class:`~skmmd.RandomFourierSampler` and :func:`skmmd.statistics.mmd2_features`.
 
 **Figure 5** -- relative error of the biased and unbiased MMD^2 computed from
 ``L`` random frequencies (``n_components = 2 L``) against the exact value, on
@@ -32,7 +32,7 @@ import numpy as np
 
 from skmmd import RandomFourierSampler
 from skmmd.datasets import make_blobs_two_sample
-from skmmd.mmd import mmd2_block, mmd2_exact, mmd2_features, mmd2_linear
+from skmmd.statistics import mmd2_block, mmd2_exact, mmd2_features, mmd2_linear
 
 rng = np.random.default_rng(0)
 

@@ -9,11 +9,11 @@ papers, section 4.3): the time to compute one MMD^2 between a sample uniform on
 ``N / 2`` in each sample), by
 
 * FastMMD-Fourier: :class:`~skmmd.RandomFourierSampler` with ``L``
-  frequencies (``n_components = 2 L``) and :func:`skmmd.mmd.mmd2_features`;
+  frequencies (``n_components = 2 L``) and :func:`skmmd.statistics.mmd2_features`;
 * FastMMD-Fastfood: the same with :class:`~skmmd.FastfoodSampler`;
-* the exact quadratic-time statistic :func:`skmmd.mmd.mmd2_exact`;
-* the B-test statistic :func:`skmmd.mmd.mmd2_block` (blocks of ``sqrt(N/2)``);
-* the linear-time statistic :func:`skmmd.mmd.mmd2_linear`.
+* the exact quadratic-time statistic :func:`skmmd.statistics.mmd2_exact`;
+* the B-test statistic :func:`skmmd.statistics.mmd2_block` (blocks of ``sqrt(N/2)``);
+* the linear-time statistic :func:`skmmd.statistics.mmd2_linear`.
 
 The FastMMD times include drawing the frequencies and computing the features.
 Every method is timed on one thread (BLAS through ``threadpoolctl``, and
@@ -69,7 +69,7 @@ from threadpoolctl import threadpool_limits
 
 from skmmd import FastfoodSampler, RandomFourierSampler
 from skmmd.kernels import median_bandwidth
-from skmmd.mmd import mmd2_block, mmd2_exact, mmd2_features, mmd2_linear
+from skmmd.statistics import mmd2_block, mmd2_exact, mmd2_features, mmd2_linear
 
 rng = np.random.default_rng(0)
 

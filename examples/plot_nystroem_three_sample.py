@@ -6,7 +6,7 @@ Three-sample problem with Nystroem MMD: N(0,1) vs N(0,2)
 Reproduces the synthetic experiment of Cherfaoui et al. (2022, section 5,
 Figure 2): samples X ~ N(0, 1), Y ~ N(0, 2) and Z ~ N(0, 1) of n points each;
 Z is attributed to X when ``D(Z, X) < D(Z, Y)``
-(:func:`skmmd.mmd.three_sample_test`). As in the paper every approximation
+(:func:`skmmd.statistics.three_sample_test`). As in the paper every approximation
 uses ``s = log(n)``: landmarks for the regularized Nystroem MMD, frequencies
 for the random Fourier MMD, block size for the block MMD; the linear MMD uses
 disjoint pairs. The exact (quadratic) MMD is computed up to n = 1000.
@@ -52,7 +52,7 @@ import numpy as np
 
 from skmmd import NystroemSampler, RandomFourierSampler
 from skmmd.kernels import gaussian_kernel, median_bandwidth
-from skmmd.mmd import nystroem_mmd2, three_sample_test
+from skmmd.statistics import nystroem_mmd2, three_sample_test
 
 SIZES = [20, 50, 100, 200, 500, 1000, 2000, 5000]
 EXACT_MAX = 1000

@@ -2,7 +2,7 @@
 tests (two-sample MMD, independence HSIC, goodness of fit by the kernel
 Stein discrepancy)."""
 
-from ._testing._blocks import SerialDependenceWarning
+from ._inference._blocks import SerialDependenceWarning
 from ._utils._show_versions import show_versions
 from .drift import OnlineMMDDetector
 from .goodness_of_fit import (

@@ -31,6 +31,6 @@ def test_benchmark_imports(path, monkeypatch):
 
 def test_the_check_can_fail(tmp_path, monkeypatch):
     bad = tmp_path / "bench_renamed.py"
-    bad.write_text("from skmmd.mmd._conditional import ConditionalParts\n")
+    bad.write_text("from skmmd.statistics._conditional import ConditionalParts\n")
     with pytest.raises(ImportError):
         test_benchmark_imports(bad, monkeypatch)

@@ -13,7 +13,7 @@ from numpydoc.validate import validate
 PUBLIC_MODULES = [
     "skmmd",
     "skmmd.kernels",
-    "skmmd.mmd",
+    "skmmd.statistics",
     "skmmd.datasets",
     "skmmd.inspection",
     "skmmd.two_sample",

@@ -1,7 +1,7 @@
-"""The one place that imports scikit-learn's private helpers, under public
-names for the rest of skmmd.
+"""The one place that uses scikit-learn's and scipy's private helpers, under
+public names for the rest of skmmd.
 
-A scikit-learn upgrade that moves them touches this file only.
+A scikit-learn or scipy upgrade that moves them touches this file only.
 """
 
 from sklearn.base import _fit_context as fit_context
@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import (
     Options,
     RealNotInt,
     StrOptions,
+    validate_parameter_constraints,
     validate_params,
 )
 from sklearn.utils.validation import _is_fitted as is_fitted
@@ -37,6 +38,14 @@ __all__ = [
     "RealNotInt",
     "StrOptions",
     "fit_context",
+    "frozen_parameters",
     "validate_data",
+    "validate_parameter_constraints",
     "validate_params",
 ]
+
+
+def frozen_parameters(frozen):
+    """``(shapes, loc, scale)`` of a frozen scipy.stats law, as scipy itself
+    parses its arguments (positional or keyword, defaults filled in)."""
+    return frozen.dist._parse_args(*frozen.args, **frozen.kwds)

@@ -1,7 +1,7 @@
 """Dask arrays and DataFrames as lazy blocks, for any estimator of the package.
 
 Dask is imported only here and in the tests' Dask driver
-(:mod:`skmmd._testing._dask`), and only when a dask object arrives
+(:mod:`skmmd._inference._dask`), and only when a dask object arrives
 (:func:`is_dask` looks at the type's module, importing nothing). A sampler maps
 a dask array block by block with its own ``transform`` and fits on a seeded,
 bounded subsample: :func:`dispatching` wraps its ``fit`` and ``transform``, the

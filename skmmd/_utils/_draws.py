@@ -1,5 +1,5 @@
 """Compiled draws of the permutation resamples (of the calibration loop,
-:mod:`skmmd._testing._calibration`).
+:mod:`skmmd._inference._calibration`).
 
 A permutation resample is a uniformly random set of ``g_x`` of the ``G``
 units; drawing it as the head of a whole ``rng.permutation(G)`` per resample

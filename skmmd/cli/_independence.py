@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from .._testing._explain import second_pass_decision
+from .._inference._explain import second_pass_decision
 from ..independence import AggregatedHSICTest, ConditionalHSICTest, HSICTest
 from . import _files
 from ._options import (
@@ -156,7 +156,7 @@ def _lines(args, test, effect, left_out=0):
             f"{_pairings(test)}"
         )
         statistic = f"T        = {test.statistic_:.6g} (the {args.statistic} statistic)"
-    name, value = effect._EFFECT_LABEL, getattr(effect, effect._EFFECT)
+    name, value = effect.EFFECT_LABEL, getattr(effect, effect.EFFECT)
     kernels = ""
     if args.aggregate:  # the pair of kernels with the most evidence
         best = int(np.argmin(test.p_values_))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._testing._calibration import AUTO_RESAMPLES
-from .._testing._multiple import CORRECTIONS
-from .._testing._report import check_path, column_count, flagged
+from .._inference._calibration import AUTO_RESAMPLES
+from .._inference._corrections import CORRECTIONS
+from .._inference._report import check_path, column_count, flagged
 
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
 EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3

@@ -13,8 +13,8 @@ import numpy as np
 from sklearn.base import clone
 
 from .. import __version__
-from .._testing._inputs import auto_transformer
-from .._testing._report import check_path
+from .._inference._inputs import auto_transformer
+from .._inference._report import check_path
 from .._utils._summaries import ColumnSummaries
 from ..kernel_approximation import FastfoodSampler, RandomFourierSampler, TabularSampler
 from ..two_sample import MMDTest
@@ -182,9 +182,9 @@ def _fit_streamed(test, args, summaries=None):
             bar.update(x.shape[0] + y.shape[0])
     if bar is not None:
         bar.close()
-    if not hasattr(test, "_stream"):
+    if not hasattr(test, "n_samples_seen_"):
         raise ValueError(f"{args.sample_a} and {args.sample_b} hold no rows.")
-    if not all(test._stream.n_rows):
+    if not all(test.n_samples_seen_):
         fit = (
             "the median bandwidth: pass --bandwidth VALUE (then every row counts)"
             if args.bandwidth == "median"

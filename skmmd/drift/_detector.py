@@ -13,9 +13,9 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _blocks
-from .._testing._blocks import BLOCK_SIZE_CONSTRAINT
-from .._testing._inputs import check_finite
+from .._inference import _blocks
+from .._inference._blocks import BLOCK_SIZE_CONSTRAINT
+from .._inference._inputs import check_finite
 from .._utils._compat import (
     HasMethods,
     Interval,
@@ -147,7 +147,7 @@ class OnlineMMDDetector(BaseEstimator):
     Notes
     -----
     The statistic of a window of ``n`` points with feature sum ``s`` is the
-    V-statistic ``||s_ref / m - s / n||^2`` (:func:`skmmd.mmd.mmd2_features`).
+    V-statistic ``||s_ref / m - s / n||^2`` (:func:`skmmd.statistics.mmd2_features`).
     Calibration simulates ``n_bootstraps`` streams of held-out points, each
     with its own split of ``X_ref`` (as alibi-detect does) and its reference
     mean moved towards its held-out part so that the two differ as much as a
@@ -327,7 +327,7 @@ class OnlineMMDDetector(BaseEstimator):
     def _resolved_block_size(self, Z, n_held, windows):
         """``block_size``, with ``"auto"`` read from the reference's features
         in time order: the blocks the tests' rule gives
-        (:mod:`skmmd._testing._blocks`), and at least ``_WINDOWS_PER_BLOCK``
+        (:mod:`skmmd._inference._blocks`), and at least ``_WINDOWS_PER_BLOCK``
         of the largest window, so that few simulated windows straddle the
         seam between two blocks (whose halves are independent, so their
         mean varies less than a live window's), at most half the held-out

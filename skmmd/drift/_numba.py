@@ -1,7 +1,7 @@
 """Compiled loops of the online detector: the window step (one point, O(D)),
 the Fourier features of one point, and the null simulation over many streams.
 
-The statistic is :func:`skmmd.mmd._features.mmd2_from_parts` compiled as it
+The statistic is :func:`skmmd.statistics._features.mmd2_from_parts` compiled as it
 is, so the detector, its calibration and the offline tests share one
 definition.
 """
@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..mmd._features import mmd2_from_parts
+from ..statistics._features import mmd2_from_parts
 
 _mmd2 = njit(cache=True)(mmd2_from_parts)
 

@@ -2,15 +2,15 @@
 its score ``grad log p``?
 
 :class:`KernelSteinTest` (``_stein``) streams the rows' Stein features
-(:mod:`skmmd.mmd._stein`) through the one pipeline and calibrates them by
-the shared multiplier bootstrap (:mod:`skmmd._testing._multiplier`) in the
+(:mod:`skmmd.statistics._stein`) through the one pipeline and calibrates them by
+the shared multiplier bootstrap (:mod:`skmmd._inference._multiplier`) in the
 one calibration loop; the models are scores (``_models``: score functions,
 log-densities, scipy distributions, fitted scikit-learn mixtures and kernel
 densities); its result, :class:`KernelSteinTestResult` (``_results``),
 speaks of the squared kernel Stein discrepancy; :func:`goodness_of_fit_test`
 (``_api``) is the test in one call. :class:`AggregatedKernelSteinTest`
 (``_aggregated``) tests a grid of bandwidths on the same bootstrap signs,
-combined by :mod:`skmmd._testing._aggregation`. What both share (the Stein
+combined by :mod:`skmmd._inference._aggregation`. What both share (the Stein
 features as the pipeline's map, the rows, ``fit`` and ``partial_fit``) is
 ``_base``.
 """

@@ -7,10 +7,10 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from .._testing import _aggregation, _grids
-from .._testing._base import loop_options, set_calibrated, stopping_rule
+from .._inference import _aggregation, _grids
+from .._inference._base import loop_options, set_calibrated, stopping_rule
 from .._utils._compat import Interval, StrOptions
-from ..mmd._multiplier import StackedParts
+from ..statistics._mean_norm import StackedParts
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
 
 

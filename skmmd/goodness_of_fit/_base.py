@@ -14,8 +14,8 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
-from .._testing import _blocks, _engines
-from .._testing._base import (
+from .._inference import _blocks, _engines
+from .._inference._base import (
     CALIBRATED,
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -26,14 +26,14 @@ from .._testing._base import (
     unfitted_on_error,
     warn_if_ordered,
 )
-from .._testing._calibration import n_max
-from .._testing._inputs import check_finite
-from .._testing._multiplier import (
+from .._inference._calibration import n_max
+from .._inference._inputs import check_finite
+from .._inference._multiplier import (
     bootstrap_units,
     multiplier_unit,
     resampled_multiplier,
 )
-from .._testing._streaming import Stream
+from .._inference._streaming import Stream
 from .._utils import _budgets
 from .._utils._compat import (
     Interval,
@@ -45,8 +45,8 @@ from .._utils._compat import (
 from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
-from ..mmd._multiplier import MultiplierParts
-from ..mmd._stein import add_stein_unit_sums, stein_features
+from ..statistics._mean_norm import MultiplierParts
+from ..statistics._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
 from ._composite import RefitParts, family_of, resampled_refits
 from ._models import check_feature_names, model_score
@@ -58,7 +58,7 @@ MEDIAN_PAIRS = 2**16
 
 
 class SteinMap:
-    """The pipeline's map: rows -> their Stein features (:func:`~skmmd.mmd.\
+    """The pipeline's map: rows -> their Stein features (:func:`~skmmd.statistics.\
 _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
     cosines and sines and a model's score."""
 
@@ -83,10 +83,10 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         X = np.asarray(X, dtype=np.float64)
         return stein_features(X, self.score(X), self.frequencies)
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def grouped_sums(self, X, groups, n_groups, out=None):
         """The Stein features of ``X`` summed per group, and their squared
         norms, without storing them (the pipeline's fused per-unit sums,
-        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`): rows in
+        :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): rows in
         blocks whose features take at most ``_budgets.CHUNK_ENTRIES``
         entries, so memory is bounded whatever the chunk."""
         X = np.asarray(X, dtype=np.float64)

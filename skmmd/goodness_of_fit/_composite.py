@@ -14,7 +14,7 @@ knows nothing of the fit) nor liberal (a fit on other rows, whose error is a
 misfit the test sees).
 
 The resamples are seeds drawn by the one calibration loop
-(:func:`skmmd._testing._multiplier.resampled`); a resample's statistic costs
+(:func:`skmmd._inference._multiplier.resampled`); a resample's statistic costs
 a draw, a refit and the ``O(n D d)`` Stein features of its rows, a batch's
 rows mapped together.
 """
@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 
-from .._testing._multiplier import resampled
+from .._inference._multiplier import resampled
 from .._utils import _budgets
 from .._utils._compat import is_fitted
 
@@ -156,8 +156,8 @@ def family_of(model, known_params=None):
 class RefitParts:
     """The composite null's resamples for the one calibration loop: the
     observed statistic of the rows' ``parts`` (a
-    :class:`~skmmd.mmd._multiplier.MultiplierParts`, or the
-    :class:`~skmmd.mmd._multiplier.StackedParts` of a grid of kernels) and,
+    :class:`~skmmd.statistics._mean_norm.MultiplierParts`, or the
+    :class:`~skmmd.statistics._mean_norm.StackedParts` of a grid of kernels) and,
     for each resample (a seed), the statistic (a float, or one per kernel)
     of rows drawn from ``model`` against ``family`` refit to them:
     ``statistics_of(laws, samples)`` of a batch's refits and rows."""
@@ -196,7 +196,7 @@ class RefitParts:
 def resampled_refits(parts, *, seed, **loop):
     """Observed statistic, parametric-bootstrap null and tolerance of the
     :class:`RefitParts` ``parts``, through the one loop (``loop``: its
-    options, as :func:`~skmmd._testing._multiplier.resampled_multiplier`'s);
+    options, as :func:`~skmmd._inference._multiplier.resampled_multiplier`'s);
     the resamples' seeds are drawn row after row from ``seed``, so any
     batching gives the same null."""
     rng = np.random.default_rng(seed)

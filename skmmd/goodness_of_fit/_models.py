@@ -26,6 +26,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._utils import _budgets
+from .._utils._compat import frozen_parameters
 from ._support import (
     LineLogDensity,
     LineLogPdf,
@@ -170,9 +171,7 @@ class _UnivariateScore:
 
     def __init__(self, frozen):
         self.frozen = frozen
-        shapes, self.loc, self.scale = frozen.dist._parse_args(
-            *frozen.args, **frozen.kwds
-        )
+        shapes, self.loc, self.scale = frozen_parameters(frozen)
         self.name = frozen.dist.name
         self.df = shapes[0] if self.name == "t" else 1.0
         self.differences = _ColumnDifferences(_ColumnLogPdf(frozen))

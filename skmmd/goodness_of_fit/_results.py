@@ -1,7 +1,7 @@
 """The result of the goodness-of-fit family, named for its quantity: the
 squared kernel Stein discrepancy and the number of rows."""
 
-from .._testing._results import KernelTestResult
+from .._inference._results import KernelTestResult
 
 
 class KernelSteinTestResult(KernelTestResult):
@@ -58,12 +58,12 @@ class KernelSteinTestResult(KernelTestResult):
     (True, 500)
     """
 
-    _EFFECT = "ksd2"
-    _EFFECT_LABEL = "KSD^2"
-    _SIZES = {"n_samples": "rows"}
-    _TITLE = "skmmd goodness-of-fit test report"
-    _FINDING = "the sample does not fit the model"
-    _H0 = "the rows are drawn from the model"
+    EFFECT = "ksd2"
+    EFFECT_LABEL = "KSD^2"
+    SIZES = {"n_samples": "rows"}
+    TITLE = "skmmd goodness-of-fit test report"
+    FINDING = "the sample does not fit the model"
+    H0 = "the rows are drawn from the model"
 
     def __init__(
         self,

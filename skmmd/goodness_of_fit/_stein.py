@@ -8,12 +8,12 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import get_tags
 
-from .._testing._base import loop_options, set_calibrated, stopping_rule
-from .._testing._calibration import p_value
+from .._inference._base import loop_options, set_calibrated, stopping_rule
+from .._inference._calibration import p_value
 from .._utils import _budgets
 from .._utils._compat import HasMethods, Interval, StrOptions, is_fitted
 from ..kernel_approximation import RandomFourierSampler
-from ..mmd._stein import GramParts, gaussian_stein_gram
+from ..statistics._stein import GramParts, gaussian_stein_gram
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
 
 

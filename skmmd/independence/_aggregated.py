@@ -7,13 +7,13 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from .._testing import _aggregation, _grids
-from .._testing._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
-from .._testing._calibration import n_max
+from .._inference import _aggregation, _grids
+from .._inference._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
+from .._inference._calibration import n_max
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
-from ..mmd._hsic import HSICParts, feature_gram
+from ..statistics._hsic import HSICParts, feature_gram
 from ._base import _BaseHSICTest, _constant, _fitted
 from ._observations import (
     _PAIRING_BUDGET,

@@ -3,7 +3,7 @@ result in one call, like ``scipy.stats``."""
 
 import numpy as np
 
-from .._testing._explain import check_explain_options, second_pass_decision
+from .._inference._explain import check_explain_options, second_pass_decision
 from .._utils._tables import is_dataframe
 from ._aggregated import AggregatedHSICTest
 from ._conditional import ConditionalHSICTest

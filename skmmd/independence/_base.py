@@ -9,8 +9,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _engines, _inputs
-from .._testing._base import (
+from .._inference import _engines, _inputs
+from .._inference._base import (
     CALIBRATED,
     StreamedResults,
     fit_indices,
@@ -19,11 +19,11 @@ from .._testing._base import (
     unfitted_on_error,
     warn_if_ordered,
 )
-from .._testing._calibration import n_max
+from .._inference._calibration import n_max
 from .._utils import _budgets
 from .._utils._compat import fit_context
 from .._utils._tables import is_dataframe
-from ..mmd._hsic import MAX_OBSERVATIONS
+from ..statistics._hsic import MAX_OBSERVATIONS
 from ._observations import _auto_unit, check_variable
 
 
@@ -138,7 +138,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
                 "quadratic and takes in-memory arrays; give feature maps to test "
                 "dask arrays."
             )
-        pairs = engine.pairs(self, X, y)
+        pairs = engine.pairs(self, X, y, validate=self._pairs)
         engine = engine.paired()
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 
-from .._testing._base import SHARED_CONSTRAINTS, set_calibrated
+from .._inference._base import SHARED_CONSTRAINTS, set_calibrated
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from .._utils._tables import is_dataframe
 from ._base import TwoVariableTags

@@ -236,7 +236,7 @@ def fit_rows(n_rows, random_state):
 def dependence_p(P, Q):
     """The p-value of ``m ||C||^2``, ``C`` the cross-covariance of the
     features ``P`` and ``Q`` of ``m`` paired rows (the biased HSIC of
-    :func:`~skmmd.mmd.hsic_features` times ``m``), under independence: a
+    :func:`~skmmd.statistics.hsic_features` times ``m``), under independence: a
     gamma with the mean ``tr Cp tr Cq`` and variance ``2 ||Cp||^2 ||Cq||^2``
     of its weighted chi-square limit (``Cp``, ``Cq`` the covariances)."""
     m = len(P)

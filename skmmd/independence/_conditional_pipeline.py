@@ -1,11 +1,11 @@
 """One conditional independence test on the features of rows: the ridge's
 per-fold statistics in one pass (:mod:`._ridge`), the products
 ``vec(r_i g_i' s_i')`` of the cross-fitted residuals summed into resampling
-units by the one pipeline (:mod:`skmmd._testing._streaming`: its rows are the
+units by the one pipeline (:mod:`skmmd._inference._streaming`: its rows are the
 row positions, its map computes the products of a chunk of positions), the
 bootstrap's scale from wild re-fits (:mod:`._wild_bootstrap`), then the
 multiplier bootstrap in the one calibration loop
-(:mod:`skmmd._testing._multiplier`). Memory
+(:mod:`skmmd._inference._multiplier`). Memory
 is bounded by a chunk and the unit sums.
 """
 
@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._testing import _calibration, _streaming
-from .._testing._multiplier import (
+from .._inference import _calibration, _streaming
+from .._inference._multiplier import (
     bootstrap_units,
     multiplier_unit,
     resampled_multiplier,
@@ -22,8 +22,8 @@ from .._testing._multiplier import (
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from .._utils._threads import one_blas_thread
-from ..mmd._conditional import residual_products
-from ..mmd._multiplier import MultiplierParts
+from ..statistics._conditional import residual_products
+from ..statistics._mean_norm import MultiplierParts
 from ._ridge import RidgeFolds, fold_labels
 from ._wild_bootstrap import null_scale
 
@@ -134,7 +134,7 @@ def conditional_parts(
     design=None,
     fold_seed=None,
 ):
-    """The :class:`~skmmd.mmd._multiplier.MultiplierParts` of one test, the
+    """The :class:`~skmmd.statistics._mean_norm.MultiplierParts` of one test, the
     ridge's penalties and the resampling unit.
 
     ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z

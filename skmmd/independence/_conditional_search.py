@@ -23,9 +23,9 @@ from collections import OrderedDict
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import validate_parameter_constraints
 
 from .._utils import _streams
+from .._utils._compat import validate_parameter_constraints
 from .._utils._tables import is_dataframe
 from ._conditional import ConditionalHSICTest
 from ._conditional_maps import (

@@ -1,16 +1,16 @@
 """Which columns of X depend on y: each column group's HSIC with y on the
-same pairings (the groups, maps and ranking of :mod:`skmmd._testing._explain`)."""
+same pairings (the groups, maps and ranking of :mod:`skmmd._inference._explain`)."""
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._testing import _engines, _explain
-from .._testing._base import fit_indices, loop_options
-from .._testing._calibration import n_max
-from .._testing._results import interval
+from .._inference import _engines, _explain
+from .._inference._base import fit_indices, loop_options
+from .._inference._calibration import n_max
+from .._inference._results import interval
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from ..mmd._hsic import ColumnHSICParts, HSICParts, feature_gram
+from ..statistics._hsic import ColumnHSICParts, HSICParts, feature_gram
 from ._observations import (
     _auto_unit,
     _column_draws,

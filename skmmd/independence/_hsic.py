@@ -6,20 +6,20 @@ import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration
-from .._testing._base import (
+from .._inference import _calibration
+from .._inference._base import (
     SHARED_CONSTRAINTS,
     loop_options,
     set_calibrated,
     stopping_rule,
 )
-from .._testing._explain import needs_pandas
-from .._testing._multiple import CORRECTIONS
+from .._inference._corrections import CORRECTIONS
+from .._inference._explain import needs_pandas
 from .._utils import _budgets
 from .._utils._compat import HasMethods, StrOptions
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import gaussian_kernel, median_bandwidth
-from ..mmd._hsic import (
+from ..statistics._hsic import (
     MAX_OBSERVATIONS,
     HSICParts,
     centered_gram,
@@ -140,7 +140,7 @@ class HSICTest(_BaseHSICTest):
         (with ``block_size``, units of consecutive pairs, its variance times
         the long-run variance of its leave-one-out values over their
         variance), plus, for random Fourier features, the spread over the draw of the
-        frequencies (:func:`~skmmd.mmd._hsic.draw_variances`), so that the
+        frequencies (:func:`~skmmd.statistics._hsic.draw_variances`), so that the
         interval is for the HSIC of the kernel, not of one draw of its
         features.
     x_transformer_, y_transformer_ : object or None

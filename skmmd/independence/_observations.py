@@ -7,11 +7,11 @@ import scipy.sparse as sp
 from sklearn.utils import check_array
 from sklearn.utils.validation import validate_data
 
-from .._testing import _blocks, _inputs, _streaming
+from .._inference import _blocks, _inputs, _streaming
 from .._utils import _budgets
 from .._utils._tables import is_dataframe
 from ..kernel_approximation._base import BaseSampler
-from ..mmd._hsic import MAX_OBSERVATIONS, draw_variances
+from ..statistics._hsic import MAX_OBSERVATIONS, draw_variances
 
 # Pairings times observations^2 (the permutation null's cost) at most this:
 # about a second on two cores.
@@ -31,12 +31,12 @@ class _Half:
 class _FusedHalf(_Half):
     """:class:`_Half` of a map with fused per-unit sums (no feature matrix)."""
 
-    def _grouped_sums(self, P, groups, n_groups, out=None):
-        return self.transformer._grouped_sums(P[self.which], groups, n_groups, out=out)
+    def grouped_sums(self, P, groups, n_groups, out=None):
+        return self.transformer.grouped_sums(P[self.which], groups, n_groups, out=out)
 
 
 def _half(transformer, which):
-    fused = getattr(transformer, "_grouped_sums", None) is not None
+    fused = getattr(transformer, "grouped_sums", None) is not None
     return (_FusedHalf if fused else _Half)(transformer, which)
 
 
@@ -48,7 +48,7 @@ def _column_draws(transformer):
 
 def serial_correction(test):
     """The jackknife's correction for observations in time order (with the
-    test's ``block_size``: :func:`~skmmd._testing._blocks.long_run_factor`),
+    test's ``block_size``: :func:`~skmmd._inference._blocks.long_run_factor`),
     or None for exchangeable ones."""
     return None if test.block_size is None else _blocks.long_run_factor
 
@@ -58,7 +58,7 @@ def effect_sizes(parts, xs, ys, x_maps, y_maps, long_run=None):
     jackknife over the observations ``xs``, ``ys`` (features of each map;
     ``long_run``: in time order, see :func:`serial_correction`), and the spread over
     the draw of the maps' random features (see
-    :func:`skmmd.mmd._hsic.draw_variances`), so that the interval is for the
+    :func:`skmmd.statistics._hsic.draw_variances`), so that the interval is for the
     HSIC of the kernel, not of one draw of its features."""
     hsic, se = parts.jackknife(long_run)
     draws = [_column_draws(m) for m in x_maps], [_column_draws(m) for m in y_maps]

@@ -1,12 +1,12 @@
 """The independence family's resamples for the one calibration loop
-(:mod:`skmmd._testing._calibration`): HSIC of every pairing of the x and y
+(:mod:`skmmd._inference._calibration`): HSIC of every pairing of the x and y
 units (the conditional test's multiplier bootstrap is the shared
-:mod:`skmmd._testing._multiplier`)."""
+:mod:`skmmd._inference._multiplier`)."""
 
 import numpy as np
 
-from .._testing._blocks import shift_pairings
-from .._testing._multiplier import resampled
+from .._inference._blocks import shift_pairings
+from .._inference._multiplier import resampled
 
 
 def resampled_hsic(
@@ -24,7 +24,7 @@ def resampled_hsic(
     """Observed HSIC and its permutation null: the y observations (units)
     paired with the x ones by uniformly random permutations.
 
-    ``parts``: the :class:`~skmmd.mmd._hsic.HSICParts` of the observations,
+    ``parts``: the :class:`~skmmd.statistics._hsic.HSICParts` of the observations,
     of one pair of kernels or of several (each x column group against y in
     ``explain``, an aggregated test's grid), all on the same pairings.
     Returns ``(observed, null, tolerance)`` as the two-sample tests'
@@ -33,7 +33,7 @@ def resampled_hsic(
     ``p_of`` as there (``n_resamples="auto"``). ``shift``: for units of
     rows in time order (``block_size``), pair the units by circular shifts
     of y against x by at least ``shift`` units
-    (:func:`~skmmd._testing._blocks.shift_pairings`) instead of
+    (:func:`~skmmd._inference._blocks.shift_pairings`) instead of
     permutations.
     """
     rng = np.random.default_rng(seed)

@@ -3,7 +3,7 @@ and the number of pairs (:class:`HSICTestResult`); the conditional HSIC of
 residuals, its bootstrap null and the number of rows
 (:class:`ConditionalHSICTestResult`)."""
 
-from .._testing._results import KernelTestResult
+from .._inference._results import KernelTestResult
 
 
 class HSICTestResult(KernelTestResult):
@@ -61,14 +61,14 @@ class HSICTestResult(KernelTestResult):
     True
     """
 
-    _EFFECT = "hsic"
-    _EFFECT_LABEL = "HSIC"
-    _SIZES = {"n_pairs": "pairs (x, y)"}
-    _TITLE = "skmmd independence test report"
-    _FINDING = "the two variables are dependent"
-    _H0 = "x and y are independent"
-    _COLUMN_VERB = "depend on y"
-    _NO_COLUMN = (
+    EFFECT = "hsic"
+    EFFECT_LABEL = "HSIC"
+    SIZES = {"n_pairs": "pairs (x, y)"}
+    TITLE = "skmmd independence test report"
+    FINDING = "the two variables are dependent"
+    H0 = "x and y are independent"
+    COLUMN_VERB = "depend on y"
+    NO_COLUMN = (
         "no column depends on y at that level on its own: the dependence lies in "
         "how columns act together, or is spread thinly over several."
     )
@@ -171,12 +171,12 @@ class ConditionalHSICTestResult(KernelTestResult):
     (True, 1000)
     """
 
-    _EFFECT = "conditional_hsic"
-    _EFFECT_LABEL = "conditional HSIC"
-    _SIZES = {"n_samples": "rows (x, y, z)"}
-    _TITLE = "skmmd conditional independence test report"
-    _FINDING = "the two variables are dependent given z"
-    _H0 = "x and y are independent given z"
+    EFFECT = "conditional_hsic"
+    EFFECT_LABEL = "conditional HSIC"
+    SIZES = {"n_samples": "rows (x, y, z)"}
+    TITLE = "skmmd conditional independence test report"
+    FINDING = "the two variables are dependent given z"
+    H0 = "x and y are independent given z"
 
     def __init__(
         self,

@@ -8,7 +8,7 @@ fit noise.
 import numpy as np
 
 from .._utils import _streams
-from ..mmd._conditional import residual_products
+from ..statistics._conditional import residual_products
 
 
 def pseudo_signs(seed, positions, n_draws):

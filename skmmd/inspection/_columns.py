@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing._report import correction_of, correction_text, flagged
+from .._inference._report import correction_of, correction_text, flagged
 from ._plotting import axes, shorten
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing._calibration import threshold as _threshold
+from .._inference._calibration import threshold as _threshold
 from ._plotting import axes, shorten
 
 

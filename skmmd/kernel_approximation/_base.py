@@ -18,6 +18,44 @@ from . import _trig
 FLOAT_DTYPES = [np.float64, np.float32]
 
 
+class FusedSums:
+    """Mixin of the samplers whose features can be summed per group without
+    being stored (each implements ``_sums_per_group``): the public
+    ``grouped_sums`` that the test pipeline calls on any feature map that
+    has it (a map without it is transformed, then summed)."""
+
+    def grouped_sums(self, X, groups, n_groups, out=None):
+        """Sum the features of the rows of each group, never storing them.
+
+        ``transform(X)`` summed over the rows of each group, and the rows'
+        squared norms summed the same way, computed block by block so that
+        memory stays bounded whatever the number of rows: the per-unit sums
+        of the tests' streaming pipeline. A custom feature map may define a
+        method of this name and signature to be summed the same way.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to map.
+        groups : ndarray of shape (n_samples,) of int
+            The group of each row, in ``0 .. n_groups - 1``.
+        n_groups : int
+            Number of groups.
+        out : tuple of two ndarrays, default=None
+            ``(S, q)`` of shapes (n_groups, n_features_out) and (n_groups,),
+            float64: the sums are added into them in place. None starts
+            from zeros.
+
+        Returns
+        -------
+        S : ndarray of shape (n_groups, n_features_out)
+            The feature rows of each group, summed (float64).
+        q : ndarray of shape (n_groups,)
+            The squared norms of the feature rows of each group, summed.
+        """
+        return self._sums_per_group(X, groups, n_groups, out=out)
+
+
 class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Base class of the vector-input samplers (not public).
 

@@ -11,7 +11,7 @@ from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
 # Rows of the fit sample that set each column's grid and bandwidth: enough
 # for 256 cells of about 16 rows each.
 _GRID_ROWS = 4096
-# Cells computed at once by _grouped_sums (int32): 64 MB.
+# Cells computed at once by grouped_sums (int32): 64 MB.
 _CELL_ENTRIES = 2**24
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
@@ -194,7 +194,7 @@ class ColumnwiseFourier:
         Z = self.table_[np.arange(m)[None, :], cells.T]  # (n, m, w)
         return Z.reshape(cells.shape[1], -1).astype(np.float64)
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def grouped_sums(self, X, groups, n_groups, out=None):
         """Features summed per group without storing them; each row's
         squared norm is the number of columns."""
         if out is None:

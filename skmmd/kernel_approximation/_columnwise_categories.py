@@ -83,7 +83,7 @@ class ColumnwiseCategories:
         np.put_along_axis(Z, codes, 1.0, axis=1)
         return Z
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def grouped_sums(self, X, groups, n_groups, out=None):
         """Features summed per group (counts of each level) without storing
         them; each row's squared norm is the number of columns."""
         if out is None:

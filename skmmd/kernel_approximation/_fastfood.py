@@ -13,6 +13,7 @@ from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, fit_context
 from ._base import (
     BaseSampler,
+    FusedSums,
     n_frequencies,
     random_phases,
     trig_features,
@@ -50,7 +51,7 @@ def _fastfood_project(X, signs, permutation, gaussian, scaling, out, n_chunks):
                     out[i, lo + j] = tmp[j] * scaling[b, j]
 
 
-class FastfoodSampler(BaseSampler):
+class FastfoodSampler(FusedSums, BaseSampler):
     """Fastfood random features for the Gaussian kernel.
 
     The Gaussian random Fourier map of :class:`RandomFourierSampler` with the
@@ -262,10 +263,10 @@ class FastfoodSampler(BaseSampler):
             offset=self.random_offset_,
         )
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def _sums_per_group(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, projecting
         a bounded block of rows at a time (added into ``out = (S, q)`` when
-        given; see :meth:`skmmd._testing._streaming.HostRows.grouped_sums`)."""
+        given; see :meth:`skmmd._inference._streaming.HostRows.grouped_sums`)."""
         X = self._validate_transform_data(X)
         return sampler_group_sums(self, X, groups, n_groups, out, project=self._project)
 

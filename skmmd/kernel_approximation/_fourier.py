@@ -12,6 +12,7 @@ from .._utils import _array_api, _budgets
 from .._utils._compat import Interval, Options, StrOptions, fit_context
 from ._base import (
     BaseSampler,
+    FusedSums,
     n_frequencies,
     random_phases,
     trig_features,
@@ -77,7 +78,7 @@ def _qmc_frequencies(kernel, nu, n_features, n_freq, rng, sequence):
     return W
 
 
-class RandomFourierSampler(BaseSampler):
+class RandomFourierSampler(FusedSums, BaseSampler):
     """Random Fourier features for shift-invariant kernels.
 
     Maps X to ``z(X)`` with ``E[z(x)^T z(y)] = k(x - y)`` (Bochner's theorem),
@@ -314,10 +315,10 @@ class RandomFourierSampler(BaseSampler):
             weights=W,
         )
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def _sums_per_group(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, without
         storing the features (added into ``out = (S, q)`` when given; see
-        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`)."""
+        :meth:`skmmd._inference._streaming.HostRows.grouped_sums`)."""
         X = self._validate_transform_data(X)
         # Rounded as transform rounds them, then carried in float64.
         W = self.random_weights_.astype(X.dtype).astype(np.float64)
@@ -427,7 +428,7 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
     # Random-phase features are the ones normalization improves (see Notes).
     feature = "cos_phase"
     # Normalization needs each whole feature row: summed after transform.
-    _grouped_sums = None
+    grouped_sums = None
     # _column_draws is inherited: normalization couples the columns only
     # through each row's norm, which is close to 1.
 

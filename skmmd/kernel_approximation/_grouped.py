@@ -1,7 +1,7 @@
 """Fourier features summed per group without storing them (the fused kernel).
 
 The linear-time test needs only the features summed over resampling units
-(:meth:`skmmd._testing._streaming.HostRows.grouped_sums`). Materialising the
+(:meth:`skmmd._inference._streaming.HostRows.grouped_sums`). Materialising the
 ``n x D`` features and summing them costs two passes over ``8 n D`` bytes of
 memory; here each row's projection, cos/sin and accumulation happen in buffers
 that stay in the L1/L2 cache. Rows are sorted by group and cut into tiles of at

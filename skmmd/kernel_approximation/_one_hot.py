@@ -161,7 +161,7 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         Z[rows, positions[rows, columns]] = 1.0
         return Z
 
-    def _grouped_sums(self, X, groups, n_groups):
+    def grouped_sums(self, X, groups, n_groups):
         """``transform(X)`` summed per group and the rows' squared norms
         summed per group, counted from the values' positions (the one-hot
         rows are never stored)."""

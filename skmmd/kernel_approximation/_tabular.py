@@ -21,6 +21,7 @@ from .._utils._tables import (
     numeric_array_column,
     numeric_series,
 )
+from ._base import FusedSums
 from ._fourier import RandomFourierSampler
 from ._one_hot import OneHotLevels
 
@@ -89,7 +90,7 @@ class _MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return X
 
 
-class TabularSampler(TransformerMixin, BaseEstimator):
+class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
     """Feature map of a raw mixed-type table (numbers, categories, missing values).
 
     Fourier features for the numeric columns, one-hot for the categorical ones,
@@ -367,10 +368,10 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 f"{self.categorical_columns_[:10]}): {error}"
             ) from error
 
-    def _grouped_sums(self, X, groups, n_groups, out=None):
+    def _sums_per_group(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms (added into
         ``out = (S, q)`` when given; see
-        :meth:`skmmd._testing._streaming.HostRows.grouped_sums`): the Fourier
+        :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
         block by its fused kernel, so that its features are never stored."""
         X = self._checked(X)
         transformer = self.column_transformer_
@@ -386,11 +387,11 @@ class TabularSampler(TransformerMixin, BaseEstimator):
                 weight = transformer.transformer_weights.get(name, 1.0)
                 V = X.iloc[:, columns] if is_dataframe(X) else X[:, columns]
                 fused = getattr(block, "steps", [[None, None]])[-1][1]
-                fused = getattr(fused, "_grouped_sums", None)
+                fused = getattr(fused, "grouped_sums", None)
                 if fused is not None:  # the numbers' pipeline: prepared, then fused
                     part, q_part = fused(block[:-1].transform(V), groups, n_groups)
-                elif hasattr(block, "_grouped_sums"):  # the categories: counted
-                    part, q_part = block._grouped_sums(V, groups, n_groups)
+                elif hasattr(block, "grouped_sums"):  # the categories: counted
+                    part, q_part = block.grouped_sums(V, groups, n_groups)
                 else:
                     part, q_part = _block_sums(block, V, groups, n_groups)
                 # Each block's sums added where its features sit (no stacked copy).

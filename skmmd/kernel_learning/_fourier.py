@@ -15,7 +15,7 @@ from .._utils._threads import one_blas_thread
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features
 from ..kernels import median_bandwidth
-from ..mmd._features import power_gradient
+from ..statistics._features import power_gradient
 from ._metric import MetricCriterion, best_start
 from ._stein import STEIN_SCALES, SteinCriterion, check_stein_fit, stein_rows
 
@@ -37,7 +37,7 @@ class LearnedFourierSampler(RandomFourierSampler):
     ``fit(X, y)`` takes a pooled sample and its two-sample labels (like
     scikit-learn's supervised transformers) and chooses the kernel that
     maximizes the estimated power of an MMD test, the criterion
-    ``J = MMD2_u / sigma_H1`` (:func:`skmmd.mmd.power_criterion`). The kernel is
+    ``J = MMD2_u / sigma_H1`` (:func:`skmmd.statistics.power_criterion`). The kernel is
     Gaussian in a learned metric,
 
         ``k(x, y) = exp(-||(x - y) / l||^2 / 2 - ||M (x - y)||^2 / 2)``,
@@ -126,14 +126,14 @@ class LearnedFourierSampler(RandomFourierSampler):
     --------
     RandomFourierSampler : The same features for a fixed isotropic kernel.
     skmmd.MMDTest : Its ``train_size`` fits a learned map on a held-out part.
-    skmmd.mmd.power_criterion : The criterion maximized.
+    skmmd.statistics.power_criterion : The criterion maximized.
 
     Notes
     -----
     With paired feature differences ``d_i = z(x_i) - z(y_i)``, the criterion is
     a function of ``s = sum_i d_i``, ``sum_i ||d_i||^2`` and
     ``sum_i (d_i^T s)^2``; its gradient in ``d_i`` is a combination of ``s``,
-    ``d_i`` and ``sum_k (d_k^T s) d_k`` (``skmmd.mmd._features.power_gradient``),
+    ``d_i`` and ``sum_k (d_k^T s) d_k`` (``skmmd.statistics._features.power_gradient``),
     carried to ``W`` through ``dz/dW`` and then to ``l`` and ``M``: three
     passes over the row blocks per step (one when the features fit in
     ``2**22`` entries per sample).

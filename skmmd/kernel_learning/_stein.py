@@ -7,7 +7,7 @@ mean Stein feature ``xi(x) = s(x) phi(x)' + grad phi(x)``; its unbiased
 version is the U-statistic of ``h(x, y) = xi(x)' xi(y)`` and its variance
 under the alternative is ``4 Var(xi(x)' E xi) / n``: the same three sums as
 the two-sample criterion's paired differences ``d_i`` with ``xi_i`` in their
-place (:func:`~skmmd.mmd._features.power_gradient`), so ``J`` and its
+place (:func:`~skmmd.statistics._features.power_gradient`), so ``J`` and its
 gradient in ``xi_i`` come from there; this module carries that gradient to
 the frequencies ``W`` (Jitkrittum et al. 2017 optimize FSSD's locations and
 width by the same ratio)."""
@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils import gen_batches
 
 from .._utils import _budgets
-from ..mmd._features import power_gradient
+from ..statistics._features import power_gradient
 from ._metric import MetricCriterion
 
 # Scales of the median bandwidth tried as starting points.
@@ -134,7 +134,7 @@ class SteinCriterion(MetricCriterion):
 
     def value_and_gradient_of(self, W):
         """``J`` and ``dJ/dW`` from ``dJ/dxi_i = (a + c r_i) s + c u + b
-        xi_i`` (:func:`~skmmd.mmd._features.power_gradient`) through ``dxi /
+        xi_i`` (:func:`~skmmd.statistics._features.power_gradient`) through ``dxi /
         dW``, each contraction in closed form."""
         (s_c, s_s), q, row_sums_sq, (u_c, u_s) = self._sums(W)
         value, (a, b, c) = self._criterion((s_c, s_s), q, row_sums_sq)

@@ -6,7 +6,7 @@ conventions and the resampling unit), the MMD of every resample
 (``_resampled``), the effect size and :class:`MMDTestResult` (``_results``),
 the per-column report (``_explain``) and :func:`mmd_test` (``_api``). The
 machinery every family shares (inputs, engines, the one pipeline, the one
-calibration loop) is in :mod:`skmmd._testing`.
+calibration loop) is in :mod:`skmmd._inference`.
 """
 
 from ._aggregated import AggregatedMMDTest

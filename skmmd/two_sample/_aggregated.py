@@ -8,9 +8,9 @@ from sklearn.utils import (
     get_tags,
 )
 
-from .._testing import _aggregation, _engines, _grids
-from .._testing._base import loop_options, set_calibrated, stopping_rule
-from .._testing._multiple import CORRECTIONS
+from .._inference import _aggregation, _engines, _grids
+from .._inference._base import loop_options, set_calibrated, stopping_rule
+from .._inference._corrections import CORRECTIONS
 from .._utils._compat import (
     Interval,
     StrOptions,
@@ -153,6 +153,9 @@ class AggregatedMMDTest(_BaseMMDTest):
         Size ``n`` of the second sample.
     classes_ : ndarray of shape (2,) or None
         The two labels, when fit with labels; the first is sample X.
+    n_samples_seen_ : ndarray of shape (2,)
+        Rows of X and of Y that the feature map has summed (``fit`` and every
+        ``partial_fit``); rows used only to fit the map are not counted.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -297,7 +300,7 @@ class AggregatedMMDTest(_BaseMMDTest):
             Fitted test.
         """
         engine = _engines.engine_for(X)
-        X, Y, self.classes_ = engine.samples(self, X, y)
+        X, Y, self.classes_ = engine.samples(self, X, y, validate=self._two_samples)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         self._stream = None

@@ -1,7 +1,7 @@
 """mmd_test: a fitted two-sample test's result in one call, like
 ``scipy.stats``."""
 
-from .._testing._explain import check_explain_options, second_pass_decision
+from .._inference._explain import check_explain_options, second_pass_decision
 from ._aggregated import AggregatedMMDTest
 from ._mmd import MMDTest
 

@@ -14,8 +14,8 @@ from sklearn.utils import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _blocks, _engines, _inputs, _streaming
-from .._testing._base import (
+from .._inference import _blocks, _engines, _inputs, _streaming
+from .._inference._base import (
     CALIBRATED,
     SHARED_CONSTRAINTS,
     StreamedResults,
@@ -26,8 +26,8 @@ from .._testing._base import (
     unfitted_on_error,
     warn_if_ordered,
 )
-from .._testing._calibration import FeatureSums, n_max
-from .._testing._explain import needs_pandas, unit_width
+from .._inference._calibration import FeatureSums, n_max
+from .._inference._explain import needs_pandas, unit_width
 from .._utils import _array_api
 from .._utils._compat import (
     Interval,
@@ -122,6 +122,16 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             **self._input_options(X),
         )
 
+    @property
+    def n_samples_seen_(self):
+        """Rows of X and of Y summed by the feature map so far, shape (2,)."""
+        stream = self.__dict__.get("_stream")
+        if stream is None:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute 'n_samples_seen_'"
+            )
+        return np.array(stream.n_rows, dtype=np.int64)
+
     def _input_options(self, X=None):
         """Inputs pass through to transformers (not to the exact kernel); NaN
         is let through when every transformer (for input like ``X``) accepts
@@ -195,7 +205,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def _resolve_unit(self, m, n, n_features_out, resampled=False):
         """Rows per unit of the stream: ``resample_unit``, or its rule; with
         ``block_size`` the units of a stream in time order
-        (:func:`~skmmd._testing._streaming.ordered_unit`), blocks of which are
+        (:func:`~skmmd._inference._streaming.ordered_unit`), blocks of which are
         resampled, at least those of the rule (``resampled``)."""
         if self.block_size is not None and not resampled:
             if self.resample_unit == "auto":
@@ -458,7 +468,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ``sums`` and 1; with it, blocks of consecutive units, their length
         chosen from the first ``n_maps`` maps' sums (``block_size_`` rows)
         and each map's correction for the dependence between neighbouring
-        blocks (``block_scale_``, :mod:`skmmd._testing._blocks`)."""
+        blocks (``block_scale_``, :mod:`skmmd._inference._blocks`)."""
         self.block_size_ = self.block_scale_ = None
         if self.block_size is None:
             return sums, [1.0] * len(sums)

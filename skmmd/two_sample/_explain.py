@@ -1,19 +1,19 @@
 """Which columns moved between two samples: each column group's MMD on the
-same permutations (the groups, maps and ranking of :mod:`skmmd._testing._explain`),
+same permutations (the groups, maps and ranking of :mod:`skmmd._inference._explain`),
 and the witness points."""
 
 import numpy as np
 
-from .._testing import _blocks, _calibration, _multiple, _streaming
-from .._testing._base import fit_indices, loop_options, stopping_rule
-from .._testing._explain import (
+from .._inference import _blocks, _calibration, _corrections, _streaming
+from .._inference._base import fit_indices, loop_options, stopping_rule
+from .._inference._explain import (
     FitRows,
     column_setup,
     ranked,
     stopping,
     unit_width,
 )
-from .._testing._results import interval
+from .._inference._results import interval
 from .._utils._tables import is_dataframe
 from . import _resampled
 from ._results import effect_size
@@ -98,7 +98,7 @@ def report_from_sums(test, columns, sums, m, n, seed):
 def joint(test, table, table_scale, columns, sums, m, n, seed):
     """The table's statistic and its columns' on the same permutations, in
     one run of the calibration loop, and the decision that a moved column
-    can trigger (:func:`~skmmd._testing._multiple.decision_p_value`).
+    can trigger (:func:`~skmmd._inference._corrections.decision_p_value`).
 
     ``table``: the table map's unit sums in the test's blocks, with their
     null's ``table_scale``; ``columns``, ``sums``: the column maps and their
@@ -114,7 +114,7 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
 
     def p_of(observed, null, tolerance):
         T = np.vstack([observed, null])
-        return _multiple.decision_p_value(T[:, 0], T[:, 1:])
+        return _corrections.decision_p_value(T[:, 0], T[:, 1:])
 
     n_columns = len(columns.labels)
     scales = np.concatenate(
@@ -130,8 +130,8 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         **loop_options(test, seed, rule, p_of),
     )
     # The columns' fitted tails once, for the decision and the report.
-    log_p = _multiple.fitted_log_p_values(np.vstack([observed[1:], null[:, 1:]]))
-    p_value = _multiple.decision_p_value(np.r_[observed[0], null[:, 0]], log_p=log_p)
+    log_p = _corrections.fitted_log_p_values(np.vstack([observed[1:], null[:, 1:]]))
+    p_value = _corrections.decision_p_value(np.r_[observed[0], null[:, 0]], log_p=log_p)
     table_p = float(_calibration.p_value(observed[0], null[:, 0], tolerance[0]))
     report = ranked(
         columns.labels,

@@ -6,14 +6,14 @@ import numpy as np
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _calibration, _engines, _inputs
-from .._testing._base import loop_options, set_calibrated, stopping_rule
-from .._testing._explain import (
+from .._inference import _calibration, _engines, _inputs
+from .._inference._base import loop_options, set_calibrated, stopping_rule
+from .._inference._corrections import CORRECTIONS
+from .._inference._explain import (
     needs_pandas,
     record_decision,
     second_pass_decision,
 )
-from .._testing._multiple import CORRECTIONS
 from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
@@ -24,8 +24,8 @@ from .._utils._compat import (
 )
 from .._utils._tables import is_dataframe
 from ..kernels import median_bandwidth
-from ..mmd._exact import kernel_function, power_criterion_exact
-from ..mmd._features import power_criterion
+from ..statistics._exact import kernel_function, power_criterion_exact
+from ..statistics._features import power_criterion
 from . import _explain, _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 from ._sums import KernelSums, kernel_rows
@@ -202,6 +202,10 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     classes_ : ndarray of shape (2,)
         The two labels of ``fit(pooled, labels)`` (sorted; the first marks
         sample X), or ``[0, 1]`` for ``fit(X, Y)``: the labels of ``predict``.
+    n_samples_seen_ : ndarray of shape (2,)
+        Rows of X and of Y that the feature map has summed (``fit`` and every
+        ``partial_fit``); rows used only to fit the map are not counted.
+        Absent for the exact test, which streams nothing.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -209,8 +213,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
 
     See Also
     --------
-    skmmd.mmd.mmd2_features : The statistic from features.
-    skmmd.mmd.power_criterion : The criterion returned by ``score``.
+    skmmd.statistics.mmd2_features : The statistic from features.
+    skmmd.statistics.power_criterion : The criterion returned by ``score``.
     MMDTest.witness : The witness function behind ``decision_function``.
     scipy.stats.permutation_test : Generic permutation tests.
 
@@ -219,7 +223,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     With pooled features ``Z`` and a ``B x N`` matrix ``A`` of resample counts,
     every resampled sum ``S_x = A Z`` is one matrix product, and the statistic of
     each resample follows from ``||S_x||^2``, ``S_x^T S_y`` and ``A ||z_i||^2``
-    (see :func:`skmmd.mmd.mmd2_features`). The exact test does the same with the
+    (see :func:`skmmd.statistics.mmd2_features`). The exact test does the same with the
     Gram matrix: ``a^T K a`` from ``A K``. The p-value counts the null values
     ``>= T`` up to a relative tolerance of ``100 eps`` of the magnitude of the
     terms of ``T`` (as scipy's ``permutation_test`` does relative to ``T``), so
@@ -361,7 +365,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
                 "The exact test (transformer=None) is quadratic and takes "
                 "in-memory arrays; give a transformer to test dask arrays."
             )
-        X, Y, classes = engine.samples(self, X, y)
+        X, Y, classes = engine.samples(self, X, y, validate=self._two_samples)
         self.classes_ = np.array([0, 1]) if classes is None else classes
         m, n = engine.n_rows(X), engine.n_rows(Y)
         rng = check_random_state(self.random_state)
@@ -515,7 +519,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         Returns
         -------
         criterion : float
-            See :func:`skmmd.mmd.power_criterion`.
+            See :func:`skmmd.statistics.power_criterion`.
         """
         check_is_fitted(self)
         X, Y, _ = self._two_samples(X, y, reset=False)

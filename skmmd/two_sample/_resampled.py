@@ -1,5 +1,5 @@
 """MMD^2 of every resample of the two samples' units, for the one calibration
-loop (:mod:`skmmd._testing._calibration`).
+loop (:mod:`skmmd._inference._calibration`).
 
 A resample is a pair of count vectors over the pooled units (``a`` for X*,
 ``c`` for Y*); a batch of them is a pair of matrices ``A, C`` and every kernel
@@ -9,15 +9,15 @@ matrix), from :func:`~skmmd.two_sample._sums.products`.
 
 import numpy as np
 
-from .._testing import _calibration
-from .._testing._calibration import (
+from .._inference import _calibration
+from .._inference._calibration import (
     FeatureSums,
     resample_batches,
     run_batches,
     stop_when_settled,
 )
 from .._utils import _budgets
-from ..mmd._features import mmd2_from_parts
+from ..statistics._features import mmd2_from_parts
 from ._sums import draw_counts, observed_counts, products
 
 # Features of the columns whose sums one slice of ColumnSums.products takes:
@@ -196,12 +196,12 @@ def resampled_statistics(
         ``n_resamples="auto"``); ``n_resamples`` is then ``stopping.n_max``.
     p_of : callable or None
         ``p_of(observed, null, tolerance)``: the fixed-size p-value the rule
-        reads, :func:`~skmmd._testing._calibration.p_value` of the first
+        reads, :func:`~skmmd._inference._calibration.p_value` of the first
         kernel by default (aggregated tests pass theirs).
     null_scale : float or ndarray of shape (n_statistics,)
         Factor of every resampled statistic (of each statistic's column):
         the correction of a block null for the dependence between
-        neighbouring blocks (:class:`~skmmd._testing._blocks.BlockChoice`).
+        neighbouring blocks (:class:`~skmmd._inference._blocks.BlockChoice`).
 
     Returns
     -------

@@ -5,8 +5,8 @@ import warnings
 
 import numpy as np
 
-from .._testing._results import KernelTestResult
-from ..mmd._features import mmd2_from_parts
+from .._inference._results import KernelTestResult
+from ..statistics._features import mmd2_from_parts
 
 
 def _unit_products(sums, m):
@@ -204,16 +204,16 @@ class MMDTestResult(KernelTestResult):
     (True, 0.001)
     """
 
-    _EFFECT = "mmd2"
-    _EFFECT_LABEL = "MMD^2"
-    _TITLE = "skmmd two-sample test report"
-    _FINDING = "the samples differ"
-    _H0 = "one distribution"
-    _NO_COLUMN = (
+    EFFECT = "mmd2"
+    EFFECT_LABEL = "MMD^2"
+    TITLE = "skmmd two-sample test report"
+    FINDING = "the samples differ"
+    H0 = "one distribution"
+    NO_COLUMN = (
         "no column moved at that level on its own: the difference lies in how "
         "columns vary together, or is spread thinly over several."
     )
-    _SIZES = {
+    SIZES = {
         "n_samples_x": "rows of the reference (X)",
         "n_samples_y": "rows of the current sample (Y)",
     }

@@ -8,7 +8,7 @@ exact Gram matrix (:class:`KernelSums`).
 import numpy as np
 from sklearn.utils import gen_batches
 
-from .._testing._calibration import FeatureSums
+from .._inference._calibration import FeatureSums
 from .._utils import _budgets
 from .._utils._draws import permutation_counts
 
@@ -44,7 +44,7 @@ def draw_counts(rng, method, n_resamples, n_units, out=None):
 
 def feature_products(sums, A, C, permutation):
     """``(a^T K a, c^T K c, a^T K c)`` for every row of ``A`` and ``C``, from
-    the pipeline's :class:`~skmmd._testing._calibration.FeatureSums` (``K``
+    the pipeline's :class:`~skmmd._inference._calibration.FeatureSums` (``K``
     the features' inner products); with ``permutation`` Y* is the complement
     of X* and ``C`` is not read."""
     S_x = sums.times(A) + sums.fixed["s_x"]

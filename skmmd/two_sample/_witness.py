@@ -7,7 +7,7 @@ import numpy as np
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
 
-from .._testing import _inputs
+from .._inference import _inputs
 from .._utils import _array_api, _budgets
 from . import _explain
 from ._base import _with_numpy

@@ -403,7 +403,7 @@ def test_accelerator_chunks_and_their_results(monkeypatch):
     # On an accelerator a chunk holds DEVICE_CHUNK_ENTRIES features (each
     # chunk costs a validation and kernel launches); on a CPU device the
     # host's CHUNK_ENTRIES. Cut into many chunks, the result is the same.
-    from skmmd._testing._engines import DeviceRows
+    from skmmd._inference._engines import DeviceRows
     from skmmd._utils import _budgets
 
     xp = pytest.importorskip("array_api_strict")

@@ -10,7 +10,7 @@ from sklearn.neighbors import KernelDensity
 
 import skmmd
 from skmmd import AggregatedKernelSteinTest, KernelSteinTest
-from skmmd.mmd._stein import stein_features
+from skmmd.statistics._stein import stein_features
 
 
 def _p(x, model, **options):

@@ -3,7 +3,7 @@ positions."""
 
 import numpy as np
 
-from skmmd._testing._streaming import virtual_positions
+from skmmd._inference._streaming import virtual_positions
 
 
 def unit_members(m, n, unit, seed=0):

@@ -1,5 +1,5 @@
 """AggregatedHSICTest: each pair of kernels is HSICTest on the same pairings,
-the aggregation of _testing._aggregation, level and power on small seeded
+the aggregation of _inference._aggregation, level and power on small seeded
 problems, partial_fit, hsic_test(aggregate=True) and bad input."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 
 import skmmd
 from skmmd import AggregatedHSICTest, HSICTest, RandomFourierSampler
-from skmmd._testing import _aggregation
+from skmmd._inference import _aggregation
 
 
 def _map(bandwidth, seed, D=32):

@@ -9,8 +9,8 @@ import pytest
 from skmmd import RandomFourierSampler
 from skmmd.independence._conditional_maps import n_z_features
 from skmmd.independence._ridge import RidgeFolds
-from skmmd.mmd._conditional import residual_products
-from skmmd.mmd._multiplier import MultiplierParts
+from skmmd.statistics._conditional import residual_products
+from skmmd.statistics._mean_norm import MultiplierParts
 
 
 def _signs(rng, n_resamples, n_units):

@@ -11,9 +11,9 @@ from sklearn.model_selection import GridSearchCV
 
 import skmmd
 from skmmd import HSICTest, HSICTestResult, RandomFourierSampler, TabularSampler
-from skmmd._testing._streaming import virtual_positions
-from skmmd.mmd import hsic_features
-from skmmd.mmd._hsic import HSICParts, draw_variances, feature_gram
+from skmmd._inference._streaming import virtual_positions
+from skmmd.statistics import hsic_features
+from skmmd.statistics._hsic import HSICParts, draw_variances, feature_gram
 
 
 def _gram_hsic(Zx, Zy, unbiased):

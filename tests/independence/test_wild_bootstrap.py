@@ -8,7 +8,7 @@ import pytest
 from skmmd import RandomFourierSampler
 from skmmd.independence._ridge import RidgeFolds
 from skmmd.independence._wild_bootstrap import null_scale
-from skmmd.mmd._conditional import residual_products
+from skmmd.statistics._conditional import residual_products
 
 
 def _noise_problem(seed, n=300, dz=100, split=3):

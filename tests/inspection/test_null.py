@@ -134,7 +134,7 @@ def test_null_display_legend_covers_no_line_and_no_label():
 def test_null_display_of_the_aggregated_test_puts_each_threshold_on_its_scale():
     """Each kernel's panel draws its own null's threshold; the aggregated
     threshold (on the scale of -log p) only on the aggregated panel."""
-    from skmmd._testing._calibration import threshold
+    from skmmd._inference._calibration import threshold
 
     rng = np.random.default_rng(2)
     X, Y = rng.normal(size=(200, 2)), rng.normal(size=(200, 2)) + 0.4

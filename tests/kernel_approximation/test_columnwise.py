@@ -55,7 +55,7 @@ def test_columnwise_sums_equal_summed_features(rng):
     X[::7, 2] = np.nan
     block = ColumnwiseFourier(list(range(5)), random_state=1).fit(X)
     groups = rng.integers(0, 40, size=3000)
-    S, q = block._grouped_sums(X, groups, 40)
+    S, q = block.grouped_sums(X, groups, 40)
     Z = block.transform(X)
     M = np.zeros((40, 3000))
     M[groups, np.arange(3000)] = 1.0

@@ -47,7 +47,7 @@ def test_grouped_sums_are_the_features_summed_per_group():
     X = _table()
     blocks = ColumnwiseCategories(list(X.columns)).fit(X)
     groups = np.arange(len(X)) % 7
-    S, q = blocks._grouped_sums(X, groups, 7)
+    S, q = blocks.grouped_sums(X, groups, 7)
     Z = blocks.transform(X)
     expected = np.stack([Z[groups == g].sum(axis=0) for g in range(7)])
     np.testing.assert_array_equal(S, expected)

@@ -111,7 +111,7 @@ def test_fused_sums_equal_transform_then_sum(
     transformer = _samplers(D)[name].set_params(random_state=rng.integers(1000))
     transformer.fit(X)
     for layout, (groups, n_groups) in _layouts(rng, n).items():
-        S, q = transformer._grouped_sums(X, groups, n_groups)
+        S, q = transformer.grouped_sums(X, groups, n_groups)
         S_ref, q_ref = _reference(transformer, X, groups, n_groups)
         assert S.dtype == q.dtype == np.float64
         assert S.shape == (n_groups, D) and q.shape == (n_groups,)
@@ -139,7 +139,7 @@ def test_fused_sums_with_huge_arguments(rng):
     size = np.abs(X) @ np.abs(rff.random_weights_)
     assert size.max() > 2.0**29
     groups = rng.integers(0, 7, 300)
-    S, q = rff._grouped_sums(X, groups, 7)
+    S, q = rff.grouped_sums(X, groups, 7)
     S_ref, q_ref = _reference(rff, X, groups, 7)
     # The two projections may round differently (row loop vs BLAS), by at
     # most 3 eps sum_k |x_k w_kj| (d = 3), which cos/sin pass on; plus a few
@@ -205,14 +205,14 @@ def test_fused_sums_do_not_depend_on_threads(rng, name, set_numba_threads):
     results = []
     for threads in range(1, numba.config.NUMBA_NUM_THREADS + 1):
         set_numba_threads(threads)
-        results.append(transformer._grouped_sums(X, groups, 50))
+        results.append(transformer.grouped_sums(X, groups, 50))
     for S, q in results[1:]:
         assert np.array_equal(S, results[0][0]) and np.array_equal(q, results[0][1])
 
 
 def test_normalized_sampler_has_no_fused_path():
     # Normalization needs whole feature rows: the pipeline sums transform.
-    assert NormalizedRandomFourierSampler()._grouped_sums is None
+    assert NormalizedRandomFourierSampler().grouped_sums is None
 
 
 def test_fused_sums_validate_their_input(rng):
@@ -220,7 +220,7 @@ def test_fused_sums_validate_their_input(rng):
         rng.normal(size=(20, 3))
     )
     with pytest.raises(ValueError, match="3 features"):
-        rff._grouped_sums(rng.normal(size=(5, 4)), np.zeros(5, dtype=int), 1)
+        rff.grouped_sums(rng.normal(size=(5, 4)), np.zeros(5, dtype=int), 1)
 
 
 @pytest.mark.parametrize("calibration", ["permutation", "bootstrap"])
@@ -242,7 +242,7 @@ def test_mmd_test_same_with_and_without_fused_path(
         ).fit(X, Y)
 
     fused = run()
-    monkeypatch.setattr(sampler, "_grouped_sums", None)
+    monkeypatch.setattr(sampler, "grouped_sums", None)
     plain = run()
     assert fused.statistic_ == pytest.approx(plain.statistic_, rel=1e-12)
     assert fused.p_value_ == plain.p_value_

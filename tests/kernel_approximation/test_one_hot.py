@@ -77,7 +77,7 @@ def test_grouped_sums_are_the_one_hot_rows_summed_per_group():
     X = _table(400, 3)
     encoder = OneHotLevels(max_categories=10).fit(X)
     groups = np.arange(400) % 9
-    S, q = encoder._grouped_sums(X, groups, 9)
+    S, q = encoder.grouped_sums(X, groups, 9)
     Z = encoder.transform(X)
     np.testing.assert_array_equal(S, [Z[groups == g].sum(axis=0) for g in range(9)])
     np.testing.assert_array_equal(q, [(Z[groups == g] ** 2).sum() for g in range(9)])

@@ -68,9 +68,9 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
         Z = sampler.transform(table)
         for entries in (2**22, 7):  # one batch; a few rows per batch
             monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
-            S, q = sampler._grouped_sums(table, groups, 23)
+            S, q = sampler.grouped_sums(table, groups, 23)
             np.testing.assert_allclose(S, M @ Z, atol=1e-12)
             np.testing.assert_allclose(q, M @ np.sum(Z * Z, axis=1), atol=1e-12)
         out = (np.ones((23, Z.shape[1])), np.ones(23))
-        assert sampler._grouped_sums(table, groups, 23, out=out) is out
+        assert sampler.grouped_sums(table, groups, 23, out=out) is out
         np.testing.assert_allclose(out[0], 1 + M @ Z, atol=1e-12)

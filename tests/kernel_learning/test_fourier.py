@@ -17,7 +17,7 @@ from skmmd import LearnedFourierSampler, MMDTest
 from skmmd.datasets import make_hdgm, make_liu_blobs
 from skmmd.kernel_approximation._base import random_phases
 from skmmd.kernel_learning._fourier import _Criterion
-from skmmd.mmd import power_criterion
+from skmmd.statistics import power_criterion
 
 from ._gradients import assert_gradient_matches_differences
 

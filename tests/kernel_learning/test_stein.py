@@ -8,7 +8,7 @@ import pytest
 
 from skmmd import LearnedFourierSampler
 from skmmd.kernel_learning._stein import SteinCriterion
-from skmmd.mmd._stein import stein_features
+from skmmd.statistics._stein import stein_features
 
 from ._gradients import assert_gradient_matches_differences
 

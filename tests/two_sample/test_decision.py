@@ -10,7 +10,7 @@ import pytest
 
 import skmmd
 from skmmd import MMDTest
-from skmmd._testing import _multiple
+from skmmd._inference import _corrections
 
 pd = pytest.importorskip("pandas")
 
@@ -84,7 +84,7 @@ def test_the_decision_p_value_is_exact_on_exchangeable_rows():
     for _ in range(2000):
         columns = rng.gamma(2.0, size=(200, 10))
         table = columns.sum(axis=1) + rng.normal(size=200)
-        rejections += _multiple.decision_p_value(table, columns) <= 0.05
+        rejections += _corrections.decision_p_value(table, columns) <= 0.05
     assert 0.035 <= rejections / 2000 <= 0.065
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import skmmd
 from skmmd import MMDTest, TabularSampler
-from skmmd._testing import _explain
+from skmmd._inference import _explain
 from skmmd.two_sample import _resampled
 from tests.helpers.data import mixed_table
 

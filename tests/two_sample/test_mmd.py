@@ -27,7 +27,7 @@ from skmmd import (
 )
 from skmmd.datasets import make_blobs_two_sample
 from skmmd.kernels import median_bandwidth
-from skmmd.mmd import mmd2_exact, mmd2_features
+from skmmd.statistics import mmd2_exact, mmd2_features
 from skmmd.two_sample import _resampled
 from tests.helpers.data import mixed_table
 

@@ -11,10 +11,10 @@ from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
-from skmmd._testing._calibration import p_value
-from skmmd._testing._streaming import Stream
+from skmmd._inference._calibration import p_value
+from skmmd._inference._streaming import Stream
 from skmmd._utils import _budgets
-from skmmd.mmd import mmd2_features
+from skmmd.statistics import mmd2_features
 from skmmd.two_sample._resampled import resampled_statistics
 from skmmd.two_sample._sums import KernelSums, draw_counts
 from tests.helpers.units import unit_members
@@ -221,7 +221,7 @@ def test_gram_in_row_blocks_equals_stored(rng, monkeypatch, method):
 def test_column_sums_equal_each_columns_own_sums(rng):
     """ColumnSums' products and effect sizes, all columns at once, against
     each column's own FeatureSums (a view of its block)."""
-    from skmmd._testing._calibration import FeatureSums
+    from skmmd._inference._calibration import FeatureSums
     from skmmd.two_sample._resampled import ColumnSums, _statistics
     from skmmd.two_sample._results import effect_size
 

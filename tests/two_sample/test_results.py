@@ -8,8 +8,8 @@ import pytest
 
 import skmmd
 from skmmd import MMDTest, MMDTestResult
-from skmmd._testing import _streaming
-from skmmd.mmd import mmd2_features
+from skmmd._inference import _streaming
+from skmmd.statistics import mmd2_features
 from skmmd.two_sample import _results
 
 
