@@ -1,5 +1,5 @@
 """Type-I error and power of the cross-fitted conditional HSIC
-(``skmmd.independence._ridge``, ``skmmd.statistics._conditional``) on strong
+(``skmmd.conditional._ridge``, ``skmmd.statistics._conditional``) on strong
 non-linear nulls, against an RCIT-like baseline on the same draws.
 
 Families (z standard normal; ``e`` independent N(0, 1)):
@@ -71,8 +71,8 @@ import numpy as np
 from scipy.stats import kstest, norm
 
 from skmmd import RandomFourierSampler
-from skmmd.independence._conditional_maps import n_z_features
-from skmmd.independence._ridge import RidgeFolds
+from skmmd.conditional._maps import n_z_features
+from skmmd.conditional._ridge import RidgeFolds
 from skmmd.statistics._conditional import residual_products
 from skmmd.statistics._mean_norm import MultiplierParts
 

@@ -4,6 +4,11 @@ Stein discrepancy)."""
 
 from ._inference._blocks import SerialDependenceWarning
 from ._utils._show_versions import show_versions
+from .conditional import (
+    ConditionalHSICTest,
+    ConditionalHSICTestResult,
+    conditional_independence_test,
+)
 from .drift import OnlineMMDDetector
 from .goodness_of_fit import (
     AggregatedKernelSteinTest,
@@ -14,11 +19,8 @@ from .goodness_of_fit import (
 )
 from .independence import (
     AggregatedHSICTest,
-    ConditionalHSICTest,
-    ConditionalHSICTestResult,
     HSICTest,
     HSICTestResult,
-    conditional_independence_test,
     hsic_test,
 )
 from .kernel_approximation import (

@@ -9,14 +9,14 @@ causal-learn's ``pc(data, 0.05, "skmmd")`` and ``fci(data, "skmmd")`` on an
 array run :class:`~skmmd.ConditionalHSICTest`'s test on every ``(X, Y, S)``
 the search asks about. Needs the ``causal`` extra (``python -m pip install
 'skmmd[causal]'``). The tests of one search share their work (see
-:class:`~skmmd.independence._conditional_search.ConditionalSearch`).
+:class:`~skmmd.conditional._search.ConditionalSearch`).
 """
 
 import hashlib
 import inspect
 import json
 
-from .independence._conditional_search import CONSTRAINTS, ConditionalSearch
+from .conditional._search import CONSTRAINTS, ConditionalSearch
 
 try:
     from causallearn.search.ConstraintBased.FCI import fci as _causal_learn_fci

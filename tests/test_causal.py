@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from skmmd.independence import _conditional_search
+from skmmd.conditional import _search as _conditional_search
 
 
 def test_causal_search_uses_auto():

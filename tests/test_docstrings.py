@@ -18,6 +18,7 @@ PUBLIC_MODULES = [
     "skmmd.inspection",
     "skmmd.two_sample",
     "skmmd.independence",
+    "skmmd.conditional",
 ]
 
 # Not enforced: extended summary (ES01), See Also presence/descriptions (SA01,

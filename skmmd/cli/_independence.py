@@ -10,7 +10,8 @@ import sys
 import numpy as np
 
 from .._inference._explain import second_pass_decision
-from ..independence import AggregatedHSICTest, ConditionalHSICTest, HSICTest
+from ..conditional import ConditionalHSICTest
+from ..independence import AggregatedHSICTest, HSICTest
 from . import _files
 from ._options import (
     EXIT_OK,

@@ -10,6 +10,7 @@ from sklearn.base import clone
 from .._inference import _aggregation, _grids
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
 from .._inference._calibration import n_max
+from .._inference._variables import numeric_table
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
 from .._utils._tables import is_dataframe
@@ -20,7 +21,6 @@ from ._observations import (
     _pair_stream,
     block_shift,
     effect_sizes,
-    numeric_table,
     observations,
     serial_correction,
 )

@@ -20,11 +20,12 @@ from .._inference._base import (
     warn_if_ordered,
 )
 from .._inference._calibration import n_max
+from .._inference._variables import TwoVariableTags, check_variable
 from .._utils import _budgets
 from .._utils._compat import fit_context
 from .._utils._tables import is_dataframe
 from ..statistics._hsic import MAX_OBSERVATIONS
-from ._observations import _auto_unit, check_variable
+from ._observations import _auto_unit
 
 
 def _constant(name):
@@ -42,17 +43,6 @@ def _fitted(transformer):
     except NotFittedError:
         return False
     return True
-
-
-class TwoVariableTags:
-    """The scikit-learn tags of a test of two variables: y is required (a
-    test of X alone means nothing) and missing values are refused."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = False
-        return tags
 
 
 class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):

@@ -4,8 +4,8 @@ of features of x and of y on features of z, and weights ``g(z)``, ``T = n
 ``vec(r_i g_i' s_i')`` (:func:`residual_products`); their statistic,
 multiplier-bootstrap draws and effect size are
 :class:`~skmmd.statistics._mean_norm.MultiplierParts`. The regression is
-:mod:`skmmd.independence._ridge`; the bootstrap's scale
-:mod:`skmmd.independence._wild_bootstrap`.
+:mod:`skmmd.conditional._ridge`; the bootstrap's scale
+:mod:`skmmd.conditional._wild_bootstrap`.
 """
 
 import numpy as np

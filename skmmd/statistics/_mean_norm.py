@@ -21,7 +21,7 @@ class MultiplierParts:
         Rows in each unit.
     null_scale : float, default=1.0
         Factor of the bootstrap statistics
-        (:func:`skmmd.independence._wild_bootstrap.null_scale`).
+        (:func:`skmmd.conditional._wild_bootstrap.null_scale`).
 
     Attributes
     ----------

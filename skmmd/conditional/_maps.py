@@ -66,7 +66,7 @@ def n_z_features(n_rows, *, factor=10.0, low=48, cap=600):
 
     Examples
     --------
-    >>> from skmmd.independence._conditional_maps import n_z_features
+    >>> from skmmd.conditional._maps import n_z_features
     >>> n_z_features(1000), n_z_features(10**4), n_z_features(10**6)
     (318, 600, 600)
     """
@@ -117,7 +117,7 @@ class SpectralQuantileMap(TransformerMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from skmmd.independence._conditional_maps import SpectralQuantileMap
+    >>> from skmmd.conditional._maps import SpectralQuantileMap
     >>> x = np.linspace(-2.0, 2.0, 101)[:, None]
     >>> SpectralQuantileMap(n_components=6).fit_transform(x).shape
     (101, 6)

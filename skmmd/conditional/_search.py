@@ -27,8 +27,8 @@ from sklearn.utils import check_random_state
 from .._utils import _streams
 from .._utils._compat import validate_parameter_constraints
 from .._utils._tables import is_dataframe
-from ._conditional import ConditionalHSICTest
-from ._conditional_maps import (
+from ._estimator import ConditionalHSICTest
+from ._maps import (
     _XY_FEATURES,
     _Z_WEIGHTS,
     _default_map,
@@ -38,7 +38,7 @@ from ._conditional_maps import (
     n_z_features,
     relevant_columns,
 )
-from ._conditional_pipeline import RowFeatures, calibrated
+from ._pipeline import RowFeatures, calibrated
 from ._ridge import FoldDesign
 
 # Bytes of the features of z and the ridge's per-fold statistics and

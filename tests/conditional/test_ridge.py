@@ -1,4 +1,4 @@
-"""Cross-fitted ridge from sufficient statistics (skmmd/independence/_ridge.py):
+"""Cross-fitted ridge from sufficient statistics (skmmd/conditional/_ridge.py):
 residuals against direct numpy fits, double cross-fitting, the
 cross-validated penalty against brute force, shrink, refits of the targets,
 and bad input."""
@@ -6,7 +6,7 @@ and bad input."""
 import numpy as np
 import pytest
 
-from skmmd.independence._ridge import PENALTIES, RidgeFolds
+from skmmd.conditional._ridge import PENALTIES, RidgeFolds
 
 
 def _problem(rng, n=300, dz=6, df=4, K=4):

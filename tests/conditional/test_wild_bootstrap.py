@@ -1,4 +1,4 @@
-"""The scale of the wild bootstrap's null (skmmd/independence/_wild_bootstrap.py,
+"""The scale of the wild bootstrap's null (skmmd/conditional/_wild_bootstrap.py,
 ``null_scale``): independent of the chunks, and the ratio of the mean
 statistic to the mean bootstrap statistic on pure noise."""
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from skmmd import RandomFourierSampler
-from skmmd.independence._ridge import RidgeFolds
-from skmmd.independence._wild_bootstrap import null_scale
+from skmmd.conditional._ridge import RidgeFolds
+from skmmd.conditional._wild_bootstrap import null_scale
 from skmmd.statistics._conditional import residual_products
 
 

@@ -1,5 +1,5 @@
 """ConditionalHSICTest and conditional_independence_test
-(skmmd/independence/_conditional.py): the statistic against a direct
+(skmmd/conditional/_estimator.py): the statistic against a direct
 computation, chunks against one pass, folds, seeds, level and power on small
 seeded problems, maps given by the user, bad input."""
 
@@ -9,8 +9,8 @@ import pytest
 import skmmd
 from skmmd import ConditionalHSICTest, ConditionalHSICTestResult, RandomFourierSampler
 from skmmd._utils import _budgets
-from skmmd.independence import _ridge
-from skmmd.independence._ridge import RidgeFolds
+from skmmd.conditional import _ridge
+from skmmd.conditional._ridge import RidgeFolds
 from tests.helpers.data import conditional_chain
 
 
@@ -172,3 +172,17 @@ def test_bad_shapes_and_constant_columns():
         _test().fit(x[:20], y[:20], Z=rng.normal(size=(20, 30)))
     with pytest.raises(ValueError, match="requires y"):
         _test().fit(x, None)
+
+
+def test_former_names_in_independence_give_the_conditional_family_with_a_warning():
+    """``skmmd.independence.ConditionalHSICTest`` (where the conditional test
+    lived before it had its own family) is skmmd.conditional's own class,
+    with a FutureWarning naming the new place."""
+    import skmmd.conditional
+    import skmmd.independence
+
+    for name in skmmd.conditional.__all__:
+        with pytest.warns(FutureWarning, match=f"skmmd.conditional.{name}"):
+            assert getattr(skmmd.independence, name) is getattr(skmmd.conditional, name)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        skmmd.independence.no_such_name  # noqa: B018

@@ -31,7 +31,7 @@ def pseudo_signs(seed, positions, n_draws):
 
     Examples
     --------
-    >>> from skmmd.independence._wild_bootstrap import pseudo_signs
+    >>> from skmmd.conditional._wild_bootstrap import pseudo_signs
     >>> w, v = pseudo_signs(0, [5, 6, 7], 2)
     >>> bool((pseudo_signs(0, [6], 2)[0] == w[1]).all()), w.shape
     (True, (3, 2))
@@ -57,7 +57,7 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
         ``chunks()`` yields ``(positions, C, F, G, folds)`` for consecutive
         chunks of all rows: features of z, targets ``[a | b]``, weights, fold
         labels. Called twice.
-    ridge : ~skmmd.independence._ridge.RidgeFolds
+    ridge : ~skmmd.conditional._ridge.RidgeFolds
         The fitted ridge.
     split : int
         ``Dx``: the first ``split`` targets are the x-features.

@@ -2,7 +2,7 @@
 
 The estimator validates the data and fits the feature maps of x, y, z and
 the weights (:mod:`._conditional_maps`); the test itself runs on the rows'
-features (:func:`~skmmd.independence._conditional_pipeline.calibrated`).
+features (:func:`~skmmd.conditional._pipeline.calibrated`).
 """
 
 from numbers import Integral
@@ -12,10 +12,10 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated
+from .._inference._variables import TwoVariableTags, check_variable, numeric_table
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from .._utils._tables import is_dataframe
-from ._base import TwoVariableTags
-from ._conditional_maps import (
+from ._maps import (
     _XY_FEATURES,
     _Z_WEIGHTS,
     _default_map,
@@ -25,8 +25,7 @@ from ._conditional_maps import (
     n_z_features,
     relevant_columns,
 )
-from ._conditional_pipeline import RowFeatures, calibrated
-from ._observations import check_variable, numeric_table
+from ._pipeline import RowFeatures, calibrated
 from ._results import ConditionalHSICTestResult
 
 

@@ -48,7 +48,7 @@ _SCALE_ROWS = 100
 class RowFeatures:
     """The features ``(A, B, C, G)`` of x, y, z and the weights over any range
     of row positions: what both :class:`~skmmd.ConditionalHSICTest` and a
-    causal search (:class:`~skmmd.independence._conditional_search.\
+    causal search (:class:`~skmmd.conditional._search.\
 ConditionalSearch`) hand to :func:`calibrated`.
 
     Each of ``x, y, z, weights`` is a computed array (sliced), a pair
@@ -141,7 +141,7 @@ def conditional_parts(
     and the weights of the rows ``lo .. hi - 1``. Two passes over the rows:
     the ridge's per-fold statistics, then the residual products summed into
     units by the pipeline. Memory is bounded by a chunk and the unit sums.
-    ``design``: a :class:`~skmmd.independence._ridge.FoldDesign` shared by the
+    ``design``: a :class:`~skmmd.conditional._ridge.FoldDesign` shared by the
     tests with the same features of z and folds (``fold_seed``, default
     ``seed``), whose statistics and eigendecompositions they then compute once.
     """

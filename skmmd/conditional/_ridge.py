@@ -58,7 +58,7 @@ class FoldDesign:
     Examples
     --------
     >>> import numpy as np
-    >>> from skmmd.independence._ridge import FoldDesign, RidgeFolds
+    >>> from skmmd.conditional._ridge import FoldDesign, RidgeFolds
     >>> rng = np.random.default_rng(0)
     >>> C, folds = rng.normal(size=(100, 3)), np.arange(100) % 5
     >>> design = FoldDesign(5)
@@ -167,7 +167,7 @@ class RidgeFolds:
     Examples
     --------
     >>> import numpy as np
-    >>> from skmmd.independence._ridge import RidgeFolds
+    >>> from skmmd.conditional._ridge import RidgeFolds
     >>> rng = np.random.default_rng(0)
     >>> C, folds = rng.normal(size=(200, 3)), np.arange(200) % 5
     >>> F = C @ [[1.0, 0.0], [2.0, 1.0], [0.0, 0.0]] + 0.1 * rng.normal(size=(200, 2))

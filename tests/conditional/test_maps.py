@@ -1,4 +1,4 @@
-"""The maps of a conditional test (skmmd/independence/_conditional_maps.py):
+"""The maps of a conditional test (skmmd/conditional/_maps.py):
 the fixed-frequency map of one column, the screen that leaves out the columns
 of Z independent of everything, and the size of Z's default map."""
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from skmmd import ConditionalHSICTest, RandomFourierSampler
-from skmmd.independence._conditional_maps import (
+from skmmd.conditional._maps import (
     SpectralQuantileMap,
     _default_map,
     n_z_features,

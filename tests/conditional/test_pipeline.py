@@ -1,14 +1,14 @@
 """The conditional test on rows' features, written out by hand (cross-fitted
 ridge, products of residuals, Rademacher resamples; the pipeline of
-skmmd/independence/_conditional_pipeline.py): level and power on a non-linear
+skmmd/conditional/_pipeline.py): level and power on a non-linear
 null and alternative."""
 
 import numpy as np
 import pytest
 
 from skmmd import RandomFourierSampler
-from skmmd.independence._conditional_maps import n_z_features
-from skmmd.independence._ridge import RidgeFolds
+from skmmd.conditional._maps import n_z_features
+from skmmd.conditional._ridge import RidgeFolds
 from skmmd.statistics._conditional import residual_products
 from skmmd.statistics._mean_norm import MultiplierParts
 
