@@ -60,10 +60,10 @@ def test_pc_with_the_registered_test_is_reproducible(monkeypatch):
 
     data = _causal_data(600, np.random.default_rng(8))
     calls = []
-    original = _conditional_search._default_map
+    original = _conditional_search.xy_map
     monkeypatch.setattr(
         _conditional_search,
-        "_default_map",
+        "xy_map",
         lambda *args: calls.append(1) or original(*args),
     )
     options = {"n_resamples": 199, "n_z_features": 60}  # a small, fast test

@@ -15,16 +15,7 @@ from .._inference._base import SHARED_CONSTRAINTS, set_calibrated
 from .._inference._variables import TwoVariableTags, check_variable, numeric_table
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from .._utils._tables import is_dataframe
-from ._maps import (
-    _XY_FEATURES,
-    _Z_WEIGHTS,
-    _default_map,
-    _default_weight_map,
-    _default_z_map,
-    fit_rows,
-    n_z_features,
-    relevant_columns,
-)
+from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
 from ._pipeline import RowFeatures, calibrated
 from ._results import ConditionalHSICTestResult
 
@@ -362,7 +353,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         ``z_screen``: see :func:`relevant_columns`), on the rows the z map is
         fit on."""
         Z = data[2]
-        if not self.z_screen or is_dataframe(Z) or Z.shape[1] < 2:
+        if not screens(self.z_screen, Z.shape[1], is_dataframe(Z)):
             return np.arange(Z.shape[1])
         rng = check_random_state(state)  # the z map's: the same rows
         rows = fit_rows(len(Z), rng)
@@ -381,21 +372,18 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
             if transformer != "auto":
                 maps.append(clone(transformer).fit(V))
             elif name != "z":
-                maps.append(_default_map(V, _XY_FEATURES, state))
+                maps.append(xy_map(V, state))
             else:
                 kept = self._screen(data, maps, state)
                 if kept.size < V.shape[1]:
                     data = data[:2] + [V[:, kept]]
                 self.z_columns_ = kept
-                width = self.n_z_features
-                if width == "auto":
-                    width = n_z_features(len(V))
-                maps.append(_default_z_map(data[2], width, state))
+                maps.append(z_map(data[2], self.n_z_features, len(V), state))
         if len(data) < 3 or self.z_weights is None:
             return maps + [None] * (4 - len(maps)), data
         state = rng.randint(np.iinfo(np.int32).max)
         if self.z_weights == "auto":
-            return maps + [_default_weight_map(data[2], _Z_WEIGHTS, state)], data
+            return maps + [weight_map(data[2], state)], data
         return maps + [clone(self.z_weights).fit(data[2])], data
 
     def _test_params(self):

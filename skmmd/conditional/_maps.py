@@ -224,6 +224,37 @@ def _default_z_map(V, n_features, random_state):
     return make_pipeline(scaler, ColumnTransformer(blocks)).fit(V)
 
 
+def xy_map(V, random_state):
+    """The fitted default map of x or of y (``x_transformer="auto"``), for
+    the estimator and a causal search alike: see :func:`_default_map`."""
+    return _default_map(V, _XY_FEATURES, random_state)
+
+
+def z_map(Z, n_features, n_rows, random_state):
+    """The fitted default map of the conditioning variables Z
+    (``z_transformer="auto"``): ``n_features`` features, ``"auto"`` for
+    :func:`n_z_features` of ``n_rows`` (the rows of the data: a search
+    sizes every conditioning set's map by all its rows). See
+    :func:`_default_z_map`."""
+    if n_features == "auto":
+        n_features = n_z_features(n_rows)
+    return _default_z_map(Z, n_features, random_state)
+
+
+def weight_map(Z, random_state):
+    """The fitted default weights g(z) (``z_weights="auto"``): see
+    :func:`_default_weight_map`."""
+    return _default_weight_map(Z, _Z_WEIGHTS, random_state)
+
+
+def screens(z_screen, n_columns, text):
+    """Whether the default z map conditions on the columns of Z that
+    :func:`relevant_columns` keeps: when ``z_screen`` asks for it, Z has
+    at least two columns and none is text (a table with text is mapped
+    whole by one TabularSampler)."""
+    return bool(z_screen) and n_columns >= 2 and not text
+
+
 def fit_rows(n_rows, random_state):
     """The rows (sorted positions) the default z map and the screen are fit
     on: all, or a seeded ``_Z_FIT_ROWS`` of them."""

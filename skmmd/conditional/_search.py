@@ -28,16 +28,7 @@ from .._utils import _streams
 from .._utils._compat import validate_parameter_constraints
 from .._utils._tables import is_dataframe
 from ._estimator import ConditionalHSICTest
-from ._maps import (
-    _XY_FEATURES,
-    _Z_WEIGHTS,
-    _default_map,
-    _default_weight_map,
-    _default_z_map,
-    fit_rows,
-    n_z_features,
-    relevant_columns,
-)
+from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
 from ._pipeline import RowFeatures, calibrated
 from ._ridge import FoldDesign
 
@@ -160,9 +151,7 @@ class ConditionalSearch:
                     f"variable {self.names[j]!r} (column {j} of data) is constant: "
                     "it is independent of everything; drop it before the search."
                 )
-            fitted = _default_map(
-                V, _XY_FEATURES, self._seed(_streams.SEARCH_COLUMN, j)
-            )
+            fitted = xy_map(V, self._seed(_streams.SEARCH_COLUMN, j))
             F = fitted.transform(V)
             features = np.zeros((len(self.data), F.shape[1]))
             features[rows] = F  # the rows with j missing stay unused
@@ -174,7 +163,7 @@ class ConditionalSearch:
         conditions on (:func:`relevant_columns`, on the rows the z maps are
         fit on; all of ``S`` where one of them is text, as in the
         estimator)."""
-        if len(S) < 2 or not self.params["z_screen"] or self._text(S):
+        if not screens(self.params["z_screen"], len(S), self._text(S)):
             return S
         if rows is None:
             if self._screen_rows is None:  # one draw of rows per search
@@ -202,15 +191,15 @@ class ConditionalSearch:
         if key not in self._z_maps:
             for j in S:
                 self._column(j)  # the constant check
-            width = self.params["n_z_features"]
-            if width == "auto":
-                width = n_z_features(len(self.data))
             Z = self._values(S, self._present(S))
             self._z_maps[key] = (
-                _default_z_map(Z, width, self._seed(_streams.SEARCH_Z_MAP, *S)),
-                _default_weight_map(
-                    Z, _Z_WEIGHTS, self._seed(_streams.SEARCH_WEIGHTS, *S)
+                z_map(
+                    Z,
+                    self.params["n_z_features"],
+                    len(self.data),
+                    self._seed(_streams.SEARCH_Z_MAP, *S),
                 ),
+                weight_map(Z, self._seed(_streams.SEARCH_WEIGHTS, *S)),
             )
         return self._z_maps[key]
 
