@@ -1,23 +1,31 @@
 """conditional_independence_test: a fitted conditional test's result in one
 call, like ``scipy.stats``."""
 
+import warnings
+
 from ._estimator import ConditionalHSICTest
 
+# Keywords this function took before it spelled its arguments as the other
+# families' functions and its estimator's fit do (X, y, Z).
+_FORMER_KEYWORDS = {"x": "X", "z": "Z"}
 
-def conditional_independence_test(x, y, z=None, **options):
-    """Kernel test of conditional independence of ``x`` and ``y`` given ``z``.
+
+def conditional_independence_test(X=None, y=None, Z=None, **options):
+    """Kernel test of conditional independence of ``X`` and ``y`` given ``Z``.
 
     Fits :class:`ConditionalHSICTest` and returns its ``result_``:
-    ``statistic, pvalue = conditional_independence_test(x, y, z)``, linear in
-    the number of rows.
+    ``statistic, pvalue = conditional_independence_test(X, y, Z)``, linear in
+    the number of rows. The arguments are spelled as in
+    ``ConditionalHSICTest.fit(X, y, Z)`` and :func:`hsic_test`; the former
+    keywords ``x=`` and ``z=`` still work, with a ``FutureWarning``.
 
     Parameters
     ----------
-    x : DataFrame or array-like of shape (n,) or (n, n_features_x)
+    X : DataFrame or array-like of shape (n,) or (n, n_features_x)
         The first variable.
     y : DataFrame or array-like of shape (n,) or (n, n_features_y)
-        The second variable, paired with ``x`` row by row.
-    z : DataFrame, array-like of shape (n,) or (n, n_features_z) or None, \
+        The second variable, paired with ``X`` row by row.
+    Z : DataFrame, array-like of shape (n,) or (n, n_features_z) or None, \
             default=None
         The conditioning variables (None: the unconditional test).
     **options : dict
@@ -51,5 +59,24 @@ def conditional_independence_test(x, y, z=None, **options):
     >>> skmmd.conditional_independence_test(x, y2, z, random_state=0).pvalue
     0.001
     """
-    test = ConditionalHSICTest(**options).fit(x, y, Z=z)
+    given = {"X": X, "Z": Z}
+    for former, name in _FORMER_KEYWORDS.items():
+        if former not in options:
+            continue
+        if given[name] is not None:
+            raise TypeError(
+                f"conditional_independence_test() got both {name} and its former "
+                f"name {former}; give {name} only."
+            )
+        warnings.warn(
+            f"conditional_independence_test({former}=...) is now "
+            f"conditional_independence_test({name}=...); the old keyword will be "
+            "removed in skmmd 0.3.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        given[name] = options.pop(former)
+    if given["X"] is None or y is None:
+        raise TypeError("conditional_independence_test() needs X and y.")
+    test = ConditionalHSICTest(**options).fit(given["X"], y, Z=given["Z"])
     return test.result_
