@@ -214,54 +214,60 @@ def _tables(args):
     return X, Y
 
 
-def run_test(args, out=None):
-    """The ``test`` command: returns the exit status."""
-    out = sys.stdout if out is None else out
-    if args.report is not None:  # before the test runs
-        check_path(args.report)
-    args.table = _files.is_table(args.sample_a) or _files.is_table(args.sample_b)
+def _with_files(args):
+    """A copy of ``args`` with what its files hold: ``table`` (whether
+    either is a table), each file's column ``positions`` and the columns'
+    ``names`` (the caller's ``args`` is left as it is)."""
     requested = args.columns.split(",") if args.columns else None
-    args.positions, args.names = _files.matched_columns(
-        (args.sample_a, args.sample_b), requested
+    positions, names = _files.matched_columns((args.sample_a, args.sample_b), requested)
+    return argparse.Namespace(
+        **vars(args),
+        table=_files.is_table(args.sample_a) or _files.is_table(args.sample_b),
+        positions=positions,
+        names=names,
     )
-    test = _make_test(args)
-    report = points = None
-    # The report's distributions, from the batches the test reads.
-    summaries = None if args.report is None else ColumnSummaries()
+
+
+def _run(test, args, summaries):
+    """Fit ``test`` on the two files (streamed in batches, or in memory),
+    updating ``summaries``; returns the witness points of ``--explain`` in
+    memory (None otherwise)."""
     if _streams(args):
         _fit_streamed(test, args, summaries)
-    else:
-        X, Y = _tables(args)
-        bar = _progress(args, X.shape[0] + Y.shape[0])
-        test.fit(X, Y)
-        if summaries is not None:  # labelled as the column report is
-            summaries.update(X, Y)
-        if args.explain:  # a second pass, in memory only
-            points = test.witness_points(X, Y, n_points=3)
-        if bar is not None:
-            bar.update(X.shape[0] + Y.shape[0])
-            bar.close()
+        return None
+    X, Y = _tables(args)
+    bar = _progress(args, X.shape[0] + Y.shape[0])
+    test.fit(X, Y)
+    if summaries is not None:  # labelled as the column report is
+        summaries.update(X, Y)
+    points = None
+    if args.explain:  # a second pass, in memory only
+        points = test.witness_points(X, Y, n_points=3)
+    if bar is not None:
+        bar.update(X.shape[0] + Y.shape[0])
+        bar.close()
+    return points
+
+
+def _named_report(test, args, points):
+    """The column report of ``--explain`` (None without), its columns named
+    as the files name them (batches are read by position)."""
+    if not args.explain:
+        return None
+    report = test.column_report_
+    if points is None and args.names is not None:
+        report = report.assign(column=[args.names[int(c)] for c in report.column])
+    return report
+
+
+def _settings(test, args):
+    """What the test ran with, as the JSON output and the report list it."""
     fitted = test.transformer_
-    if fitted is None:
-        bandwidth = test.bandwidth_
-    elif isinstance(fitted, TabularSampler):
-        numeric = fitted.column_transformer_.named_transformers_.get("numeric")
-        bandwidth = None if numeric is None else numeric[-1].bandwidth_
-    else:
-        bandwidth = fitted.bandwidth_
-    transformer = "exact" if fitted is None else type(fitted).__name__
-    held_out = getattr(test, "n_train_", 0)
-    if args.explain:
-        report = test.column_report_
-        if points is None and args.names is not None:  # batches: by position
-            report = report.assign(column=[args.names[int(c)] for c in report.column])
-    effect = test.result_
-    low, high = effect.confidence_interval(args.confidence_level)
-    settings = {
-        "n_train": held_out,
+    return {
+        "n_train": getattr(test, "n_train_", 0),
         "n_features": test.n_features_in_,
-        "transformer": transformer,
-        "bandwidth": bandwidth,
+        "transformer": "exact" if fitted is None else type(fitted).__name__,
+        "bandwidth": test.bandwidth_ if fitted is None else fitted.bandwidth_,
         "statistic_type": args.statistic,
         "calibration": args.calibration,
         "n_resamples": args.n_resamples,
@@ -269,24 +275,20 @@ def run_test(args, out=None):
         "block_size": test.block_size_,
         "seed": args.seed,
     }
-    result = json_result(effect, args, report, delta=args.delta, **settings)
-    if args.report is not None:
-        _save_report(effect, report, summaries, settings, args)
-    if args.report_out is not None:
-        write_report(report, args.report_out)
-    if points is not None:
-        result["witness_points"] = json.loads(points.to_json(orient="records"))
-    status = EXIT_REJECT if test.reject_ else EXIT_OK
-    if args.json:
-        print(json.dumps(result, default=str), file=out)
-        return status
+
+
+def _summary_lines(test, args, settings):
+    """The text output's lines before the column report."""
+    effect = test.result_
+    low, high = effect.confidence_interval(args.confidence_level)
     decision = (
         "reject H0: the samples come from different distributions"
         if test.reject_
         else "do not reject H0 (no evidence of a difference)"
     )
+    held_out, bandwidth = settings["n_train"], settings["bandwidth"]
     held = f" ({held_out} first rows held out to fit the bandwidth)" if held_out else ""
-    kernel = f"kernel: {transformer}" + (
+    kernel = f"kernel: {settings['transformer']}" + (
         "" if bandwidth is None else f", bandwidth {bandwidth:.6g}"
     )
     lines = [
@@ -309,24 +311,53 @@ def run_test(args, out=None):
         lines.append(f"report   = {args.report}")
     if args.report_out is not None:
         lines.append(f"columns  = {args.report_out} (the per-column report)")
-    print("\n".join(lines), file=out)
+    return lines
+
+
+def _print_points(points, shown, out):
+    """The witness points of ``--explain``, with the values of the columns of
+    the report's rows ``shown`` on a wide table (``--json`` has all)."""
+    heading = "rows where the witness is most extreme"
+    features = list(points.columns[3:])  # after sample, row and witness
+    if len(features) > len(shown):
+        keep = {str(c) for c in shown["column"]}
+        points = points[[*points.columns[:3], *(c for c in features if str(c) in keep)]]
+        heading += (
+            f" (the report's {len(shown)} columns above; --json has all "
+            f"{len(features)})"
+        )
+    print(f"\n{heading}:", file=out)
+    print(points.to_string(index=False), file=out)
+
+
+def run_test(args, out=None):
+    """The ``test`` command: returns the exit status."""
+    out = sys.stdout if out is None else out
+    if args.report is not None:  # before the test runs
+        check_path(args.report)
+    args = _with_files(args)
+    test = _make_test(args)
+    # The report's distributions, from the batches the test reads.
+    summaries = None if args.report is None else ColumnSummaries()
+    points = _run(test, args, summaries)
+    effect, report = test.result_, _named_report(test, args, points)
+    settings = _settings(test, args)
+    result = json_result(effect, args, report, delta=args.delta, **settings)
+    if args.report is not None:
+        _save_report(effect, report, summaries, settings, args)
+    if args.report_out is not None:
+        write_report(report, args.report_out)
+    if points is not None:
+        result["witness_points"] = json.loads(points.to_json(orient="records"))
+    status = EXIT_REJECT if test.reject_ else EXIT_OK
+    if args.json:
+        print(json.dumps(result, default=str), file=out)
+        return status
+    print("\n".join(_summary_lines(test, args, settings)), file=out)
     if report is not None:
         shown = print_report(report, args.alpha, "per-column report", out)
-    if points is not None:
-        heading = "rows where the witness is most extreme"
-        features = list(points.columns[3:])  # after sample, row and witness
-        if len(features) > len(shown):
-            # A wide table: the values of the columns of the report's rows.
-            keep = {str(c) for c in shown["column"]}
-            points = points[
-                [*points.columns[:3], *(c for c in features if str(c) in keep)]
-            ]
-            heading += (
-                f" (the report's {len(shown)} columns above; --json has all "
-                f"{len(features)})"
-            )
-        print(f"\n{heading}:", file=out)
-        print(points.to_string(index=False), file=out)
+        if points is not None:
+            _print_points(points, shown, out)
     return status
 
 

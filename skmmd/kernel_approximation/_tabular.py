@@ -142,6 +142,9 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         RandomFourierSampler), ``"missing"`` (MissingIndicator) and
         ``"categorical"`` (OneHotEncoder's one-hot, found by hashing) blocks,
         weighted as in Notes.
+    bandwidth_ : float or None
+        The Gaussian bandwidth of the numeric block's Fourier features (on
+        the robust-scaled columns); None without numeric columns.
     n_features_in_ : int
         Number of columns seen during ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -252,6 +255,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 )
             categorical = list(self.categorical)
         return [c for c in keys if c not in categorical], categorical
+
+    @property
+    def bandwidth_(self):
+        """The numeric block's bandwidth (None without numeric columns)."""
+        numeric = self.column_transformer_.named_transformers_.get("numeric")
+        return None if numeric is None else numeric[-1].bandwidth_
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

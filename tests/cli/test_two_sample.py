@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from skmmd import MMDTest, RandomFourierSampler, mmd_test
-from skmmd.cli import EXIT_INPUT, EXIT_REJECT, _files, main
+from skmmd.cli import EXIT_INPUT, EXIT_OK, EXIT_REJECT, _files, main
 from skmmd.inspection import ColumnSummaries
 from tests.helpers.cli import printed_rows
 from tests.helpers.pages import self_contained
@@ -581,3 +581,23 @@ def test_cli_exit_status_is_the_decision_over_the_table_and_its_columns(
     assert [c["column"] for c in result["columns"] if c["moved"]] == ["c0"]
     assert main([*args, "--decision", "table"]) == 0
     assert "decision = do not reject H0" in capsys.readouterr().out
+
+
+def test_run_test_leaves_the_parsed_arguments_as_they_were(
+    sample_files, capsys, monkeypatch
+):
+    """The command reads what its files hold into a copy of its arguments."""
+    from skmmd.cli import _two_sample
+
+    seen = {}
+
+    def spy(command, args, name):
+        before = dict(vars(args))
+        status = command(args)
+        seen.update(before=before, after=dict(vars(args)))
+        return status
+
+    monkeypatch.setattr(_two_sample, "run", spy)
+    a, _, same = sample_files
+    assert _two_sample.command([str(a), str(same), "--seed", "1"]) == EXIT_OK
+    assert seen["after"] == seen["before"]

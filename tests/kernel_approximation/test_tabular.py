@@ -74,3 +74,13 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
         out = (np.ones((23, Z.shape[1])), np.ones(23))
         assert sampler.grouped_sums(table, groups, 23, out=out) is out
         np.testing.assert_allclose(out[0], 1 + M @ Z, atol=1e-12)
+
+
+def test_bandwidth_is_the_numeric_blocks_and_none_without_numbers():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame({"u": rng.normal(size=50), "s": rng.choice(["a", "b"], 50)})
+    fitted = TabularSampler(bandwidth=1.5, random_state=0).fit(table)
+    numeric = fitted.column_transformer_.named_transformers_["numeric"]
+    assert fitted.bandwidth_ == numeric[-1].bandwidth_ == 1.5
+    assert TabularSampler(random_state=0).fit(table[["s"]]).bandwidth_ is None
