@@ -59,6 +59,69 @@ def _project_dense_row(X, r, W, p):
             p[j] += x * W[k, j]
 
 
+# The tile loop's parts, inlined into it by numba (the same operations in the
+# same order as one body: LLVM sees one loop nest).
+_INLINED = {"cache": True, "fastmath": _CONTRACT, "inline": "always"}
+
+
+@njit(**_INLINED)
+def _project_row(mode, X, data, indices, indptr, P, W, r, p):
+    """``p``: the projection of row ``r`` (``mode`` as in :func:`_tile_loop`)."""
+    if mode == 2:
+        for j in range(p.size):
+            p[j] = P[r, j]
+    elif mode == 0:
+        _project_dense_row(X, r, W, p)
+    else:
+        p[:] = 0.0
+        for nz in range(indptr[r], indptr[r + 1]):
+            x = np.float64(data[nz])
+            k = indices[nz]
+            for j in range(p.size):
+                p[j] += x * W[k, j]
+
+
+@njit(**_INLINED)
+def _exact_beyond_reduction(p, offset, n_pairs, acc_c, acc_s, acc_p, q_t, constants):
+    """Correct the sums of the rare arguments beyond the fast reduction with
+    libm's values; returns ``q_t`` corrected."""
+    n_phase = acc_p.size
+    for j in range(n_pairs):
+        if abs(p[j]) > _REDUCTION_LIMIT:
+            s, c = _sincos(p[j], constants)
+            acc_c[j] += math.cos(p[j]) - c
+            acc_s[j] += math.sin(p[j]) - s
+    for j in range(n_phase):
+        v = p[n_pairs + j]
+        if abs(v) > _REDUCTION_LIMIT - 8.0:
+            s, c = _sincos(v + offset[j], constants)
+            exact = math.cos(v + offset[j])
+            acc_p[j] += exact - c
+            q_t += exact * exact - c * c
+    return q_t
+
+
+@njit(**_INLINED)
+def _store_tile(target, row, add, scale, acc_c, acc_s, acc_p):
+    """Row ``row`` of ``target``: the tile's sums times ``scale``, added
+    (``add``) or written."""
+    n_pairs = acc_c.size
+    if add:
+        for j in range(n_pairs):
+            target[row, j] += scale * acc_c[j]
+        for j in range(n_pairs):
+            target[row, n_pairs + j] += scale * acc_s[j]
+        for j in range(acc_p.size):
+            target[row, 2 * n_pairs + j] += scale * acc_p[j]
+    else:
+        for j in range(n_pairs):
+            target[row, j] = scale * acc_c[j]
+        for j in range(n_pairs):
+            target[row, n_pairs + j] = scale * acc_s[j]
+        for j in range(acc_p.size):
+            target[row, 2 * n_pairs + j] = scale * acc_p[j]
+
+
 def _tile_loop(
     mode,
     X,
@@ -103,19 +166,7 @@ def _tile_loop(
         acc_p = np.zeros(n_phase)
         q_t = 0.0
         for at in range(tile_start[t], tile_stop[t]):
-            r = order[at]
-            if mode == 2:
-                for j in range(L):
-                    p[j] = P[r, j]
-            elif mode == 0:
-                _project_dense_row(X, r, W, p)
-            else:
-                p[:] = 0.0
-                for nz in range(indptr[r], indptr[r + 1]):
-                    x = np.float64(data[nz])
-                    k = indices[nz]
-                    for j in range(L):
-                        p[j] += x * W[k, j]
+            _project_row(mode, X, data, indices, indptr, P, W, order[at], p)
             # The row's cos/sin go through row buffers, then are summed: LLVM
             # vectorizes the sincos loop only in this shape (the sums are the
             # same as accumulating in that loop).
@@ -140,37 +191,17 @@ def _tile_loop(
             # it take the vector path).
             if _count_above(p, _REDUCTION_LIMIT - 8.0) == 0:
                 continue
-            for j in range(n_pairs):
-                if abs(p[j]) > _REDUCTION_LIMIT:
-                    s, c = _sincos(p[j], constants)
-                    acc_c[j] += math.cos(p[j]) - c
-                    acc_s[j] += math.sin(p[j]) - s
-            for j in range(n_phase):
-                v = p[n_pairs + j]
-                if abs(v) > _REDUCTION_LIMIT - 8.0:
-                    s, c = _sincos(v + offset[j], constants)
-                    exact = math.cos(v + offset[j])
-                    acc_p[j] += exact - c
-                    q_t += exact * exact - c * c
+            q_t = _exact_beyond_reduction(
+                p, offset, n_pairs, acc_c, acc_s, acc_p, q_t, constants
+            )
         # cos^2 + sin^2 = 1: each row's pairs contribute n_pairs exactly.
         q_t = scale * scale * (q_t + n_pairs * (tile_stop[t] - tile_start[t]))
         row = slot[t]
         if row < 0:
-            row = tile_group[t]
-            for j in range(n_pairs):
-                out[row, j] += scale * acc_c[j]
-            for j in range(n_pairs):
-                out[row, n_pairs + j] += scale * acc_s[j]
-            for j in range(n_phase):
-                out[row, 2 * n_pairs + j] += scale * acc_p[j]
-            q_out[row] += q_t
+            _store_tile(out, tile_group[t], True, scale, acc_c, acc_s, acc_p)
+            q_out[tile_group[t]] += q_t
         else:
-            for j in range(n_pairs):
-                part[row, j] = scale * acc_c[j]
-            for j in range(n_pairs):
-                part[row, n_pairs + j] = scale * acc_s[j]
-            for j in range(n_phase):
-                part[row, 2 * n_pairs + j] = scale * acc_p[j]
+            _store_tile(part, row, False, scale, acc_c, acc_s, acc_p)
             q_part[row] = q_t
 
 
@@ -224,6 +255,50 @@ def _add_parts(S, q, part, q_part, part_group):
     q[groups] += np.add.reduceat(q_part, firsts)
 
 
+def _mode(X, weights, project):
+    """``(mode, project)``: where the kernel's projections come from (0: a
+    dense row times the weights, few features; 1: a CSR row times them; 2:
+    rows projected before the call, by ``project`` or by BLAS)."""
+    if weights is not None and sp.issparse(X):
+        return 1, project
+    if weights is not None and X.shape[1] <= _ROW_GEMM_MAX_FEATURES:
+        return 0, project
+    if project is None:
+        W_dtype = weights.astype(X.dtype)
+        project = lambda block: block @ W_dtype  # noqa: E731
+    return 2, project
+
+
+def _call_rows(mode, n_components, L):
+    """Rows per kernel call: the projection block of mode 2 stays within
+    _TILE_ENTRIES entries, and the partial sums of every mode (at most two
+    tiles per _TILE rows) too. Large calls matter: each launch has a fixed
+    cost, and its tiles have only its rows to be balanced over."""
+    if mode == 2:
+        return max(1, _TILE_ENTRIES // max(n_components, L))
+    return max(1, _TILE * _TILE_ENTRIES // (2 * n_components))
+
+
+def _block_inputs(mode, block, project, dtype):
+    """``(X_dense, data, indices, indptr, P)`` of one call's rows: the ones
+    its mode reads, the others empty arrays of the same types (one
+    compilation per dtype)."""
+    X_dense = P = np.empty((0, 0), dtype=dtype)
+    data, indices, indptr = np.empty(0, dtype=dtype), _EMPTY_INT, _EMPTY_INT
+    if mode == 0:
+        X_dense = np.ascontiguousarray(block)
+    elif mode == 1:
+        block = block.tocsr()
+        data, indices, indptr = (
+            block.data,
+            block.indices.astype(np.int64),
+            block.indptr.astype(np.int64),
+        )
+    else:
+        P = np.ascontiguousarray(project(block), dtype=dtype)
+    return X_dense, data, indices, indptr, P
+
+
 def trig_group_sums(
     X,
     groups,
@@ -275,44 +350,15 @@ def trig_group_sums(
     else:
         S, q = out
     scale = np.sqrt(2.0 / n_components)
-    if weights is not None and sp.issparse(X):
-        mode = 1
-    elif weights is not None and X.shape[1] <= _ROW_GEMM_MAX_FEATURES:
-        mode = 0
-    else:
-        mode = 2
-        if project is None:
-            W_dtype = weights.astype(X.dtype)
-            project = lambda block: block @ W_dtype  # noqa: E731
-    # Rows per call: the projection block of mode 2 stays within
-    # _TILE_ENTRIES entries, and the partial sums of every mode (at most two
-    # tiles per _TILE rows) too. Large calls matter: each launch has a fixed
-    # cost, and its tiles have only its rows to be balanced over.
-    if mode == 2:
-        step = _TILE_ENTRIES // max(n_components, L)
-    else:
-        step = _TILE * _TILE_ENTRIES // (2 * n_components)
-    step = max(1, step)
+    mode, project = _mode(X, weights, project)
+    step = _call_rows(mode, n_components, L)
     W = weights if mode != 2 else _EMPTY_2D
     for lo in range(0, n, step):
         hi = min(lo + step, n)
         order, tile_start, tile_stop, tile_group, slot = _tiles(groups[lo:hi])
-        # Unused inputs are empty arrays of the same types (one compilation
-        # per dtype).
-        X_dense = P = np.empty((0, 0), dtype=X.dtype)
-        data, indices, indptr = np.empty(0, dtype=X.dtype), _EMPTY_INT, _EMPTY_INT
-        block = X[lo:hi]
-        if mode == 0:
-            X_dense = np.ascontiguousarray(block)
-        elif mode == 1:
-            block = block.tocsr()
-            data, indices, indptr = (
-                block.data,
-                block.indices.astype(np.int64),
-                block.indptr.astype(np.int64),
-            )
-        else:
-            P = np.ascontiguousarray(project(block), dtype=X.dtype)
+        X_dense, data, indices, indptr, P = _block_inputs(
+            mode, X[lo:hi], project, X.dtype
+        )
         shared = slot >= 0
         part = np.empty((np.count_nonzero(shared), n_components))
         q_part = np.empty(part.shape[0])

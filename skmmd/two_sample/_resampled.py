@@ -150,6 +150,61 @@ def _chunked_statistics(sums, edges, start, A, C, m, n, unbiased, permutation):
     return np.concatenate(stats), np.concatenate(scales)
 
 
+def _chunks(n_resamples, stopping):
+    """``(n_resamples, edges, chunk_rows)``: the resamples drawn (the most a
+    sequential rule draws), the edges of the chunks that share a matrix
+    product and their largest size. Chunks end at a rule's looks, so that
+    stopping wastes no padded rows; otherwise they depend on ``n_resamples``
+    only, never on the batch or the threads."""
+    if stopping is not None:
+        n_resamples = stopping.n_max
+        edges = np.array([0, *stopping.looks, n_resamples])
+        return n_resamples, edges, int(np.diff(edges).max())
+    chunk_rows = min(_budgets.RESAMPLE_ROWS, n_resamples)
+    return n_resamples, np.arange(0, n_resamples + chunk_rows, chunk_rows), chunk_rows
+
+
+class _Sequential:
+    """The batches one after the other, all drawn into one buffer of ``rows``
+    count rows (fresh pages for every batch's counts cost more than drawing
+    them); ``work(start, A, C)`` computes a batch's statistics."""
+
+    def __init__(self, rng, method, n_units, rows, chunk_rows, work, pad):
+        self.rng, self.method, self.n_units = rng, method, n_units
+        self.rows, self.chunk_rows, self.work, self.pad = rows, chunk_rows, work, pad
+        self.out = None
+
+    def __call__(self, s):
+        if self.method == "permutation" and self.out is None:
+            self.out = np.empty((self.rows, sum(self.n_units)))
+        out = self.out
+        size = s.stop - s.start
+        A, C = draw_counts(self.rng, self.method, size, self.n_units, out)
+        padded = -(-size // self.chunk_rows) * self.chunk_rows
+        # (A sequential test's batches end on its chunks: nothing to pad.)
+        short = padded != size and not s.start % self.chunk_rows and self.pad
+        if out is None or not short:
+            return self.work(s.start, A, C)
+        # A last, short chunk is padded with empty resamples in the buffer's
+        # spare rows, not in a fresh copy (64 MB at N = 10^6).
+        out[size:padded] = 0.0
+        return tuple(part[:size] for part in self.work(s.start, out[:padded], None))
+
+
+def _first_p_value(observed, null, tolerance):
+    """The fixed-size p-value of the first kernel."""
+    return _calibration.p_value(observed[0], null[:, 0], tolerance[0])
+
+
+def _columns(pairs):
+    """``(statistics, scales)`` of every kernel, as columns."""
+    return tuple(np.column_stack(part) for part in zip(*pairs))
+
+
+def _null_of(results):
+    return np.concatenate([stat for stat, _ in results])
+
+
 def resampled_statistics(
     sums,
     m,
@@ -218,30 +273,19 @@ def resampled_statistics(
     permutation = method == "permutation"
     n_units = sums_list[0].n_units or (m, n)
     G = sum(n_units)
-    if stopping is not None:
-        n_resamples = stopping.n_max
-        # Chunks end at the looks, so that stopping wastes no padded rows.
-        edges = np.array([0, *stopping.looks, n_resamples])
-        chunk_rows = int(np.diff(edges).max())
-    else:
-        # Depends on n_resamples only, never on batch or n_jobs.
-        chunk_rows = min(_budgets.RESAMPLE_ROWS, n_resamples)
-        edges = np.arange(0, n_resamples + chunk_rows, chunk_rows)
+    n_resamples, edges, chunk_rows = _chunks(n_resamples, stopping)
     if batch is None:
         batch = max(chunk_rows, _budgets.BATCH_ENTRIES // G // chunk_rows * chunk_rows)
     rng = np.random.default_rng(seed)
 
-    def columns(pairs):
-        return tuple(np.column_stack(part) for part in zip(*pairs))
-
     def work(start, A, C):
-        stat, scale = columns(
+        stat, scale = _columns(
             _chunked_statistics(s, edges, start, A, C, m, n, unbiased, permutation)
             for s in sums_list
         )
         return stat * null_scale, scale * null_scale
 
-    observed, scale = columns(
+    observed, scale = _columns(
         _statistics(s, *observed_counts(n_units), m, n, unbiased, permutation)
         for s in sums_list
     )
@@ -251,36 +295,12 @@ def resampled_statistics(
         return draw_counts(rng, method, s.stop - s.start, n_units)
 
     rows = -(-min(batch, n_resamples) // chunk_rows) * chunk_rows
-    buffer = []
-
-    def sequential(s):
-        # One batch after the other, all drawn into one buffer: fresh pages
-        # for every batch's counts cost more than drawing them.
-        if permutation and not buffer:
-            buffer.append(np.empty((rows, G)))
-        out = buffer[0] if buffer else None
-        size = s.stop - s.start
-        A, C = draw_counts(rng, method, size, n_units, out)
-        padded = -(-size // chunk_rows) * chunk_rows
-        # (A sequential test's batches end on its chunks: nothing to pad.)
-        short = padded != size and not s.start % chunk_rows and stopping is None
-        if out is None or not short:
-            return work(s.start, A, C)
-        # A last, short chunk is padded with empty resamples in the buffer's
-        # spare rows, not in a fresh copy (64 MB at N = 10^6).
-        out[size:padded] = 0.0
-        return tuple(part[:size] for part in work(s.start, out[:padded], None))
-
-    def null_of(results):
-        return np.concatenate([stat for stat, _ in results])
-
-    if p_of is None:
-
-        def p_of(observed, null, tolerance):
-            return _calibration.p_value(observed[0], null[:, 0], tolerance[0])
-
+    sequential = _Sequential(
+        rng, method, n_units, rows, chunk_rows, work, pad=stopping is None
+    )
+    p_of = _first_p_value if p_of is None else p_of
     stop = stop_when_settled(
-        stopping, lambda null: p_of(observed[0], null, tolerance), null_of
+        stopping, lambda null: p_of(observed[0], null, tolerance), _null_of
     )
     results = run_batches(
         resample_batches(n_resamples, batch, stop[0] if stop else ()),
@@ -291,7 +311,7 @@ def resampled_statistics(
         sequential,
         stop,
     )
-    null = null_of(results)
+    null = _null_of(results)
     if many:
         return observed[0], null, tolerance
     return float(observed[0, 0]), null[:, 0], float(tolerance[0])
