@@ -379,30 +379,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             return self._fit_stream(engine, X, Y, maps, seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
-        pooled = _inputs.stack(X, Y)
-        self.transformer_ = None
-        self.bandwidth_ = (
-            median_bandwidth(
-                pooled,
-                random_state=rng,
-                metric="manhattan" if self.kernel == "laplacian" else "euclidean",
-            )
-            if isinstance(self.bandwidth, str)
-            else float(self.bandwidth)
-        )
-        self.resample_unit_ = 1
-        self.block_size_ = self.block_scale_ = None
-        self._samples = (X, Y)
-        self.n_samples_x_, self.n_samples_y_ = m, n
-        self._report_maps = None
-        kernel = self._kernel_function()
-        sums = KernelSums(pooled, lambda P: kernel_rows(kernel, P, self.kernel))
-        self._set_results([sums], m, n, seed)
-        self.witness_weights_ = None
-        if self.explain_columns is not False:  # a second pass, in memory
-            report = self.explain(X, Y, columns=self._columns())
-            second_pass_decision(self, report)
-        return self
+        return _fit_exact(self, X, Y, m, n, seed, rng)
 
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
@@ -458,45 +435,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         return [self.transformer_, *self._column_maps(pooled, pooled, rng)]
 
     def _set_results(self, sums, m, n, seed):
-        if self.verbose:
-            print(
-                f"MMDTest: m={m}, n={n}, {self.calibration} with "
-                f"{self.n_resamples} resamples, unit={self.resample_unit_}"
-            )
-        rule = stopping_rule(self)
-        (blocked,), (scale,) = self._blocks(sums[:1], 1)
-        self.block_scale_ = None if self.block_size is None else scale
-        self.__dict__.pop("column_report_", None)  # of an earlier fit
-        columns = getattr(self, "_report_maps", None)
-        # The table and its columns on the same permutations (a bootstrap's
-        # resamples are not the columns' permutations: the union bound).
-        joint = bool(columns) and self.decision == "combined"
-        joint = joint and self.calibration == "permutation"
-        if joint:
-            observed, null, p_value, table_p, rule, report = _explain.joint(
-                self, blocked, scale, columns, sums[1:], m, n, seed
-            )
-        else:
-            observed, null, tolerance = _resampled.resampled_statistics(
-                blocked,
-                m,
-                n,
-                statistic=self.statistic,
-                method=self.calibration,
-                null_scale=scale,
-                **loop_options(self, seed, rule),
-            )
-            p_value = table_p = float(_calibration.p_value(observed, null, tolerance))
-        set_calibrated(self, observed, null, p_value, rule)
-        self.result_ = _results.result(self, [blocked], m, n)
-        self.table_p_value_ = self.p_value_
-        if joint:
-            record_decision(self, report, self.p_value_, table_p)
-            return
-        if not columns:
-            return
-        report = _explain.report_from_sums(self, columns, sums[1:], m, n, seed)
-        second_pass_decision(self, report)
+        _calibrate_table(self, sums, m, n, seed)
 
     @_with_numpy(results=False)  # the criterion needs no calibration
     def score(self, X, y=None):
@@ -542,3 +481,77 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             else get_tags(self._map()).input_tags.sparse
         )
         return tags
+
+
+def _fit_exact(test, X, Y, m, n, seed, rng):
+    """The exact test's fit on the host samples ``X`` and ``Y``: the median
+    or given bandwidth, the Gram's blocks in the one calibration loop, the
+    columns' report in a second pass in memory."""
+    pooled = _inputs.stack(X, Y)
+    test.transformer_ = None
+    test.bandwidth_ = (
+        median_bandwidth(
+            pooled,
+            random_state=rng,
+            metric="manhattan" if test.kernel == "laplacian" else "euclidean",
+        )
+        if isinstance(test.bandwidth, str)
+        else float(test.bandwidth)
+    )
+    test.resample_unit_ = 1
+    test.block_size_ = test.block_scale_ = None
+    test._samples = (X, Y)
+    test.n_samples_x_, test.n_samples_y_ = m, n
+    test._report_maps = None
+    kernel = test._kernel_function()
+    sums = KernelSums(pooled, lambda P: kernel_rows(kernel, P, test.kernel))
+    test._set_results([sums], m, n, seed)
+    test.witness_weights_ = None
+    if test.explain_columns is not False:  # a second pass, in memory
+        report = test.explain(X, Y, columns=test._columns())
+        second_pass_decision(test, report)
+    return test
+
+
+def _calibrate_table(test, sums, m, n, seed):
+    """Calibrate the table's statistic (on the same permutations as its
+    columns' where the decision combines them) and set the results."""
+    if test.verbose:
+        print(
+            f"MMDTest: m={m}, n={n}, {test.calibration} with "
+            f"{test.n_resamples} resamples, unit={test.resample_unit_}"
+        )
+    rule = stopping_rule(test)
+    (blocked,), (scale,) = test._blocks(sums[:1], 1)
+    test.block_scale_ = None if test.block_size is None else scale
+    test.__dict__.pop("column_report_", None)  # of an earlier fit
+    columns = getattr(test, "_report_maps", None)
+    # The table and its columns on the same permutations (a bootstrap's
+    # resamples are not the columns' permutations: the union bound).
+    joint = bool(columns) and test.decision == "combined"
+    joint = joint and test.calibration == "permutation"
+    if joint:
+        observed, null, p_value, table_p, rule, report = _explain.joint(
+            test, blocked, scale, columns, sums[1:], m, n, seed
+        )
+    else:
+        observed, null, tolerance = _resampled.resampled_statistics(
+            blocked,
+            m,
+            n,
+            statistic=test.statistic,
+            method=test.calibration,
+            null_scale=scale,
+            **loop_options(test, seed, rule),
+        )
+        p_value = table_p = float(_calibration.p_value(observed, null, tolerance))
+    set_calibrated(test, observed, null, p_value, rule)
+    test.result_ = _results.result(test, [blocked], m, n)
+    test.table_p_value_ = test.p_value_
+    if joint:
+        record_decision(test, report, test.p_value_, table_p)
+        return
+    if not columns:
+        return
+    report = _explain.report_from_sums(test, columns, sums[1:], m, n, seed)
+    second_pass_decision(test, report)
