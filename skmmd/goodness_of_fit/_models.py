@@ -27,6 +27,7 @@ from scipy.special import logsumexp
 
 from .._utils import _budgets
 from .._utils._compat import frozen_parameters
+from ..statistics._stein import checked_score
 from ._support import (
     LineLogDensity,
     LineLogPdf,
@@ -333,28 +334,7 @@ class ModelScore:
         """The score of the rows ``X`` (n, d), float64; a ``ValueError``
         naming the model and the rows where it is not a finite ``(n, d)``
         array."""
-        X = np.asarray(X, dtype=np.float64)
-        try:
-            S = np.asarray(self.function(X), dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                f"The score of {self.name} failed on X: {error}"
-            ) from error
-        if S.shape != X.shape:
-            raise ValueError(
-                f"The score of {self.name} must return an array of X's shape (n, d) "
-                f"= {X.shape}: grad log p at each row; got shape {S.shape}."
-            )
-        bad = ~np.isfinite(S).all(axis=1)
-        if bad.any():
-            rows = np.flatnonzero(bad)
-            raise ValueError(
-                f"The score of {self.name} is NaN or infinite at {rows.size} of "
-                f"{X.shape[0]} rows (positions {rows[:5].tolist()} of the batch; "
-                f"first such row {X[rows[0]].tolist()}): rows outside the model's "
-                "support, or a score that overflows there."
-            )
-        return S
+        return checked_score(self.function, X, self.name)
 
 
 def model_score(model, support=None):

@@ -282,7 +282,7 @@ default="auto"
                     "on other data, wrapped in sklearn.frozen.FrozenEstimator."
                 )
             self.transformer_ = clone(self.transformer).fit(
-                np.asarray(train, dtype=np.float64), score=self._score
+                np.asarray(train, dtype=np.float64), model_score=self._score
             )
         else:
             self.transformer_ = clone(self.transformer).fit(fit_rows, None)

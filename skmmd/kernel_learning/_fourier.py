@@ -17,7 +17,13 @@ from ..kernel_approximation._base import random_phases, trig_features
 from ..kernels import median_bandwidth
 from ..statistics._features import power_gradient
 from ._metric import MetricCriterion, best_start
-from ._stein import STEIN_SCALES, SteinCriterion, check_stein_fit, stein_rows
+from ._stein import (
+    STEIN_SCALES,
+    SteinCriterion,
+    check_stein_fit,
+    former_model_score,
+    stein_rows,
+)
 
 # Fewest training points per sample: the criterion's variance estimate
 # needs two pairs.
@@ -219,28 +225,38 @@ class LearnedFourierSampler(RandomFourierSampler):
         return "LearnedFourierSampler learns its kernel with NumPy"
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, score=None):
+    def fit(self, X, y=None, model_score=None, **former):
         """Learn the kernel that best tells two samples, or a sample and a model, apart.
+
+        What the sampler is fit to says which: two samples' labels ``y``
+        (the power of the two-sample test), or a model's score (the power
+        of the goodness-of-fit test). The frequencies, the metric and the
+        check against overfitting are the same for both.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The pooled training sample (with ``score``: a sample to tell from
-            the model).
+            The pooled training sample (with ``model_score``: a sample to tell
+            from the model).
         y : array-like of shape (n_samples,)
             Labels of exactly two classes: which sample each row comes from.
-        score : callable, default=None
-            Instead of ``y``: a model's score, ``score(X) -> grad log p(X)`` of
-            shape ``(n, n_features)``. The kernel is then learned for the
-            power of the goodness-of-fit test of ``X`` against the model, the
-            criterion of the Stein features of :class:`~skmmd.KernelSteinTest`
-            (which fits it so with ``train_size``).
+        model_score : callable, default=None
+            Instead of ``y``: a model's score, ``model_score(X) -> grad log
+            p(X)`` of shape ``(n, n_features)``. The kernel is then learned
+            for the power of the goodness-of-fit test of ``X`` against the
+            model, the criterion of the Stein features of
+            :class:`~skmmd.KernelSteinTest` (which fits it so with
+            ``train_size``).
+        **former : dict
+            ``score=``, this parameter's former name (it read as the
+            estimator's own ``score`` method), with a ``FutureWarning``.
 
         Returns
         -------
         self : object
             Fitted sampler.
         """
+        score = former_model_score(model_score, former)
         X = self._validate_fit_data(X)
         if score is None:
             X_a, X_b = _two_classes(X, y)

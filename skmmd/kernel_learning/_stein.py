@@ -12,23 +12,49 @@ gradient in ``xi_i`` come from there; this module carries that gradient to
 the frequencies ``W`` (Jitkrittum et al. 2017 optimize FSSD's locations and
 width by the same ratio)."""
 
+import warnings
+
 import numpy as np
 from sklearn.utils import gen_batches
 
 from .._utils import _budgets
 from ..statistics._features import power_gradient
+from ..statistics._stein import checked_score
 from ._metric import MetricCriterion
 
 # Scales of the median bandwidth tried as starting points.
 STEIN_SCALES = (0.25, 0.5, 1.0, 2.0)
 
 
+def former_model_score(model_score, former):
+    """``model_score``, or the former keyword ``score`` of
+    ``LearnedFourierSampler.fit`` with a ``FutureWarning``; a TypeError for
+    any other keyword, or for both."""
+    unknown = set(former) - {"score"}
+    if unknown:
+        raise TypeError(
+            f"LearnedFourierSampler.fit() got unexpected keyword arguments "
+            f"{sorted(unknown)}."
+        )
+    if "score" not in former:
+        return model_score
+    if model_score is not None:
+        raise TypeError("Pass model_score only (score is its former name).")
+    warnings.warn(
+        "LearnedFourierSampler.fit(score=...) is now fit(model_score=...); the "
+        "old keyword will be removed in skmmd 0.3.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return former["score"]
+
+
 def check_stein_fit(y, n_components):
     """Refuse what a fit with a model's score cannot take."""
     if y is not None:
         raise ValueError(
-            "Pass y (two samples' labels, for a two-sample test) or score (a "
-            "model's, for a goodness-of-fit test), not both."
+            "Pass y (two samples' labels, for a two-sample test) or model_score "
+            "(a model's, for a goodness-of-fit test), not both."
         )
     if n_components % 2:
         raise ValueError(
@@ -46,20 +72,10 @@ def stein_rows(X, score, subsample, rng):
     X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
     if not callable(score):
         raise TypeError(
-            "score must be a callable score(X) -> grad log p(X) of shape (n, "
-            f"n_features); got {type(score).__name__}."
+            "model_score must be a callable model_score(X) -> grad log p(X) of "
+            f"shape (n, n_features); got {type(score).__name__}."
         )
-    S = np.asarray(score(X), dtype=np.float64)
-    if S.shape != X.shape:
-        raise ValueError(
-            f"score(X) must have the shape of X, {X.shape}; got {S.shape}."
-        )
-    bad = int((~np.isfinite(S)).any(axis=1).sum())
-    if bad:
-        raise ValueError(
-            f"score(X) is NaN or infinite at {bad} of the training rows (rows "
-            "outside the model's support?)."
-        )
+    S = checked_score(score, X, "the model")
     return X, S
 
 

@@ -81,6 +81,34 @@ def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
     return sums, squares
 
 
+def checked_score(function, X, name):
+    """``function(X)``, the score ``grad log p`` of a model at the rows ``X``
+    (n, d), as a float64 array of X's shape; a ``ValueError`` naming the
+    model (``name``) and the rows where it is not finite, or its failure.
+    The one check of a model's score, for the goodness-of-fit tests and for
+    the kernel learned for them."""
+    X = np.asarray(X, dtype=np.float64)
+    try:
+        S = np.asarray(function(X), dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"The score of {name} failed on X: {error}") from error
+    if S.shape != X.shape:
+        raise ValueError(
+            f"The score of {name} must return an array of X's shape (n, d) "
+            f"= {X.shape}: grad log p at each row; got shape {S.shape}."
+        )
+    bad = ~np.isfinite(S).all(axis=1)
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        raise ValueError(
+            f"The score of {name} is NaN or infinite at {rows.size} of "
+            f"{X.shape[0]} rows (positions {rows[:5].tolist()} of the batch; "
+            f"first such row {X[rows[0]].tolist()}): rows outside the model's "
+            "support, or a score that overflows there."
+        )
+    return S
+
+
 def stein_features(X, score, frequencies):
     """Stein features of the features ``L^{-1/2} [cos(X W), sin(X W)]``.
 

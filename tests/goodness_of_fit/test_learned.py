@@ -38,7 +38,7 @@ def test_learned_on_the_training_part_and_tested_on_the_rest():
     assert test.transformer_.criterion_ > test.transformer_.initial_criterion_
     # By hand: learn on the training rows, test the rest with the map frozen.
     train, rest = _split(1000, 0.3, 1)
-    learned = _learner().fit(X[train], score=lambda X: -X)
+    learned = _learner().fit(X[train], model_score=lambda X: -X)
     np.testing.assert_array_equal(
         learned.random_weights_, test.transformer_.random_weights_
     )
@@ -63,7 +63,7 @@ def test_a_model_and_the_features_fit_on_the_same_training_part():
     train, _ = _split(2000, 0.5, 2)
     fitted = GaussianMixture(2, random_state=0).fit(X[train])
     np.testing.assert_allclose(test.model_.means_, fitted.means_)
-    learned = _learner().fit(X[train], score=lambda X: _mixture_score(fitted, X))
+    learned = _learner().fit(X[train], model_score=lambda X: _mixture_score(fitted, X))
     np.testing.assert_allclose(
         learned.random_weights_, test.transformer_.random_weights_, rtol=1e-10
     )
@@ -80,7 +80,7 @@ def test_a_fitted_model_is_used_as_given():
     ).fit(X)
     assert not hasattr(test, "model_") and test.n_train_ == 300
     train, _ = _split(600, 0.5, 3)
-    learned = _learner().fit(X[train], score=lambda X: _mixture_score(model, X))
+    learned = _learner().fit(X[train], model_score=lambda X: _mixture_score(model, X))
     np.testing.assert_array_equal(
         learned.random_weights_, test.transformer_.random_weights_
     )
@@ -102,7 +102,7 @@ def test_in_chunks_the_first_trains():
         random_state=0,
     )
     test.partial_fit(X[:1000]).partial_fit(X[1000:2000]).partial_fit(X[2000:])
-    learned = _learner().fit(X[:1000], score=_t5_score)
+    learned = _learner().fit(X[:1000], model_score=_t5_score)
     by_hand = KernelSteinTest(
         stats.t(5),
         transformer=FrozenEstimator(learned),
@@ -162,7 +162,7 @@ def test_a_frozen_learned_map_on_dask_equals_in_memory():
     da = pytest.importorskip("dask.array")
     rng = np.random.default_rng(5)
     X = rng.normal(size=(6000, 3)) * np.sqrt([1.0, 1.6, 1.0])
-    learned = FrozenEstimator(_learner().fit(X[:1000], score=lambda X: -X))
+    learned = FrozenEstimator(_learner().fit(X[:1000], model_score=lambda X: -X))
     test = KernelSteinTest(
         stats.norm(), transformer=learned, n_resamples=99, random_state=0
     )

@@ -54,7 +54,7 @@ def test_criterion_is_that_of_the_maps_stein_features():
     X = rng.laplace(scale=1 / np.sqrt(2), size=(150, 2))
     sampler = LearnedFourierSampler(
         n_components=32, max_iter=5, subsample=None, random_state=0
-    ).fit(X, score=_normal_score)
+    ).fit(X, model_score=_normal_score)
     xi = stein_features(X, -X, sampler.random_weights_)
     n = X.shape[0]
     s = xi.sum(axis=0)
@@ -71,7 +71,7 @@ def test_learned_kernel_finds_the_coordinate_that_differs():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(600, 4)) * np.sqrt([1.0, 1.0, 3.0, 1.0])
     sampler = LearnedFourierSampler(n_components=64, random_state=0)
-    sampler.fit(X, score=_normal_score)
+    sampler.fit(X, model_score=_normal_score)
     assert np.argmin(sampler.length_scales_) == 2
     assert sampler.transform(X).shape == (600, 64)
 
@@ -80,19 +80,37 @@ def test_bad_fits_are_named():
     X = np.random.default_rng(4).normal(size=(50, 2))
     sampler = LearnedFourierSampler(n_components=16, max_iter=1)
     with pytest.raises(ValueError, match="not both"):
-        sampler.fit(X, np.repeat([0, 1], 25), score=_normal_score)
+        sampler.fit(X, np.repeat([0, 1], 25), model_score=_normal_score)
     with pytest.raises(ValueError, match="n_components must be even; got 15"):
-        sampler.set_params(n_components=15).fit(X, score=_normal_score)
+        sampler.set_params(n_components=15).fit(X, model_score=_normal_score)
     sampler.set_params(n_components=16)
-    with pytest.raises(TypeError, match="score must be a callable"):
-        sampler.fit(X, score=np.zeros((50, 2)))
-    with pytest.raises(ValueError, match=r"the shape of X, \(50, 2\); got \(50, 1\)"):
-        sampler.fit(X, score=lambda X: -X[:, :1])
+    with pytest.raises(TypeError, match="model_score must be a callable"):
+        sampler.fit(X, model_score=np.zeros((50, 2)))
+    with pytest.raises(
+        ValueError, match=r"shape \(n, d\) = \(50, 2\).*got shape \(50, 1\)"
+    ):
+        sampler.fit(X, model_score=lambda X: -X[:, :1])
 
     def partial(X):
         S = -X.copy()
         S[X[:, 0] > 1.5] = np.nan
         return S
 
-    with pytest.raises(ValueError, match="NaN or infinite at 3 of the training"):
-        sampler.fit(X, score=partial)
+    with pytest.raises(ValueError, match="NaN or infinite at 3 of 50 rows"):
+        sampler.fit(X, model_score=partial)
+    with pytest.raises(TypeError, match="unexpected keyword arguments"):
+        sampler.fit(X, scores=partial)
+
+
+def test_the_former_score_keyword_learns_the_same_kernel_with_a_warning():
+    """``fit(X, score=...)``, the keyword's former name (it read as the
+    estimator's own score method), learns the same kernel."""
+    X = np.random.default_rng(4).normal(size=(200, 2))
+    new = LearnedFourierSampler(n_components=16, max_iter=3, random_state=0)
+    new.fit(X, model_score=_normal_score)
+    old = LearnedFourierSampler(n_components=16, max_iter=3, random_state=0)
+    with pytest.warns(FutureWarning, match="fit\\(model_score=...\\)"):
+        old.fit(X, score=_normal_score)
+    np.testing.assert_array_equal(new.random_weights_, old.random_weights_)
+    with pytest.raises(TypeError, match="model_score only"):
+        old.fit(X, model_score=_normal_score, score=_normal_score)
