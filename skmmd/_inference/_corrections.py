@@ -31,6 +31,14 @@ from scipy.stats import false_discovery_control
 from ._aggregation import _TIE_RTOL, _tie_tolerance, aggregated_p_value
 
 CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
+# What each correction controls, as the texts above a per-column report say
+# it (the CLI's, the HTML report's, the display's).
+CORRECTION_TEXTS = {
+    "fwer": "family-wise error controlled by step-down maxT",
+    "fdr": "false discovery rate controlled by Benjamini-Hochberg",
+    "fdr_by": "false discovery rate controlled by Benjamini-Yekutieli",
+    "none": "no correction: each column's own permutation p-value",
+}
 
 # Entries of T whose fitted tails are computed together (about 32 MB each
 # of a dozen temporaries).

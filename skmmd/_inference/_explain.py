@@ -247,7 +247,16 @@ def stopping(test):
 
 
 def ranked(
-    labels, observed, null, intervals, effect, test, rule=None, flag="moved", log_p=None
+    labels,
+    observed,
+    null,
+    intervals,
+    effect,
+    test,
+    rule=None,
+    flag="moved",
+    log_p=None,
+    verb="moved",
 ):
     """The report of ``explain``: each column group's statistic (``observed``,
     in the order of ``labels``) against its column of ``null`` (the same
@@ -258,13 +267,17 @@ def ranked(
     ``rule``: the sequential rule that drew ``null`` (:func:`stopping`); the
     adjusted p-values are then at least its p-value of the smallest one.
 
-    ``attrs`` records ``n_resamples_used``, ``correction``, ``alpha``,
-    ``flag`` and ``maxt_p_value``: the first step of step-down maxT, a test
-    of "no column changed" whatever the correction (:func:`decide` combines
-    it with the table's test). ``log_p``: the statistics' fitted log
-    p-values (:func:`~._corrections.fitted_log_p_values`) when already computed.
+    A :class:`~._column_report.ColumnReport`: it records
+    ``n_resamples_used``, ``correction``, ``alpha``, ``flag``, ``verb`` (what
+    a flagged column did) and ``maxt_p_value``: the first step of step-down
+    maxT, a test of "no column changed" whatever the correction
+    (:func:`decide` combines it with the table's test). ``log_p``: the
+    statistics' fitted log p-values
+    (:func:`~._corrections.fitted_log_p_values`) when already computed.
     """
     import pandas as pd
+
+    from ._column_report import column_report
 
     T = np.vstack([observed, null])
     log_p = _corrections.fitted_log_p_values(T) if log_p is None else log_p
@@ -276,7 +289,7 @@ def ranked(
     if rule is not None:
         smallest = rule.p_value(null.shape[0], adjusted.min())
         adjusted = np.maximum(adjusted, smallest)
-    report = pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "column": list(labels),
             "statistic": observed,
@@ -290,19 +303,15 @@ def ranked(
         }
     )
     # Ties in the adjusted p-values are broken by the pooled p-value, then z.
-    report = report.sort_values(
-        ["adjusted_p_value", "pooled_p_value", "z"],
-        ascending=[True, True, False],
-        kind="stable",
-    ).reset_index(drop=True)
-    report.attrs.update(
-        n_resamples_used=null.shape[0],
+    return column_report(
+        frame,
         correction=test.correction,
         alpha=test.alpha,
         flag=flag,
-        maxt_p_value=float(first_step),
+        verb=verb,
+        maxt_p_value=first_step,
+        n_used=null.shape[0],
     )
-    return report
 
 
 def decide(report, p_value):
@@ -311,10 +320,10 @@ def decide(report, p_value):
     it, so no column is flagged unless the decision rejects (closed
     testing: the decision is a level-alpha test of "nothing changed", and
     the corrections' error rates hold with this gate). Returns the report
-    (``attrs["decision_p_value"]`` set)."""
+    (its ``decision_p_value`` set)."""
     adjusted = np.maximum(report["adjusted_p_value"].to_numpy(), p_value)
     report["adjusted_p_value"] = adjusted
-    report[report.attrs["flag"]] = adjusted <= report.attrs["alpha"]
+    report[report.flag] = adjusted <= report.alpha
     report.attrs["decision_p_value"] = float(p_value)
     return report
 
@@ -324,8 +333,8 @@ def union_decision(table_p_value, report):
     columns' (a second pass over the data, bootstrap calibration, or
     aggregated kernels): the union bound ``min(1, 2 min(p_table, p_maxT))``
     over the table's test and the first step of step-down maxT
-    (``report.attrs["maxt_p_value"]``)."""
-    return min(1.0, 2.0 * min(table_p_value, report.attrs["maxt_p_value"]))
+    (the report's ``maxt_p_value``)."""
+    return min(1.0, 2.0 * min(table_p_value, report.maxt_p_value))
 
 
 def record_decision(test, report, p_value, table_p_value):

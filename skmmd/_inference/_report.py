@@ -10,6 +10,7 @@ import numpy as np
 
 from .._utils._svg import bar_chart
 from . import _calibration
+from ._corrections import CORRECTION_TEXTS
 
 REFERENCE, CURRENT = "#4c72b0", "#dd8452"  # the two samples' colours
 _STYLE = """
@@ -69,14 +70,6 @@ def _number(value):
     return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
-# What each ``correction`` of ``explain`` controls, as the texts above a
-# per-column report say it (the CLI's, the HTML report's, the display's).
-CORRECTION_TEXTS = {
-    "fwer": "family-wise error controlled by step-down maxT",
-    "fdr": "false discovery rate controlled by Benjamini-Hochberg",
-    "fdr_by": "false discovery rate controlled by Benjamini-Yekutieli",
-    "none": "no correction: each column's own permutation p-value",
-}
 # Rows of a long column table shown besides the moved columns, moved
 # columns named in the verdict, and columns drawn (the first by evidence).
 _MORE_ROWS = 20
@@ -93,48 +86,18 @@ _CORRECTION_NAMES = {
 _FILE_ONLY = ("p_value", "pooled_p_value")
 
 
-def correction_of(report):
-    """The correction behind a per-column report's adjusted p-values (its
-    ``attrs["correction"]``; a report without one is family-wise)."""
-    return report.attrs.get("correction", "fwer")
-
-
 def correction_text(correction):
     """What ``correction`` controls, in words (an unknown one as it is)."""
     return CORRECTION_TEXTS.get(correction, f"correction {correction!r}")
 
 
-def flagged(report, alpha):
-    """Which rows of a per-column report moved (or depend on y), as a
-    boolean array: its own column of them (``attrs["flag"]``, else
-    ``moved``) when it has one at this ``alpha``, else adjusted p-value at
-    most ``alpha``. The count, the table, the figures and the display all
-    read this one answer."""
-    flag = report.attrs.get("flag", "moved")
-    if flag in report and report.attrs.get("alpha", alpha) == alpha:
-        return report[flag].to_numpy(dtype=bool)
-    return (report["adjusted_p_value"] <= alpha).to_numpy()
-
-
-def column_count(report, alpha, verb="moved"):
-    """``"3 of 500 columns moved at alpha = 0.05 (family-wise error
-    controlled by step-down maxT)"``: how many columns of ``report`` moved
-    (:func:`flagged`), out of how many, under which correction; ``verb``
-    says what such a column did (e.g. "depend on y")."""
-    moved = int(flagged(report, alpha).sum())
-    return (
-        f"{moved} of {len(report)} columns {verb} at alpha = {alpha:g} "
-        f"({correction_text(correction_of(report))})"
-    )
-
-
 def moved_columns(result):
-    """The labels of the result's columns that moved (:func:`flagged`),
-    most evidence first (None without a column report)."""
+    """The labels of the result's columns that moved (its report's
+    ``flagged``), most evidence first (None without a column report)."""
     report = result.column_report
     if report is None:
         return None
-    moved = flagged(report, result.alpha)
+    moved = report.flagged(result.alpha)
     return [str(c) for c, m in zip(report["column"], moved) if m]
 
 
@@ -154,7 +117,7 @@ def verdict(result, moved):
                 named += f" and {len(moved) - _NAMED} more (see the table)"
             no_column = result.NO_COLUMN
             text += (
-                f" Columns that {result.COLUMN_VERB}: {named}."
+                f" Columns that {result.column_report.verb}: {named}."
                 if moved
                 else f" {no_column[0].upper()}{no_column[1:]}"
             )
@@ -164,7 +127,7 @@ def verdict(result, moved):
             f"alpha = {alpha:g}, so the test does not reject H0 ({h0})."
         )
     if moved is not None:
-        count = column_count(result.column_report, alpha, result.COLUMN_VERB)
+        count = result.column_report.count_text(alpha)
         text += f" In all, {count}."
     return text
 
@@ -246,7 +209,7 @@ _ADJUSTED_NOTES = {
 
 def _header_notes(report, effect):
     """What each header of the column table means, ``{key: text}``."""
-    correction = correction_of(report)
+    correction = report.correction
     adjusted = _ADJUSTED_NOTES.get(
         correction, f"its p-value adjusted for testing every column ({correction})"
     )
@@ -291,14 +254,14 @@ def _heading(key, report):
     correction (e.g. "adjusted_p_value (step-down maxT)")."""
     if key != "adjusted_p_value":
         return key
-    correction = correction_of(report)
+    correction = report.correction
     return f"{key} ({_CORRECTION_NAMES.get(correction, correction)})"
 
 
 def _column_table(report, alpha, effect):
-    moved = flagged(report, alpha)
-    flag = report.attrs.get("flag", "moved")
-    report = report.assign(**{flag: moved})  # a report of its own, or computed
+    moved = report.flagged(alpha)
+    flag = report.flag
+    report = report.assign(**{flag: moved})  # at the report's alpha, or this one
     notes = _header_notes(report, effect)
     keys = _table_keys(report, flag)
     # Headers wrap after their underscores first (a narrow printed page).
@@ -422,10 +385,10 @@ def _columns_section(result, summaries):
         parts.append(
             "<h2>Columns</h2><p>Each column tested with its own kernel on the "
             "same resamples, most evidence first; adjusted p-values: "
-            f"{escape(correction_text(correction_of(report)))}. A column moved "
+            f"{escape(correction_text(report.correction))}. A column moved "
             "when its adjusted p-value is at most alpha "
             f'= {result.alpha:g}.</p><p class="count" id="column-count">'
-            f"{escape(column_count(report, result.alpha, result.COLUMN_VERB))}.</p>"
+            f"{escape(report.count_text(result.alpha))}.</p>"
         )
         parts.append(_column_table(report, result.alpha, result.EFFECT))
         shown = moved_columns(result)

@@ -42,9 +42,9 @@ class KernelTestResult:
     its sizes (``SIZES``: ``{attribute: description}``); the keys of
     :meth:`to_dict` (the CLI's ``--json``) are those names. It also says how
     the report and the CLI speak of its test: the page's ``TITLE``, the
-    ``FINDING`` a rejection makes, ``H0`` itself, and what a flagged column
-    of ``explain`` did (``COLUMN_VERB``) and what no flagged column means
-    (``NO_COLUMN``).
+    ``FINDING`` a rejection makes, ``H0`` itself, and what no flagged column
+    of ``explain`` means (``NO_COLUMN``; what a flagged one did is its
+    column report's ``verb``).
     """
 
     EFFECT = "effect"
@@ -53,7 +53,6 @@ class KernelTestResult:
     TITLE = "skmmd kernel test report"
     FINDING = "the test finds an effect"
     H0 = "no effect"
-    COLUMN_VERB = "moved"
     NO_COLUMN = "no column is flagged on its own at that level."
 
     def __init__(
@@ -72,6 +71,10 @@ class KernelTestResult:
         self.alpha = alpha
         self.reject = bool(pvalue <= alpha)
         self.standard_error = standard_error
+        if column_report is not None:  # a pandas report: pandas is there
+            from ._column_report import ColumnReport
+
+            column_report = ColumnReport.of(column_report)
         self.column_report = column_report
         # The table's statistic alone; differs from pvalue when a column
         # report joins the decision (``record_decision`` of ``_explain``).

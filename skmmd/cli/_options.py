@@ -11,7 +11,7 @@ import numpy as np
 
 from .._inference._calibration import AUTO_RESAMPLES
 from .._inference._corrections import CORRECTIONS
-from .._inference._report import check_path, column_count, flagged
+from .._inference._report import check_path
 
 # Exit statuses of the commands (documented in :mod:`skmmd.cli`).
 EXIT_OK, EXIT_REJECT, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -240,7 +240,7 @@ def json_result(effect, args, report, delta=None, **settings):
         **settings,
     }
     if report is not None:
-        result["correction"] = report.attrs.get("correction", args.correction)
+        result["correction"] = report.correction
         result["columns"] = report.to_dict(orient="records")
     return result
 
@@ -249,14 +249,15 @@ def json_result(effect, args, report, delta=None, **settings):
 REPORT_ROWS = 20
 
 
-def print_report(report, alpha, heading, out, verb="moved"):
+def print_report(report, alpha, heading, out, verb=None):
     """Print a per-column report under ``heading``, with how many columns
-    ``verb`` (moved, depend on the target) out of all, under which correction:
-    the first ``REPORT_ROWS`` rows, and every column that moved, then a line
-    counting the others (``--json`` has every row). Returns the rows
-    printed."""
-    print(f"\n{heading}: {column_count(report, alpha, verb)}", file=out)
-    moved = flagged(report, alpha)
+    ``verb`` (the report's own, or e.g. "depend on 'price'") out of all,
+    under which correction: the first ``REPORT_ROWS`` rows, and every column
+    that moved, then a line counting the others (``--json`` has every row).
+    Returns the rows printed."""
+    verb = report.verb if verb is None else verb
+    print(f"\n{heading}: {report.count_text(alpha, verb)}", file=out)
+    moved = report.flagged(alpha)
     shown = report[moved | (np.arange(len(report)) < REPORT_ROWS)]
     print(shown.to_string(index=False), file=out)
     if len(shown) < len(report):

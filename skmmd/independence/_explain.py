@@ -117,4 +117,5 @@ def column_report(test, X, Y, columns):
         test,
         rule,
         flag="depends",
+        verb="depend on y",
     )

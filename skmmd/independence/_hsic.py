@@ -376,7 +376,7 @@ class HSICTest(_BaseHSICTest):
         tests its marginal dependence on y, not given the other columns.
         With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
         only when no column can be flagged (the number drawn is
-        ``report.attrs["n_resamples_used"]``).
+        ``report.n_resamples_used``).
 
         Parameters
         ----------
@@ -390,12 +390,13 @@ class HSICTest(_BaseHSICTest):
 
         Returns
         -------
-        report : pandas.DataFrame
-            One row per column (group), most evidence first: ``column``,
-            ``statistic`` (its HSIC with y), ``p_value``, ``pooled_p_value``,
-            ``adjusted_p_value`` (by ``correction``, named in
-            ``report.attrs["correction"]``), ``depends``
-            (``adjusted_p_value <= alpha``), ``z`` (the statistic
+        report : ColumnReport
+            A pandas DataFrame that records what its numbers mean
+            (:class:`skmmd.inspection.ColumnReport`). One row per column
+            (group), most evidence first: ``column``, ``statistic`` (its
+            HSIC with y), ``p_value``, ``pooled_p_value``,
+            ``adjusted_p_value`` (by ``report.correction``), ``depends``
+            (``adjusted_p_value <= report.alpha``), ``z`` (the statistic
             standardized over the pairings) and ``hsic_low``, ``hsic_high``
             (95 % confidence interval of its HSIC, from the unbiased
             estimate).

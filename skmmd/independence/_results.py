@@ -30,9 +30,11 @@ class HSICTestResult(KernelTestResult):
         Delete-one-unit jackknife standard error of ``hsic``.
     n_pairs : int
         Number of ``(x, y)`` pairs tested.
-    column_report : pandas.DataFrame or None, default=None
+    column_report : ColumnReport or None, default=None
         The per-column report of ``explain`` when it was asked for with the
-        test (``hsic_test(..., explain=True)``).
+        test (``hsic_test(..., explain=True)``): a
+        :class:`~skmmd.inspection.ColumnReport` (a plain DataFrame only with
+        the meaning a report records in its ``attrs``).
 
     Attributes
     ----------
@@ -65,7 +67,6 @@ class HSICTestResult(KernelTestResult):
     TITLE = "skmmd independence test report"
     FINDING = "the two variables are dependent"
     H0 = "x and y are independent"
-    COLUMN_VERB = "depend on y"
     NO_COLUMN = (
         "no column depends on y at that level on its own: the dependence lies in "
         "how columns act together, or is spread thinly over several."

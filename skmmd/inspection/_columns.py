@@ -5,19 +5,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._inference._report import correction_of, correction_text, flagged
+from .._inference._report import correction_text
 from ._plotting import axes, shorten
-
-
-def _ranked(report):
-    """The report by decreasing evidence, as ``explain`` ranks it: adjusted
-    p-value, then the pooled p-value (a report without one: the permutation
-    p-value), then the standardized statistic ``z`` where they tie."""
-    tiebreak = "pooled_p_value" if "pooled_p_value" in report else "p_value"
-    keys = [k for k in ("adjusted_p_value", tiebreak, "z") if k in report]
-    ascending = [k != "z" for k in keys]
-    return report.sort_values(keys, ascending=ascending, kind="stable")
-
 
 # A new figure's height: 0.32 inch a bar up to _ROOMY bars (with 1.4 inch
 # for the title and the x axis, a figure between 1:3 and 3:1), 0.22 inch a
@@ -77,10 +66,12 @@ class ColumnReportDisplay:
 
     Parameters
     ----------
-    report : pandas.DataFrame
+    report : ColumnReport or pandas.DataFrame
         The table of :meth:`MMDTest.explain <skmmd.MMDTest.explain>` (or
-        ``column_report_``): ``column`` and ``adjusted_p_value``, in any
-        order; ``pooled_p_value`` and ``z`` break ties when present.
+        ``column_report_``), whose correction and verb name the axis and the
+        title; or any DataFrame with ``column`` and ``adjusted_p_value``, in
+        any order (its flagged columns are counted as "flagged"), where
+        ``pooled_p_value`` and ``z`` break ties when present.
     alpha : float, default=0.05
         The level the adjusted p-values are compared with.
     max_columns : int or None, default=20
@@ -150,8 +141,17 @@ class ColumnReportDisplay:
             raise ValueError(
                 f"max_columns must be a positive integer or None; got {max_columns!r}."
             )
-        ranked = _ranked(self.report)
-        all_moved = flagged(ranked, self.alpha)
+        from .._inference._column_report import ColumnReport, rank
+
+        try:  # a test's report says what its flags mean
+            meaning = ColumnReport.of(self.report)
+        except ValueError:  # a table of one's own: bars and counts only
+            meaning = None
+        ranked = rank(self.report)
+        if meaning is None:
+            all_moved = (ranked["adjusted_p_value"] <= self.alpha).to_numpy()
+        else:
+            all_moved = ColumnReport.of(ranked).flagged(self.alpha)
         n_moved, n_total = int(all_moved.sum()), len(ranked)
         report = ranked if max_columns is None else ranked.iloc[:max_columns]
         n_rows = len(report)
@@ -190,12 +190,11 @@ class ColumnReportDisplay:
             self.ax_.set_xlim(0, 1.3 * right)
         self.ax_.set_yticks(labelled, [columns[row] for row in labelled])
         self.ax_.set_ylim(n_rows - 0.5, -0.5)  # most evidence on top
-        dependence = any(str(c).startswith("hsic") for c in report.columns)
-        verb = "depend on y" if dependence else "moved"
+        verb = "flagged" if meaning is None else meaning.verb
         shown = f" (top {n_rows} shown)" if n_rows < n_total else ""
+        controls = "" if meaning is None else correction_text(meaning.correction)
         self.ax_.set(
-            xlabel=f"-log10 adjusted p-value\n"
-            f"({correction_text(correction_of(self.report))})",
+            xlabel="-log10 adjusted p-value" + (f"\n({controls})" if controls else ""),
             title=f"{n_moved} of {n_total} columns {verb}{shown}",
         )
         self.ax_.legend(loc="lower right", fontsize="small")

@@ -166,8 +166,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
         only when no column can be flagged (the smallest adjusted p-value is
         settled above ``alpha``); otherwise all 999 are drawn and the report
-        is the fixed one (the number drawn is
-        ``report.attrs["n_resamples_used"]``).
+        is the fixed one (the number drawn is ``report.n_resamples_used``).
 
         Parameters
         ----------
@@ -182,13 +181,15 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
 
         Returns
         -------
-        report : pandas.DataFrame
-            One row per column (group), most evidence first: ``column``,
-            ``statistic`` (its MMD^2), ``p_value`` (its own permutation
-            p-value), ``pooled_p_value`` (its fine-grained p-value against
-            all columns' resamples), ``adjusted_p_value`` (by ``correction``,
-            named in ``report.attrs["correction"]``), ``moved``
-            (``adjusted_p_value <= alpha``, alpha in ``report.attrs``), ``z``
+        report : ColumnReport
+            A pandas DataFrame that records what its numbers mean
+            (:class:`skmmd.inspection.ColumnReport`: ``correction``,
+            ``alpha``, ``verb``, ...). One row per column (group), most
+            evidence first: ``column``, ``statistic`` (its MMD^2),
+            ``p_value`` (its own permutation p-value), ``pooled_p_value``
+            (its fine-grained p-value against all columns' resamples),
+            ``adjusted_p_value`` (by ``report.correction``), ``moved``
+            (``adjusted_p_value <= report.alpha``), ``z``
             (the statistic standardized over the permutations), and
             ``mmd2_low``, ``mmd2_high`` (95 % confidence interval of its
             MMD^2). With ``explain_columns`` the fitted report also agrees

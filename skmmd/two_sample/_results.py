@@ -178,9 +178,11 @@ class MMDTestResult(KernelTestResult):
         Size of the first sample.
     n_samples_y : int
         Size of the second sample.
-    column_report : pandas.DataFrame or None, default=None
+    column_report : ColumnReport or None, default=None
         The per-column report of ``explain`` when it was asked for with the
-        test (``hsic_test(..., explain=True)``).
+        test (``mmd_test(..., explain=True)``): a
+        :class:`~skmmd.inspection.ColumnReport` (a plain DataFrame only with
+        the meaning a report records in its ``attrs``).
 
     Attributes
     ----------

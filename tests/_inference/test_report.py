@@ -15,7 +15,13 @@ import pytest
 from skmmd import MMDTest, MMDTestResult, mmd_test
 from skmmd.inspection import ColumnSummaries
 from tests.helpers.pages import self_contained
-from tests.helpers.reports import MOVED, column_report, moved_columns, result_of
+from tests.helpers.reports import (
+    MOVED,
+    column_report,
+    moved_columns,
+    report_of,
+    result_of,
+)
 
 pd = pytest.importorskip("pandas", reason="the report's tables use pandas")
 
@@ -68,6 +74,7 @@ def test_html_report_says_which_correction(correction, words):
 def test_html_report_of_many_moved_columns_names_the_first_20():
     report = column_report(n=60)
     report["adjusted_p_value"] = np.linspace(0.0001, 0.04, 60)  # all moved
+    report["moved"] = True
     html = result_of(report).to_html()
     verdict = re.search(r'id="verdict">(.*?)</p>', html).group(1)
     assert "and 40 more (see the table)." in verdict
@@ -216,8 +223,10 @@ def test_report_of_a_joint_difference_and_an_undefined_interval():
     """Rejected with no column moved on its own; an infinite standard error
     (tiny samples) is JSON's null in the page's data and "inf" in its text."""
 
-    report = pd.DataFrame(
-        {"column": ["a", "b"], "adjusted_p_value": [0.2, 0.6], "p_value": [0.1, 0.3]}
+    report = report_of(
+        pd.DataFrame(
+            {"column": ["a", "b"], "adjusted_p_value": [0.2, 0.6], "p_value": [0.1, 0.3]}
+        )
     )
     result = MMDTestResult(
         statistic=0.5,
@@ -243,11 +252,11 @@ def test_report_explains_its_column_table_and_the_interval_against_the_test():
     that moved with an interval starting at 0 is marked, and the page says
     why the test and the interval can disagree."""
 
-    report = pd.DataFrame(
+    report = report_of(pd.DataFrame(
         {"column": ["a", "b"], "statistic": [0.01, 0.0], "p_value": [0.001, 0.8],
          "adjusted_p_value": [0.002, 0.9], "z": [4.0, -0.5],
          "mmd2_low": [0.0, 0.0], "mmd2_high": [0.02, 0.0]}
-    )  # fmt: skip
+    ))  # fmt: skip
     html = result_of(report).to_html()
     page = self_contained(html)
     headers = [a.get("title", "") for tag, a in page.elements if tag == "th"]
@@ -420,6 +429,7 @@ def test_report_draws_at_most_20_columns_and_says_how_many_not():
     assert page.text["not-drawn"] == "40 more columns are not drawn; the first 20 are."
     report = column_report(n=60)
     report["adjusted_p_value"] = np.linspace(0.0001, 0.04, 60)  # all moved
+    report["moved"] = True
     summaries = ColumnSummaries().update(X, Y)
     page = self_contained(result_of(report).to_html(summaries=summaries))
     assert page.column_figures() == list(report["column"][:20])

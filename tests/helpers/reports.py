@@ -9,14 +9,33 @@ from skmmd import MMDTestResult
 N_COLUMNS, MOVED = 1000, ["c0777", "c0003", "c0512"]
 
 
+def report_of(frame, correction="fwer", alpha=0.05, flag="moved", verb="moved"):
+    """``frame`` (rows in its order) as a ColumnReport that says what its
+    numbers mean, its ``flag`` column set from ``adjusted_p_value``."""
+    from skmmd.inspection import ColumnReport
+
+    report = ColumnReport(frame.reset_index(drop=True))
+    report[flag] = report["adjusted_p_value"] <= alpha
+    report.attrs.update(
+        correction=correction,
+        alpha=alpha,
+        flag=flag,
+        verb=verb,
+        maxt_p_value=float(report["adjusted_p_value"].min()),
+        n_resamples_used=999,
+    )
+    return report
+
+
 def moved_columns(n):
     """The three moved columns of ``column_report(n=n)``, most evidence first."""
     return [f"c{n * k // 1000:04d}" for k in (777, 3, 512)]
 
 
 def column_report(correction="fwer", n=N_COLUMNS):
-    """A report of ``n`` columns as ``explain`` writes it, three of them
-    moved (those of ``moved_columns(n)``), given in a shuffled order."""
+    """A :class:`~skmmd.inspection.ColumnReport` of ``n`` columns as
+    ``explain`` writes it, three of them moved (those of
+    ``moved_columns(n)``), given in a shuffled order."""
     import pandas as pd
 
     rng = np.random.default_rng(0)
@@ -41,9 +60,7 @@ def column_report(correction="fwer", n=N_COLUMNS):
             "mmd2_high": rng.uniform(size=n),
         }
     )
-    report = report.sample(frac=1.0, random_state=1).reset_index(drop=True)
-    report.attrs["correction"] = correction
-    return report
+    return report_of(report.sample(frac=1.0, random_state=1), correction)
 
 
 def result_of(report):
