@@ -6,12 +6,14 @@ from ._aggregated import AggregatedMMDTest
 from ._mmd import MMDTest
 
 
-def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options):
+def mmd_test(
+    X, Y, *, transformer="auto", explain=False, columns=None, aggregate=False, **options
+):
     """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
 
-    Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` for a list of
-    transformers) and returns its ``result_``: the same numbers as the
-    estimator's fitted attributes.
+    Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` with
+    ``aggregate=True`` or a list of transformers) and returns its
+    ``result_``: the same numbers as the estimator's fitted attributes.
 
     Parameters
     ----------
@@ -35,6 +37,12 @@ def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options
         The column groups of ``explain`` (None: every column alone).
         ``columns``, ``correction`` and ``decision`` apply only with
         ``explain=True``: without it they are an error.
+    aggregate : bool, default=False
+        Fit :class:`AggregatedMMDTest` instead, as :func:`hsic_test` and
+        :func:`goodness_of_fit_test` do: with ``transformer="auto"`` a grid
+        of Gaussian and Laplacian bandwidths, every kernel on the same
+        permutations, one valid p-value (a list of transformers aggregates
+        those maps, with or without this flag).
     **options : dict
         Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
         ``n_resamples``, ``alpha``, ``random_state``, ``block_size`` (rows in
@@ -68,7 +76,17 @@ def mmd_test(X, Y, *, transformer="auto", explain=False, columns=None, **options
     True
     """
     check_explain_options(explain, columns, options)
-    if isinstance(transformer, list):
+    single = not isinstance(transformer, list)
+    if (
+        aggregate
+        and single
+        and not (isinstance(transformer, str) and transformer == "auto")
+    ):
+        raise ValueError(
+            "aggregate=True aggregates a grid of bandwidths (transformer='auto') "
+            f"or a list of maps; got transformer={transformer!r}."
+        )
+    if aggregate or not single:
         decision = options.pop("decision", None)
         test = AggregatedMMDTest(transformer, **options).fit(X, Y)
         if explain:  # a second pass: one report for the aggregated kernels

@@ -123,9 +123,12 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         Progress messages of the calibration when positive.
     explain_columns : bool, list or dict, default=False
         Also test every column (``True``), or the column groups given (see
-        :meth:`explain`), in the same pass over the data as the test: the
-        report is ``column_report_``, also with ``partial_fit`` and dask
-        input (the unit sums of all columns held at once). The automatic
+        :meth:`explain`): the report is ``column_report_``. With a feature
+        map the columns' unit sums are summed in the same pass over the data
+        as the test's, also with ``partial_fit`` and dask input (the unit
+        sums of all columns held at once); the exact test
+        (``transformer=None``) has no unit sums and tests the columns in a
+        second pass over the rows in memory. The automatic
         ``resample_unit`` is the widest single kernel's (see :ref:`explain`).
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
         How :meth:`explain` adjusts the columns' p-values: family-wise error,

@@ -225,7 +225,11 @@ def test_report_of_a_joint_difference_and_an_undefined_interval():
 
     report = report_of(
         pd.DataFrame(
-            {"column": ["a", "b"], "adjusted_p_value": [0.2, 0.6], "p_value": [0.1, 0.3]}
+            {
+                "column": ["a", "b"],
+                "adjusted_p_value": [0.2, 0.6],
+                "p_value": [0.1, 0.3],
+            }
         )
     )
     result = MMDTestResult(

@@ -181,3 +181,19 @@ def test_aggregated_with_learned_and_fixed_kernels():
     assert len(test.statistics_) == 2
     assert 0 < test.p_value_ <= 1
     assert test.n_train_ == 180
+
+
+def test_mmd_test_aggregates_as_the_other_families_functions():
+    """``mmd_test(..., aggregate=True)`` is AggregatedMMDTest's result, as
+    ``hsic_test`` and ``goodness_of_fit_test`` take ``aggregate=True``; a
+    single map cannot be aggregated."""
+    from skmmd import AggregatedMMDTest, RandomFourierSampler, mmd_test
+
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(200, 2)), rng.normal(size=(200, 2)) + [0.4, 0.0]
+    options = {"n_bandwidths": 3, "n_components": 64, "n_resamples": 199}
+    result = mmd_test(X, Y, aggregate=True, random_state=0, **options)
+    test = AggregatedMMDTest(random_state=0, **options).fit(X, Y)
+    assert result.pvalue == test.p_value_ and result.statistic == test.statistic_
+    with pytest.raises(ValueError, match="aggregate=True aggregates a grid"):
+        mmd_test(X, Y, transformer=RandomFourierSampler(), aggregate=True)
