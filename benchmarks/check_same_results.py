@@ -252,6 +252,64 @@ def _goodness_of_fit(out):
     _test_values("ksd.partial_fit", chunked, out)
 
 
+def _goodness_of_fit_models(out):
+    """The goodness-of-fit tests' other models and inputs (added with issue
+    67): composite nulls (a scipy family, with ``known_params``; a mixture
+    refit per resample), a bounded support, the exact test and MCMC chains."""
+    from scipy import stats
+    from sklearn.mixture import GaussianMixture
+
+    import skmmd
+
+    rng = np.random.default_rng(6)
+    x = rng.gamma(2.0, size=(300, 1))
+    options = {"random_state": 0, "n_resamples": 99}
+    for name, model, extra in (
+        ("gof.family.norm", stats.norm, {}),
+        ("gof.family.expon", stats.expon, {"known_params": {"loc": 0}}),
+        ("gof.support.gamma", stats.gamma(2.0), {}),
+    ):
+        _test_values(name, skmmd.KernelSteinTest(model, **extra, **options).fit(x), out)
+    X = rng.normal(size=(300, 2))
+    mixture = GaussianMixture(2, random_state=0)
+    _test_values(
+        "gof.family.mixture", skmmd.KernelSteinTest(mixture, **options).fit(X), out
+    )
+    model = stats.multivariate_normal(np.zeros(2))
+    _test_values(
+        "gof.exact",
+        skmmd.KernelSteinTest(model, transformer=None, **options).fit(X[:200]),
+        out,
+    )
+    chains = rng.normal(size=(200, 3, 2)).cumsum(axis=0) * 0.1
+    _test_values("gof.chains", skmmd.KernelSteinTest(model, **options).fit(chains), out)
+
+
+def _decisions(out):
+    """The decisions over a table and its columns: the flags of every
+    correction and the table's own p-value (added with issue 67)."""
+    import skmmd
+
+    table = _table()
+    for correction in ("fwer", "fdr", "none"):
+        result = skmmd.mmd_test(
+            table.iloc[:300],
+            table.iloc[300:],
+            explain=True,
+            correction=correction,
+            random_state=0,
+            n_resamples=199,
+        )
+        report = result.column_report
+        out[f"decision.{correction}"] = np.array(
+            [result.pvalue, result.table_pvalue, result.reject], dtype=np.float64
+        )
+        out[f"decision.{correction}.flags"] = report["moved"].to_numpy(np.float64)
+    table["t"] = table["a"] ** 2
+    result = skmmd.hsic_test(table, "t", explain=True, random_state=0, n_resamples=199)
+    out["decision.hsic.flags"] = result.column_report["depends"].to_numpy(np.float64)
+
+
 def _causal_data(seed=4, n=400):
     rng = np.random.default_rng(seed)
     a = rng.normal(size=n)
@@ -438,6 +496,8 @@ def collect():
         _auto_and_corrections,
         _aggregated_hsic,
         _goodness_of_fit,
+        _goodness_of_fit_models,
+        _decisions,
         _conditional,
         _causal,
         _dask,
