@@ -4,6 +4,11 @@ public names for the rest of skmmd.
 A scikit-learn or scipy upgrade that moves them touches this file only.
 """
 
+from scipy.stats._multivariate import multi_rv_generic as MultivariateFamily
+from scipy.stats._multivariate import (
+    multivariate_normal_frozen as FrozenMultivariateNormal,
+)
+from scipy.stats._multivariate import multivariate_t_frozen as FrozenMultivariateT
 from sklearn.base import _fit_context as fit_context
 from sklearn.utils._array_api import _convert_to_numpy as convert_to_numpy
 from sklearn.utils._array_api import _is_numpy_namespace as is_numpy_namespace
@@ -25,6 +30,9 @@ from sklearn.utils.validation import _is_fitted as is_fitted
 from sklearn.utils.validation import validate_data
 
 __all__ = [
+    "FrozenMultivariateNormal",
+    "FrozenMultivariateT",
+    "MultivariateFamily",
     "convert_to_numpy",
     "is_fitted",
     "is_numpy_namespace",

@@ -129,13 +129,12 @@ class EstimatorFamily:
 def family_of(model, known_params=None):
     """The family of a model that is one (fit by the test), or None for a
     fixed model; ``known_params`` applies to an unfrozen scipy family only."""
-    from scipy.stats import rv_continuous
+    from scipy.stats import multivariate_normal, rv_continuous
 
-    kind = type(model).__name__  # scipy's generator classes are private
     if isinstance(model, rv_continuous):
         return ScipyFamily(model, known_params or {})
     family = None
-    if kind == "multivariate_normal_gen":
+    if model is multivariate_normal:
         family = MultivariateNormalFamily(model)
     elif (
         hasattr(model, "fit")
@@ -148,7 +147,7 @@ def family_of(model, known_params=None):
         raise ValueError(
             "known_params fixes parameters of an unfrozen scipy.stats family "
             f"(e.g. scipy.stats.expon with known_params={{'loc': 0}}); model is "
-            f"{kind}."
+            f"{type(model).__name__}."
         )
     return family
 

@@ -26,7 +26,12 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._utils import _budgets
-from .._utils._compat import frozen_parameters
+from .._utils._compat import (
+    FrozenMultivariateNormal,
+    FrozenMultivariateT,
+    MultivariateFamily,
+    frozen_parameters,
+)
 from ..statistics._stein import checked_score
 from ._support import (
     LineLogDensity,
@@ -286,13 +291,13 @@ def _fitted(estimator, attribute):
 
 def _sklearn_score(model):
     """The score of a fitted scikit-learn density model, or None."""
-    name = type(model).__name__
-    if name in ("GaussianMixture", "BayesianGaussianMixture") and hasattr(
-        model, "predict_proba"
-    ):
+    from sklearn.mixture import BayesianGaussianMixture, GaussianMixture
+    from sklearn.neighbors import KernelDensity
+
+    if isinstance(model, (GaussianMixture, BayesianGaussianMixture)):
         _fitted(model, "precisions_")
         return _MixtureScore(model), model.means_.shape[1]
-    if name == "KernelDensity":
+    if isinstance(model, KernelDensity):
         _fitted(model, "tree_")
         if model.kernel != "gaussian":
             raise ValueError(
@@ -369,7 +374,6 @@ def _score_function_on_line(model, line):
 def _model_score(model):
     from scipy.stats import rv_continuous, rv_discrete
 
-    kind = type(model).__name__  # scipy's frozen classes are private
     if isinstance(getattr(model, "dist", None), rv_discrete):
         raise TypeError(
             f"model {model.dist.name}(...) is discrete: the Stein test needs a "
@@ -382,10 +386,10 @@ def _model_score(model):
             name = f"{model.dist.name}(...) on ({line.low:g}, {line.high:g})"
             return ModelScore(score, None, name, line=line)
         return ModelScore(_UnivariateScore(model), None, f"{model.dist.name}(...)")
-    if kind == "multivariate_normal_frozen":
+    if isinstance(model, FrozenMultivariateNormal):
         score = _MultivariateNormalScore(model.mean, model.cov)
         return ModelScore(score, model.dim, "multivariate_normal(...)")
-    if kind == "multivariate_t_frozen":
+    if isinstance(model, FrozenMultivariateT):
         score = _MultivariateTScore(model.loc, model.shape, model.df)
         return ModelScore(score, model.dim, "multivariate_t(...)")
     if isinstance(model, rv_discrete):
@@ -393,8 +397,8 @@ def _model_score(model):
             f"model scipy.stats.{model.name} is discrete: the Stein test needs a "
             "density with a score grad log p (a continuous distribution)."
         )
-    if isinstance(model, rv_continuous) or kind.endswith("_gen"):
-        name = getattr(model, "name", kind.removesuffix("_gen"))
+    if isinstance(model, (rv_continuous, MultivariateFamily)):
+        name = getattr(model, "name", type(model).__name__.removesuffix("_gen"))
         raise TypeError(
             f"model=scipy.stats.{name} is a family of laws that the test does "
             "not fit (it fits the univariate continuous families and "

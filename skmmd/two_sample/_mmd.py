@@ -399,18 +399,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         return self._report_maps.maps
 
     def _map(self, X=None):
-        """The unfitted feature map: ``transformer``, or the ``"auto"`` map of
-        ``X``'s kind (None: of arrays)."""
-        if not isinstance(self.transformer, str):
-            return self.transformer
-        _inputs.check_numbers(X)
-        return _inputs.auto_transformer(
-            is_dataframe(X),
-            self.random_state,
-            kernel=self.kernel,
-            bandwidth=self.bandwidth,
-            nu=self.nu,
-        )
+        return _unfitted_map(self, X)
 
     def _input_transformers(self, X=None):
         return None if self.transformer is None else [self._map(X)]
@@ -558,3 +547,18 @@ def _calibrate_table(test, sums, m, n, seed):
         return
     report = _explain.report_from_sums(test, columns, sums[1:], m, n, seed)
     second_pass_decision(test, report)
+
+
+def _unfitted_map(test, X=None):
+    """The unfitted feature map of ``test``: its ``transformer``, or the
+    ``"auto"`` map of ``X``'s kind (None: of arrays)."""
+    if not isinstance(test.transformer, str):
+        return test.transformer
+    _inputs.check_numbers(X)
+    return _inputs.auto_transformer(
+        is_dataframe(X),
+        test.random_state,
+        kernel=test.kernel,
+        bandwidth=test.bandwidth,
+        nu=test.nu,
+    )
