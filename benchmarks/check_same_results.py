@@ -203,9 +203,13 @@ def _auto_and_corrections(out):
             random_state=0,
             n_resamples=199,
         )
-        out[f"explain.{correction}"] = result.column_report.select_dtypes(
-            "number"
-        ).to_numpy(float)
+        report = result.column_report
+        out[f"explain.{correction}"] = report.select_dtypes("number").to_numpy(float)
+        # The decision over the table and its columns (added with issue 67).
+        out[f"decision.{correction}"] = np.array(
+            [result.pvalue, result.table_pvalue, result.reject], dtype=np.float64
+        )
+        out[f"decision.{correction}.flags"] = report["moved"].to_numpy(np.float64)
 
 
 def _aggregated_hsic(out):
@@ -286,25 +290,11 @@ def _goodness_of_fit_models(out):
 
 
 def _decisions(out):
-    """The decisions over a table and its columns: the flags of every
-    correction and the table's own p-value (added with issue 67)."""
+    """The flags of an independence screening's decision (added with issue
+    67; the two-sample decisions are in :func:`_auto_and_corrections`)."""
     import skmmd
 
     table = _table()
-    for correction in ("fwer", "fdr", "none"):
-        result = skmmd.mmd_test(
-            table.iloc[:300],
-            table.iloc[300:],
-            explain=True,
-            correction=correction,
-            random_state=0,
-            n_resamples=199,
-        )
-        report = result.column_report
-        out[f"decision.{correction}"] = np.array(
-            [result.pvalue, result.table_pvalue, result.reject], dtype=np.float64
-        )
-        out[f"decision.{correction}.flags"] = report["moved"].to_numpy(np.float64)
     table["t"] = table["a"] ** 2
     result = skmmd.hsic_test(table, "t", explain=True, random_state=0, n_resamples=199)
     out["decision.hsic.flags"] = result.column_report["depends"].to_numpy(np.float64)
