@@ -190,9 +190,10 @@ def _private_attributes_across_packages(root):
             continue
         names = defined[_package(root, path)]
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
+            read = _attribute_read(node)
+            if read is None:
                 continue
-            name, owner = node.attr, node.value
+            name, owner = read
             if not name.startswith("_") or name.startswith("__"):
                 continue
             if name in _NAMEDTUPLE_API or name in names:
@@ -201,8 +202,29 @@ def _private_attributes_across_packages(root):
                 continue
             if isinstance(owner, ast.Call) and getattr(owner.func, "id", "") == "super":
                 continue
-            found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(node)}")
-    return found
+            found.append((f"{path.relative_to(root)}", node.lineno, ast.unparse(node)))
+    return [f"{where}:{line} {text}" for where, line, text in sorted(found)]
+
+
+# The builtins that reach an attribute by its name.
+_BY_NAME = ("getattr", "hasattr", "setattr", "delattr")
+
+
+def _attribute_read(node):
+    """``(name, owner)`` of an attribute read, ``owner.name`` or by a
+    constant name, ``getattr(owner, "name")`` (``hasattr``, ``setattr``,
+    ``delattr`` too); None for any other node."""
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        return node.attr, node.value
+    if (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) in _BY_NAME
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return node.args[1].value, node.args[0]
+    return None
 
 
 def test_no_private_attribute_is_read_across_packages():
@@ -219,12 +241,14 @@ def test_a_private_attribute_of_another_package_is_found(tmp_path):
         + "\n\ndef _injected(test, result, frozen):  # noqa\n"
         + "    test._two_samples(None, None)\n"
         + "    frozen.dist._parse_args()\n"
+        + "    hasattr(result, '_FINDING')\n"
         + "    return self._anything, test.__class__\n"
     )
     found = _private_attributes_across_packages(tmp_path)
     assert [f.split(" ", 1)[1] for f in found] == [
         "test._two_samples",
         "frozen.dist._parse_args",
+        "hasattr(result, '_FINDING')",
     ]
     assert all(f.startswith("skmmd/_inference/_engines.py:") for f in found)
 

@@ -26,6 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._utils import _budgets, _streams
+from .._utils._compat import n_features_out
 from . import _calibration
 
 # Rows whose positions are shuffled together (a power of two, so that units of
@@ -393,7 +394,7 @@ def transformer_width(transformer, X, rows=HOST):
     width scikit-learn's feature names count) when it has one, else that of
     its map of the first row of ``X`` (a probe that, for skmmd's samplers,
     would load a compiled kernel the stream itself never calls)."""
-    width = getattr(transformer, "_n_features_out", None)
+    width = n_features_out(transformer)
     if isinstance(width, numbers.Integral):
         return int(width)
     return int(transformer.transform(rows.take(X, slice(0, 1))).shape[1])

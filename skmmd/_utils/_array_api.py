@@ -102,8 +102,8 @@ def as_numpy(a, name):
 
 def convert_fitted(estimator, convert):
     """Apply ``convert`` to a sampler's fitted arrays (its
-    ``_array_api_attributes``), in place; returns the sampler."""
-    for name in getattr(estimator, "_array_api_attributes", None) or ():
+    ``ARRAY_API_ATTRIBUTES``), in place; returns the sampler."""
+    for name in getattr(estimator, "ARRAY_API_ATTRIBUTES", None) or ():
         value = getattr(estimator, name, None)
         if value is not None:
             setattr(estimator, name, convert(value))
@@ -251,7 +251,7 @@ def dispatching(method):
     """Wrap a sampler's ``fit`` or ``transform`` for arrays of other namespaces.
 
     ``fit`` runs the sampler's own code (its random draws in NumPy, as always),
-    then moves the fitted arrays named in ``_array_api_attributes`` to the
+    then moves the fitted arrays named in ``ARRAY_API_ATTRIBUTES`` to the
     input's namespace and device; ``transform`` calls the sampler's
     ``_transform_array_api``, or for host arrays its NumPy ``transform`` on
     views. Samplers that say why not (``_array_api_unsupported``) raise a
@@ -260,7 +260,7 @@ def dispatching(method):
 
     @functools.wraps(method)
     def wrapper(self, X, *args, **kwargs):
-        attributes = getattr(self, "_array_api_attributes", None)
+        attributes = getattr(self, "ARRAY_API_ATTRIBUTES", None)
         transform = method.__name__ == "transform"
         if transform and attributes is not None and get_config()["array_api_dispatch"]:
             # X in the namespace and on the device of the fitted arrays.

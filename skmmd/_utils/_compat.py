@@ -47,6 +47,7 @@ __all__ = [
     "StrOptions",
     "fit_context",
     "frozen_parameters",
+    "n_features_out",
     "validate_data",
     "validate_parameter_constraints",
     "validate_params",
@@ -57,3 +58,9 @@ def frozen_parameters(frozen):
     """``(shapes, loc, scale)`` of a frozen scipy.stats law, as scipy itself
     parses its arguments (positional or keyword, defaults filled in)."""
     return frozen.dist._parse_args(*frozen.args, **frozen.kwds)
+
+
+def n_features_out(transformer):
+    """The output width a fitted transformer states (scikit-learn's
+    ``_n_features_out``, which its feature names count), or None."""
+    return getattr(transformer, "_n_features_out", None)

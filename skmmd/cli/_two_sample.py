@@ -168,7 +168,7 @@ def _fit_streamed(test, args, summaries=None):
         y = np.empty((0, width)) if y is None else y
         if summaries is not None:
             summaries.update(x, y, names=args.names)
-        if not hasattr(test, "_stream"):
+        if not hasattr(test, "n_samples_seen_"):
             # A fixed bandwidth makes the map independent of the data, except
             # a table's, whose columns are scaled by their quantiles.
             tabular = isinstance(test.transformer, TabularSampler)

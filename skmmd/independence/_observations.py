@@ -37,7 +37,7 @@ def _half(transformer, which):
 
 def _column_draws(transformer):
     """The independent draw behind each of a fitted map's columns, or None."""
-    draws = getattr(transformer, "_column_draws", None)
+    draws = getattr(transformer, "column_draws", None)
     return None if draws is None else draws()
 
 

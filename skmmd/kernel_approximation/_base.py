@@ -70,18 +70,18 @@ class BaseSampler(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         # maps the blocks lazily, fit reads a seeded bounded subsample.
         super().__init_subclass__(**kwargs)
         # With array_api_dispatch, arrays of other namespaces (PyTorch, CuPy)
-        # go to the samplers that declare ``_array_api_attributes``.
+        # go to the samplers that declare ``ARRAY_API_ATTRIBUTES``.
         for name in ("fit", "transform"):
             if name in cls.__dict__:
                 method = _array_api.dispatching(cls.__dict__[name])
                 setattr(cls, name, _dask.dispatching(method))
 
     # Fitted arrays moved to the input's namespace after fit (None: NumPy only).
-    _array_api_attributes = None
+    ARRAY_API_ATTRIBUTES = None
 
     def _array_api_unsupported(self):
         """Why this sampler takes no array-API input (None: it takes them)."""
-        if self._array_api_attributes is None:
+        if self.ARRAY_API_ATTRIBUTES is None:
             return f"{type(self).__name__} computes with NumPy only"
         return None
 

@@ -262,11 +262,19 @@ class RandomFourierSampler(FusedSums, BaseSampler):
     def _n_frequencies(self):
         return n_frequencies(self.feature, self.n_components)
 
-    def _column_draws(self):
-        """The independent draw behind each output column (its frequency, or
-        its orthogonal block), for the variance of statistics over the
-        random features; None for quasi-Monte Carlo frequencies, which are
-        not independent."""
+    def column_draws(self):
+        """Label each output column with the independent draw behind it.
+
+        The tests estimate how much a statistic varies over the draw of the
+        random features from these groups (a jackknife over the draws).
+
+        Returns
+        -------
+        draws : ndarray of shape (n_components,) or None
+            The frequency of each column (its orthogonal block with
+            ``orthogonal=True``); None for quasi-Monte Carlo frequencies,
+            which are not independent.
+        """
         if self.qmc is not None:
             return None
         n_pairs = self.n_components // 2 if self.feature == "cos_sin" else 0
@@ -276,7 +284,7 @@ class RandomFourierSampler(FusedSums, BaseSampler):
         return frequency
 
     # Array-API inputs (see skmmd._utils._array_api): the draws move to X's device.
-    _array_api_attributes = ("random_weights_", "random_offset_")
+    ARRAY_API_ATTRIBUTES = ("random_weights_", "random_offset_")
 
     def _transform_array_api(self, X, xp, device):
         X = self._validate_transform_data(X)
@@ -429,7 +437,7 @@ class NormalizedRandomFourierSampler(RandomFourierSampler):
     feature = "cos_phase"
     # Normalization needs each whole feature row: summed after transform.
     grouped_sums = None
-    # _column_draws is inherited: normalization couples the columns only
+    # column_draws is inherited: normalization couples the columns only
     # through each row's norm, which is close to 1.
 
     def transform(self, X):

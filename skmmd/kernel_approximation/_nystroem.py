@@ -363,7 +363,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
 
     # Array-API inputs (see skmmd._utils._array_api): ``K(S, S)`` is decomposed on
     # the host, the rest stays on X's device.
-    _array_api_attributes = (
+    ARRAY_API_ATTRIBUTES = (
         "normalization_",
         "eigenvalues_",
         "components_",

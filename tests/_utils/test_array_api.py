@@ -168,7 +168,7 @@ def test_sampler_matches_numpy(xp_device, sampler, dtype):
     else:
         assert_features_equal(Z_xp, Z_np, dtype)
     # Fitted arrays live in the input's namespace; scalars stay floats.
-    for name in fitted._array_api_attributes:
+    for name in fitted.ARRAY_API_ATTRIBUTES:
         value = getattr(fitted, name)
         if value is not None:
             assert _namespace_of(value) == _namespace_of(Z_xp), name
@@ -266,7 +266,7 @@ def test_two_sample_tests_match_numpy(xp_device, test, dtype):
         fitted.null_distribution_, reference.null_distribution_, rtol=0, atol=eps
     )
     for sampler in maps:
-        name = sampler._array_api_attributes[0]
+        name = sampler.ARRAY_API_ATTRIBUTES[0]
         assert _namespace_of(getattr(sampler, name)) == _namespace_of(_on(xp_device, X))
 
 
@@ -338,7 +338,7 @@ def test_without_dispatch_numpy_path_is_unchanged():
             Z_dispatch = fitted.transform(X)
         assert isinstance(Z_dispatch, np.ndarray)
         np.testing.assert_array_equal(Z_dispatch, Z)
-        assert isinstance(getattr(fitted, fitted._array_api_attributes[0]), np.ndarray)
+        assert isinstance(getattr(fitted, fitted.ARRAY_API_ATTRIBUTES[0]), np.ndarray)
 
 
 def test_errors():

@@ -187,7 +187,7 @@ def test_draw_variance_is_the_spread_over_new_features():
     a = fits[0].x_transformer_.transform(x)
     b = fits[0].y_transformer_.transform(y)
     draws = [
-        [t._column_draws()] for t in (fits[0].x_transformer_, fits[0].y_transformer_)
+        [t.column_draws()] for t in (fits[0].x_transformer_, fits[0].y_transformer_)
     ]
     estimates = np.sqrt(
         [
@@ -207,12 +207,12 @@ def test_draw_variance_is_the_spread_over_new_features():
     )
     # Quasi-Monte Carlo frequencies are not independent draws: no term.
     qmc = RandomFourierSampler(n_components=8, qmc="sobol").fit(x)
-    assert qmc._column_draws() is None
+    assert qmc.column_draws() is None
     assert draw_variances([a], [b], [None], [None])[0] == 0.0
     orthogonal = RandomFourierSampler(n_components=9, orthogonal=True).fit(
         np.ones((3, 2))
     )
-    assert orthogonal._column_draws().tolist() == [0, 0, 1, 1, 0, 0, 1, 1, 2]
+    assert orthogonal.column_draws().tolist() == [0, 0, 1, 1, 0, 0, 1, 1, 2]
 
 
 def test_auto_unit_grows_with_the_rows():

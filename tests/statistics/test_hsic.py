@@ -32,7 +32,7 @@ def test_column_hsic_effect_sizes_equal_each_columns_jackknife(rng):
     y_map = RandomFourierSampler(n_components=16, random_state=0).fit(y)
     b = y_map.transform(y)
     parts = ColumnHSICParts(a, 3, b, True)
-    hsic, se = parts.effect_sizes(b, y_map._column_draws())
+    hsic, se = parts.effect_sizes(b, y_map.column_draws())
     for j in range(3):
         aj = a[:, j * w : (j + 1) * w]
         one = HSICParts(feature_gram(aj), feature_gram(b), True)
