@@ -77,3 +77,14 @@ def test_a_plain_dataframe_is_a_report_only_with_its_meaning(reports):
     bare.attrs = {"correction": "fwer"}
     with pytest.raises(ValueError, match=r"lacks \['alpha', 'flag', 'verb'"):
         ColumnReport.of(bare)
+
+
+def test_a_report_read_back_from_parquet_is_a_report_again(reports, tmp_path):
+    pytest.importorskip("pyarrow", reason="Parquet files need pyarrow")
+    from skmmd.inspection import ColumnReport
+
+    path = tmp_path / "report.parquet"
+    reports[1].to_parquet(path)
+    back = ColumnReport.of(pd.read_parquet(path))
+    assert back.count_text() == reports[1].count_text()
+    np.testing.assert_array_equal(back.flagged(), reports[1].flagged())
