@@ -87,6 +87,12 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     known_params : dict or None, default=None
         Parameters of an unfrozen ``scipy.stats`` family held fixed (see
         :class:`KernelSteinTest`).
+    fit_params : dict or None, default=None
+        Parameters of an unfrozen ``scipy.stats`` family already fit to the
+        rows (see :class:`KernelSteinTest`).
+    guessed_params : dict or None, default=None
+        Starting values of an unfrozen ``scipy.stats`` family's fit (see
+        :class:`KernelSteinTest`).
 
     Attributes
     ----------
@@ -173,6 +179,8 @@ class AggregatedKernelSteinTest(BaseSteinTest):
             "array-like",
         ],
         "known_params": [None, dict],
+        "fit_params": [None, dict],
+        "guessed_params": [None, dict],
         **LOOP_CONSTRAINTS,
     }
 
@@ -202,6 +210,8 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         train_size=None,
         support=None,
         known_params=None,
+        fit_params=None,
+        guessed_params=None,
     ):
         self.model = model
         self.transformers = transformers
@@ -220,6 +230,8 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.train_size = train_size
         self.support = support
         self.known_params = known_params
+        self.fit_params = fit_params
+        self.guessed_params = guessed_params
 
     def _samplers(self, fit_rows, train, seed, rng):
         grid = isinstance(self.transformers, str)

@@ -190,7 +190,12 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         (:mod:`._composite`): ``_family``, fit to the tested rows by
         :meth:`_fit_family`. A model fitted on DataFrame columns must be
         tested on those columns."""
-        family = family_of(self.model, getattr(self, "known_params", None))
+        family = family_of(
+            self.model,
+            getattr(self, "known_params", None),
+            getattr(self, "fit_params", None),
+            getattr(self, "guessed_params", None),
+        )
         self._family = None
         if family is not None and self.support is not None:
             raise ValueError(
@@ -286,7 +291,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"composite null); it is not available with {where}, or pass "
                 "one fitted law (a frozen scipy law, a fitted estimator)."
             )
-        self.model_ = self._family.fit(np.asarray(X, dtype=np.float64), seed)
+        X = np.asarray(X, dtype=np.float64)
+        self.model_ = self._family.fit(X, seed)
+        self._null_law = self._family.null_law(X, self.model_)
         self._score = model_score(self.model_)
         line = self._score.line
         if line is not None and line.outside(X).size:
@@ -306,7 +313,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             return resampled_multiplier(parts, **options)
         shape = (int(parts.n), self.n_features_in_)
         refits = RefitParts(
-            parts, self._family, self.model_, shape, self._refit_statistics
+            parts, self._family, self._null_law, shape, self._refit_statistics
         )
         return resampled_refits(refits, **options)
 

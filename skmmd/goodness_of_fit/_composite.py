@@ -35,32 +35,70 @@ class ScipyFamily:
     """An unfrozen continuous ``scipy.stats`` family: fit by its maximum
     likelihood ``fit`` with ``known_params`` held fixed (scipy's ``f``
     keywords), drawn by ``rvs``. A univariate family is the law of every
-    column, independently (as a frozen law is): it is fit to all values."""
+    column, independently (as a frozen law is): it is fit to all values.
 
-    def __init__(self, dist, known_params):
+    As in :func:`scipy.stats.goodness_of_fit`: ``fit_params`` are values
+    already fit to the rows, which the law the resamples are drawn from
+    takes as given (:meth:`null_law`), while every statistic, the rows' and
+    each resample's, refits them (starting from them); ``guessed_params``
+    are starting values of every fit."""
+
+    def __init__(self, dist, known_params, fit_params=None, guessed_params=None):
         self.dist = dist
-        shapes = [s.strip() for s in (dist.shapes or "").split(",") if s.strip()]
-        self.names = [*shapes, "loc", "scale"]
-        unknown = sorted(set(known_params) - set(self.names))
-        if unknown:
+        self.shapes = [s.strip() for s in (dist.shapes or "").split(",") if s.strip()]
+        self.names = [*self.shapes, "loc", "scale"]
+        given = {
+            "known_params": dict(known_params or {}),
+            "fit_params": dict(fit_params or {}),
+            "guessed_params": dict(guessed_params or {}),
+        }
+        for option, values in given.items():
+            unknown = sorted(set(values) - set(self.names))
+            if unknown:
+                raise ValueError(
+                    f"{option} has {unknown}, not parameters of scipy.stats."
+                    f"{dist.name}, whose parameters are {self.names}."
+                )
+        both = sorted(
+            set(given["known_params"])
+            & (set(fit_params or {}) | set(guessed_params or {}))
+        )
+        if both:
             raise ValueError(
-                f"known_params has {unknown}, not parameters of scipy.stats."
-                f"{dist.name}, whose parameters are {self.names}."
+                f"{both} are known_params (held fixed); they cannot also be "
+                "fit_params or guessed_params."
             )
-        self.known = dict(known_params)
+        self.known = given["known_params"]
+        self.fitted, self.guessed = given["fit_params"], given["guessed_params"]
         self.name = f"scipy.stats.{dist.name}"
         self._first = None
 
-    def fit(self, X, seed):
-        """The member of the family fit to the rows ``X``."""
-        if len(self.known) == len(self.names):  # nothing left to fit
-            return self.dist(**self.known)
-        fixed = {f"f{name}": value for name, value in self.known.items()}
-        params = tuple(self.dist.fit(np.ravel(X), **fixed))
+    def _fit(self, X, fixed, guesses):
+        """The member fit to ``X`` with the parameters ``fixed`` held and
+        the ``guesses`` as starting values (shapes by position, as scipy's
+        ``fit`` takes them)."""
+        if len(fixed) == len(self.names):  # nothing left to fit
+            return self.dist(**fixed)
+        guesses = dict(guesses)
+        starts = [guesses.pop(name) for name in self.shapes if name in guesses]
+        held = {f"f{name}": value for name, value in fixed.items()}
+        params = tuple(self.dist.fit(np.ravel(X), *starts, **guesses, **held))
         if self._first is None:
             self._first = self.dist(*params)
             return self._first
         return self._frozen(params)
+
+    def fit(self, X, seed):
+        """The member of the family fit to the rows ``X``: the law every
+        statistic is computed against."""
+        return self._fit(X, self.known, {**self.fitted, **self.guessed})
+
+    def null_law(self, X, fitted):
+        """The law the resamples are drawn from: ``fitted`` (:meth:`fit` of
+        the rows), or with ``fit_params`` the fit that holds them."""
+        if not self.fitted:
+            return fitted
+        return self._fit(X, {**self.known, **self.fitted}, self.guessed)
 
     def _frozen(self, params):
         """``dist(*params)`` as a copy of the first fit's frozen law with
@@ -80,7 +118,15 @@ class ScipyFamily:
         return law.rvs(size=shape, random_state=rng)
 
 
-class MultivariateNormalFamily:
+class _FitIsNull:
+    """Families whose fit to the rows is the law the resamples are drawn
+    from."""
+
+    def null_law(self, X, fitted):
+        return fitted
+
+
+class MultivariateNormalFamily(_FitIsNull):
     """``scipy.stats.multivariate_normal`` unfrozen: mean and covariance by
     its maximum likelihood ``fit``."""
 
@@ -97,7 +143,7 @@ class MultivariateNormalFamily:
         return np.reshape(law.rvs(size=shape[0], random_state=rng), shape)
 
 
-class EstimatorFamily:
+class EstimatorFamily(_FitIsNull):
     """An unfitted scikit-learn density estimator with ``fit`` and
     ``sample`` (``GaussianMixture``, ``BayesianGaussianMixture``, Gaussian
     ``KernelDensity``): a clone fit to the rows, seeded by the test where its
@@ -126,13 +172,14 @@ class EstimatorFamily:
         return model.sample(shape[0])[0]
 
 
-def family_of(model, known_params=None):
+def family_of(model, known_params=None, fit_params=None, guessed_params=None):
     """The family of a model that is one (fit by the test), or None for a
-    fixed model; ``known_params`` applies to an unfrozen scipy family only."""
+    fixed model; ``known_params``, ``fit_params`` and ``guessed_params``
+    apply to an unfrozen scipy family only."""
     from scipy.stats import multivariate_normal, rv_continuous
 
     if isinstance(model, rv_continuous):
-        return ScipyFamily(model, known_params or {})
+        return ScipyFamily(model, known_params, fit_params, guessed_params)
     family = None
     if model is multivariate_normal:
         family = MultivariateNormalFamily(model)
@@ -143,9 +190,18 @@ def family_of(model, known_params=None):
         and not is_fitted(model)
     ):
         family = EstimatorFamily(model)
-    if known_params:
+    given = [
+        name
+        for name, value in (
+            ("known_params", known_params),
+            ("fit_params", fit_params),
+            ("guessed_params", guessed_params),
+        )
+        if value
+    ]
+    if given:
         raise ValueError(
-            "known_params fixes parameters of an unfrozen scipy.stats family "
+            f"{given[0]} names parameters of an unfrozen scipy.stats family "
             f"(e.g. scipy.stats.expon with known_params={{'loc': 0}}); model is "
             f"{type(model).__name__}."
         )
@@ -166,7 +222,7 @@ class RefitParts:
     MAX_BATCH = 32
 
     def __init__(self, parts, family, model, shape, statistics_of):
-        self.parts, self.family, self.model = parts, family, model
+        self.parts, self.family, self.model = parts, family, model  # null law
         self.shape, self.statistics_of = shape, statistics_of
         self.G = parts.G
         # A batch's rows within a chunk's entries (one resample's at least).

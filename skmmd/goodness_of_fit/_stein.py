@@ -118,6 +118,17 @@ default="auto"
         0}`` for an exponential of unknown scale); the others are fit by the
         family's ``fit`` (maximum likelihood), on the rows and on every
         resample.
+    fit_params : dict or None, default=None
+        Parameters of an unfrozen ``scipy.stats`` family already fit to the
+        rows (e.g. by the family's ``fit``), as
+        :func:`scipy.stats.goodness_of_fit` takes them: the resamples are
+        drawn from the family with these values (the rest fit to the rows
+        with them held), while every statistic, the rows' and each
+        resample's, refits them, starting from these values.
+    guessed_params : dict or None, default=None
+        Starting values of the family's ``fit``, by name, on the rows and on
+        every resample (as :func:`scipy.stats.goodness_of_fit` takes them);
+        the parameters stay free.
 
     Attributes
     ----------
@@ -215,6 +226,8 @@ default="auto"
         ],
         "n_frequencies": [Interval(Integral, 1, None, closed="left")],
         "known_params": [None, dict],
+        "fit_params": [None, dict],
+        "guessed_params": [None, dict],
         **LOOP_CONSTRAINTS,
     }
 
@@ -236,6 +249,8 @@ default="auto"
         train_size=None,
         support=None,
         known_params=None,
+        fit_params=None,
+        guessed_params=None,
     ):
         self.model = model
         self.transformer = transformer
@@ -252,6 +267,8 @@ default="auto"
         self.train_size = train_size
         self.support = support
         self.known_params = known_params
+        self.fit_params = fit_params
+        self.guessed_params = guessed_params
 
     def _exact(self):
         return self.transformer is None

@@ -78,12 +78,53 @@ def test_a_location_fit_to_the_edge_names_known_params():
     "model, known, match",
     [
         (stats.expon, {"mu": 0}, r"\['mu'\], not parameters of scipy.stats.expon"),
-        (stats.norm(), {"loc": 0}, r"known_params fixes parameters of an unfrozen"),
+        (stats.norm(), {"loc": 0}, r"known_params names parameters of an unfrozen"),
     ],
 )
 def test_known_params_must_name_a_family_s_parameters(model, known, match):
     with pytest.raises(ValueError, match=match):
         _p(np.ones(50) + np.arange(50) / 50, model, known_params=known)
+
+
+def test_fit_params_set_the_law_of_the_draws_and_every_statistic_refits():
+    """As scipy's goodness_of_fit takes them: the rows' MLE given as
+    fit_params changes nothing; other values change the law the resamples
+    are drawn from (the null), not the rows' statistic, which refits."""
+    x = np.random.default_rng(6).normal(3.0, 2.0, size=200)
+    loc, scale = stats.norm.fit(x)
+    options = {"n_resamples": 39, "random_state": 0}
+    plain = KernelSteinTest(stats.norm, **options).fit(x)
+    same = KernelSteinTest(
+        stats.norm, fit_params={"loc": loc, "scale": scale}, **options
+    ).fit(x)
+    assert same.p_value_ == plain.p_value_ and same.statistic_ == plain.statistic_
+    np.testing.assert_array_equal(same.null_distribution_, plain.null_distribution_)
+    moved = KernelSteinTest(stats.norm, fit_params={"scale": 3 * scale}, **options)
+    moved.fit(x)
+    assert moved.statistic_ == plain.statistic_
+    assert moved.model_.args == plain.model_.args
+    assert not np.array_equal(moved.null_distribution_, plain.null_distribution_)
+    assert moved._null_law.args == pytest.approx((loc, 3 * scale))
+
+
+def test_guessed_params_start_every_fit_and_stay_free():
+    """A guess at the rows' own fit leaves the fit where it was; a guess is
+    no fixed value; names are checked as known_params' are."""
+    x = np.random.default_rng(7).gamma(2.5, 1.5, size=200)
+    a, _, scale = stats.gamma.fit(x, floc=0)
+    options = {"known_params": {"loc": 0}, "n_resamples": 19, "random_state": 0}
+    plain = KernelSteinTest(stats.gamma, **options).fit(x)
+    guessed = KernelSteinTest(
+        stats.gamma, guessed_params={"a": 1.0, "scale": 5.0}, **options
+    ).fit(x)
+    assert guessed.model_.args == pytest.approx(plain.model_.args, rel=1e-3)
+    assert guessed.model_.args[0] != 1.0
+    with pytest.raises(ValueError, match=r"guessed_params has \['b'\]"):
+        KernelSteinTest(stats.gamma, guessed_params={"b": 1.0}).fit(x)
+    with pytest.raises(ValueError, match=r"\['loc'\] are known_params"):
+        KernelSteinTest(stats.gamma, fit_params={"loc": 0.0}, **options).fit(x)
+    with pytest.raises(ValueError, match="fit_params names parameters"):
+        KernelSteinTest(stats.gamma(2.0), fit_params={"a": 2.0}).fit(x)
 
 
 def test_a_mixture_is_refit_with_explicitly_seeded_draws():
