@@ -3,24 +3,7 @@ from it: each public name is :mod:`skmmd.statistics`'s own, given with a
 ``FutureWarning``. ``skmmd.mmd`` will be removed in skmmd 0.3.
 """
 
-import warnings
-
 from . import statistics
+from ._utils._deprecation import moved_names
 
-_MOVED = frozenset(statistics.__all__)
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        warnings.warn(
-            f"skmmd.mmd.{name} is now skmmd.statistics.{name}; skmmd.mmd will "
-            "be removed in skmmd 0.3.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return getattr(statistics, name)
-    raise AttributeError(f"module 'skmmd.mmd' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(_MOVED)
+__getattr__, __dir__ = moved_names("skmmd.mmd", "skmmd.statistics", statistics.__all__)

@@ -14,7 +14,7 @@ Imported where a report is made or read (pandas is an optional dependency).
 
 import pandas as pd
 
-from ._corrections import CORRECTION_TEXTS, CORRECTIONS
+from ._corrections import CORRECTION_TEXTS
 
 # What a report records besides its rows (pandas keeps ``attrs`` through
 # selections, sorts and ``assign``).
@@ -206,9 +206,9 @@ class ColumnReport(pd.DataFrame):
 
 def column_report(frame, *, correction, alpha, flag, verb, maxt_p_value, n_used):
     """The :class:`ColumnReport` of ``frame`` (one row per column), ranked
-    (:func:`rank`), with what its numbers mean."""
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {list(CORRECTIONS)}")
+    (:func:`rank`), with what its numbers mean (``correction`` one of
+    :data:`~._corrections.CORRECTIONS`, checked where the p-values were
+    adjusted)."""
     report = ColumnReport(rank(frame).reset_index(drop=True))
     report.attrs.update(
         n_resamples_used=int(n_used),

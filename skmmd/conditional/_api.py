@@ -1,8 +1,7 @@
 """conditional_independence_test: a fitted conditional test's result in one
 call, like ``scipy.stats``."""
 
-import warnings
-
+from .._utils._deprecation import renamed_keywords
 from ._estimator import ConditionalHSICTest
 
 # Keywords this function took before it spelled its arguments as the other
@@ -59,23 +58,9 @@ def conditional_independence_test(X=None, y=None, Z=None, **options):
     >>> skmmd.conditional_independence_test(x, y2, z, random_state=0).pvalue
     0.001
     """
-    given = {"X": X, "Z": Z}
-    for former, name in _FORMER_KEYWORDS.items():
-        if former not in options:
-            continue
-        if given[name] is not None:
-            raise TypeError(
-                f"conditional_independence_test() got both {name} and its former "
-                f"name {former}; give {name} only."
-            )
-        warnings.warn(
-            f"conditional_independence_test({former}=...) is now "
-            f"conditional_independence_test({name}=...); the old keyword will be "
-            "removed in skmmd 0.3.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        given[name] = options.pop(former)
+    given = renamed_keywords(
+        "conditional_independence_test", {"X": X, "Z": Z}, options, _FORMER_KEYWORDS
+    )
     if given["X"] is None or y is None:
         raise TypeError("conditional_independence_test() needs X and y.")
     test = ConditionalHSICTest(**options).fit(given["X"], y, Z=given["Z"])

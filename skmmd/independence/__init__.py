@@ -11,6 +11,7 @@ its own family, :mod:`skmmd.conditional`. The machinery every family shares
 is in :mod:`skmmd._inference`.
 """
 
+from .._utils._deprecation import moved_names
 from ._aggregated import AggregatedHSICTest
 from ._api import hsic_test
 from ._hsic import HSICTest
@@ -25,27 +26,14 @@ __all__ = [
 
 # The conditional test's names, which this package gave before the
 # conditional family had its own: given from there with a FutureWarning until
-# skmmd 0.3. Imported by name when asked for, so that the families still never
+# skmmd 0.3, imported by name when asked for, so that the families still never
 # import each other (doc/development/architecture.rst).
-_MOVED = frozenset(
+__getattr__, _ = moved_names(
+    "skmmd.independence",
+    "skmmd.conditional",
     (
         "ConditionalHSICTest",
         "ConditionalHSICTestResult",
         "conditional_independence_test",
-    )
+    ),
 )
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        import importlib
-        import warnings
-
-        warnings.warn(
-            f"skmmd.independence.{name} is now skmmd.conditional.{name} (or "
-            f"skmmd.{name}); the old name will be removed in skmmd 0.3.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module("skmmd.conditional"), name)
-    raise AttributeError(f"module 'skmmd.independence' has no attribute {name!r}")

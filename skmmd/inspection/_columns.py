@@ -147,11 +147,11 @@ class ColumnReportDisplay:
             meaning = ColumnReport.of(self.report)
         except ValueError:  # a table of one's own: bars and counts only
             meaning = None
-        ranked = rank(self.report)
+        ranked = rank(self.report if meaning is None else meaning)
         if meaning is None:
             all_moved = (ranked["adjusted_p_value"] <= self.alpha).to_numpy()
         else:
-            all_moved = ColumnReport.of(ranked).flagged(self.alpha)
+            all_moved = ranked.flagged(self.alpha)
         n_moved, n_total = int(all_moved.sum()), len(ranked)
         report = ranked if max_columns is None else ranked.iloc[:max_columns]
         n_rows = len(report)

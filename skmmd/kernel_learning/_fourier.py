@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
+from .._utils._deprecation import renamed_keywords
 from .._utils._threads import one_blas_thread
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features
@@ -21,7 +22,6 @@ from ._stein import (
     STEIN_SCALES,
     SteinCriterion,
     check_stein_fit,
-    former_model_score,
     stein_rows,
 )
 
@@ -256,7 +256,17 @@ class LearnedFourierSampler(RandomFourierSampler):
         self : object
             Fitted sampler.
         """
-        score = former_model_score(model_score, former)
+        score = renamed_keywords(
+            "LearnedFourierSampler.fit",
+            {"model_score": model_score},
+            former,
+            {"score": "model_score"},
+        )["model_score"]
+        if former:
+            raise TypeError(
+                "LearnedFourierSampler.fit() got unexpected keyword arguments "
+                f"{sorted(former)}."
+            )
         X = self._validate_fit_data(X)
         if score is None:
             X_a, X_b = _two_classes(X, y)

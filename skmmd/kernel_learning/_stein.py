@@ -12,8 +12,6 @@ gradient in ``xi_i`` come from there; this module carries that gradient to
 the frequencies ``W`` (Jitkrittum et al. 2017 optimize FSSD's locations and
 width by the same ratio)."""
 
-import warnings
-
 import numpy as np
 from sklearn.utils import gen_batches
 
@@ -24,29 +22,6 @@ from ._metric import MetricCriterion
 
 # Scales of the median bandwidth tried as starting points.
 STEIN_SCALES = (0.25, 0.5, 1.0, 2.0)
-
-
-def former_model_score(model_score, former):
-    """``model_score``, or the former keyword ``score`` of
-    ``LearnedFourierSampler.fit`` with a ``FutureWarning``; a TypeError for
-    any other keyword, or for both."""
-    unknown = set(former) - {"score"}
-    if unknown:
-        raise TypeError(
-            f"LearnedFourierSampler.fit() got unexpected keyword arguments "
-            f"{sorted(unknown)}."
-        )
-    if "score" not in former:
-        return model_score
-    if model_score is not None:
-        raise TypeError("Pass model_score only (score is its former name).")
-    warnings.warn(
-        "LearnedFourierSampler.fit(score=...) is now fit(model_score=...); the "
-        "old keyword will be removed in skmmd 0.3.",
-        FutureWarning,
-        stacklevel=3,
-    )
-    return former["score"]
 
 
 def check_stein_fit(y, n_components):
