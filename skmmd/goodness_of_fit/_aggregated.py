@@ -54,8 +54,9 @@ class AggregatedKernelSteinTest(BaseSteinTest):
             array-like, default="uniform"
         Prior weight of each kernel (as in MMDAgg; shapes over the grid of
         ``"auto"``, from small to large bandwidths).
-    n_resamples : int or "auto", default=999
-        Bootstrap draws shared by the kernels. ``"auto"``: stopped when the
+    n_resamples : int or "auto", default="auto"
+        Bootstrap draws shared by the kernels. ``"auto"`` (the default, as
+        :class:`KernelSteinTest`'s): stopped when the
         decision is to accept, at most 999 (the aggregated statistic of a
         draw depends on every draw, so it cannot stop early to reject).
     alpha : float, default=0.05
@@ -199,7 +200,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         n_frequencies=64,
         method="ksdagg",
         weights="uniform",
-        n_resamples=999,
+        n_resamples="auto",
         alpha=0.05,
         resample_unit="auto",
         block_size=None,

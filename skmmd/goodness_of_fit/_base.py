@@ -52,6 +52,12 @@ from ._composite import RefitParts, family_of, resampled_refits
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
+# bandwidth="auto" for a composite null: this many times the median distance.
+# A fit sets the means of the features of the lowest orders (location,
+# scale) to zero, so a misfit left is of higher order (tails, skewness),
+# which a wider kernel weighs more than the median's.
+COMPOSITE_WIDTH = 2.0
+
 # Random pairs of rows behind the median bandwidth (its relative error about
 # 1 / sqrt(2^16), far below what moves a test).
 MEDIAN_PAIRS = 2**16
@@ -291,7 +297,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"composite null); it is not available with {where}, or pass "
                 "one fitted law (a frozen scipy law, a fitted estimator)."
             )
-        X = np.asarray(X, dtype=np.float64)
+        X = self._family_rows = np.asarray(X, dtype=np.float64)
         self.model_ = self._family.fit(X, seed)
         self._null_law = self._family.null_law(X, self.model_)
         self._score = model_score(self.model_)
@@ -311,19 +317,30 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         (:mod:`._composite`)."""
         if self._family is None:
             return resampled_multiplier(parts, **options)
-        shape = (int(parts.n), self.n_features_in_)
         refits = RefitParts(
-            parts, self._family, self._null_law, shape, self._refit_statistics
+            parts,
+            self._family,
+            self._null_law,
+            self._family_rows,
+            self.model_,
+            self._refit_statistics,
         )
         return resampled_refits(refits, **options)
 
     def _refit_statistics(self, laws, samples):
         """The statistic of each of ``samples`` (arrays of rows) against its
         law in ``laws``, with each of the test's feature maps: a composite
-        null's resamples (:mod:`._composite`), shape (b,) for one map, (b,
-        K) for a grid. The samples are stacked and mapped in chunks, each
-        sample's Stein features summed by the pipeline's own per-unit sums,
-        a sample a unit: one map call per chunk, not per sample."""
+        null's rows and resamples (:mod:`._composite`), shape (b,) for one
+        map, (b, K) for a grid. The samples are stacked and mapped in
+        chunks, each sample's Stein features summed by the pipeline's own
+        per-unit sums, a sample a unit: one map call per chunk, not per
+        sample.
+
+        The statistic keeps the cross terms of distinct rows only, ``(||sum_i
+        xi_i||^2 - sum_i ||xi_i||^2) / n``: the fit sets the features' means
+        of the lowest orders to zero, not their squares, whose sum is driven
+        by the score's largest rows (on the line, the tail of a half-line
+        law) and would be noise in the statistic and in its null alike."""
         rows, scores = [], []
         for law, sample in zip(laws, samples):
             score = model_score(law)
@@ -346,16 +363,20 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 add_stein_unit_sums(
                     Z, scores[chunk], stein.frequencies, groups[chunk], sums, squares
                 )
-            out.append(np.einsum("ij,ij->i", sums, sums) / n)
+            out.append((np.einsum("ij,ij->i", sums, sums) - squares) / n)
         return out[0] if len(out) == 1 else np.column_stack(out)
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median
-        distance of random pairs of ``fit_rows``."""
-        if self.bandwidth != "median":
+        distance of random pairs of ``fit_rows``; ``"auto"``, that median,
+        times ``COMPOSITE_WIDTH`` for a family fit to the rows."""
+        if self.bandwidth not in ("auto", "median"):
             return float(self.bandwidth)
         rows = np.asarray(fit_rows, dtype=np.float64)
-        return median_bandwidth(rows, random_state=seed, n_pairs=MEDIAN_PAIRS)
+        median = median_bandwidth(rows, random_state=seed, n_pairs=MEDIAN_PAIRS)
+        if self.bandwidth == "auto" and self._family is not None:
+            return COMPOSITE_WIDTH * median
+        return median
 
     def _exact(self):
         return False

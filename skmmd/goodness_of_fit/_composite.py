@@ -210,27 +210,31 @@ def family_of(model, known_params=None, fit_params=None, guessed_params=None):
 
 class RefitParts:
     """The composite null's resamples for the one calibration loop: the
-    observed statistic of the rows' ``parts`` (a
-    :class:`~skmmd.statistics._mean_norm.MultiplierParts`, or the
-    :class:`~skmmd.statistics._mean_norm.StackedParts` of a grid of kernels) and,
-    for each resample (a seed), the statistic (a float, or one per kernel)
-    of rows drawn from ``model`` against ``family`` refit to them:
-    ``statistics_of(laws, samples)`` of a batch's refits and rows."""
+    statistic of the tested ``rows`` against ``fitted`` (the family's fit
+    to them) and, for each resample (a seed), the statistic (a float, or one
+    per kernel) of rows drawn from ``model`` (the null law) against
+    ``family`` refit to them: ``statistics_of(laws, samples)`` of a batch's
+    refits and rows, the one function for the rows and every resample.
+    ``parts`` (a :class:`~skmmd.statistics._mean_norm.MultiplierParts`, or
+    the :class:`~skmmd.statistics._mean_norm.StackedParts` of a grid of
+    kernels) give the rounding scale of the rows' statistic."""
 
     # At most this many resamples per batch: their rows are drawn and mapped
     # together (one call of the map per chunk).
     MAX_BATCH = 32
 
-    def __init__(self, parts, family, model, shape, statistics_of):
+    def __init__(self, parts, family, model, rows, fitted, statistics_of):
         self.parts, self.family, self.model = parts, family, model  # null law
-        self.shape, self.statistics_of = shape, statistics_of
+        self.rows, self.fitted = rows, fitted
+        self.shape, self.statistics_of = rows.shape, statistics_of
         self.G = parts.G
         # A batch's rows within a chunk's entries (one resample's at least).
-        rows = max(1, _budgets.CHUNK_ENTRIES // (shape[0] * shape[1]))
-        self.batch = min(self.MAX_BATCH, rows)
+        width = self.shape[0] * self.shape[1]
+        self.batch = min(self.MAX_BATCH, max(1, _budgets.CHUNK_ENTRIES // width))
 
     def observed(self):
-        return self.parts.observed()
+        statistic = self.statistics_of([self.fitted], [self.rows])[0]
+        return statistic, self.parts.observed()[1]
 
     def statistics(self, seeds):
         laws, samples = [], []

@@ -65,17 +65,23 @@ default="auto"
         ``train_size`` on the training part for the power of this test (its
         length scales, one per column: see :ref:`goodness_of_fit`). ``None``:
         the exact Gaussian kernel (quadratic).
-    bandwidth : "median" or float, default="median"
+    bandwidth : "auto", "median" or float, default="auto"
         Bandwidth of the Gaussian kernel of ``"auto"`` and ``None``:
         ``"median"`` is the median distance of ``2**16`` random pairs of rows
-        (:func:`~skmmd.kernels.median_bandwidth`).
+        (:func:`~skmmd.kernels.median_bandwidth`). ``"auto"``: the median for
+        a fixed law; for a family fit to the rows, twice the median (a fit
+        matches the law's lowest-order features, so what is left of a
+        misfit is in tails and skewness, which a wider kernel weighs more).
     n_frequencies : int, default=128
         Frequencies of ``"auto"``, each giving a cosine and a sine feature;
         the Stein features number ``2 n_frequencies d``.
-    n_resamples : int or "auto", default=999
+    n_resamples : int or "auto", default="auto"
         Bootstrap draws ``B``. ``"auto"``: drawn in batches, stopped as soon
         as the decision at ``alpha`` is known, at most 999 (see
-        :ref:`sequential`).
+        :ref:`sequential`). It is this family's default, where the other
+        families draw 999: a family's resample draws, refits and maps ``n``
+        rows (not a multiplier draw over sums already made), so stopping
+        once the decision is known is most of the test's speed.
     alpha : float, default=0.05
         Level of the test.
     resample_unit : "auto" or int, default="auto"
@@ -191,7 +197,7 @@ default="auto"
     are all known. The
     level is measured in ``benchmarks/bench_goodness_of_fit.py`` (see
     :ref:`bench-goodness-of-fit`). :meth:`partial_fit` fits the features on
-    its first chunk (with ``bandwidth="median"``, the bandwidth of that
+    its first chunk (with ``bandwidth="median"`` or ``"auto"``, the bandwidth of that
     chunk) and tests every row, that chunk's too.
 
     References
@@ -221,7 +227,7 @@ default="auto"
         "model": "no_validation",
         "transformer": [None, StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "bandwidth": [
-            StrOptions({"median"}),
+            StrOptions({"auto", "median"}),
             Interval(Real, 0, None, closed="neither"),
         ],
         "n_frequencies": [Interval(Integral, 1, None, closed="left")],
@@ -236,9 +242,9 @@ default="auto"
         model,
         *,
         transformer="auto",
-        bandwidth="median",
+        bandwidth="auto",
         n_frequencies=128,
-        n_resamples=999,
+        n_resamples="auto",
         alpha=0.05,
         resample_unit="auto",
         block_size=None,

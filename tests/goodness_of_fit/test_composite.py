@@ -21,7 +21,9 @@ def _p(x, model, **options):
 def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     """The null's first statistic, recomputed by hand from the seed the
     loop draws first: rows from ``model_``, the family's MLE of them, their
-    Stein features under that refit (not the fused sums)."""
+    Stein features under that refit (not the fused sums), their cross terms
+    of distinct rows only; and the rows' statistic, the same function of the
+    rows and their fit."""
     x = np.random.default_rng(0).normal(3.0, 2.0, size=200)
     test = KernelSteinTest(stats.norm, n_resamples=5, random_state=0).fit(x)
     seed = np.random.default_rng(test._seed).integers(np.iinfo(np.int64).max)
@@ -29,8 +31,25 @@ def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     refit = stats.norm(*stats.norm.fit(rows.ravel()))
     score = -(rows - refit.mean()) / refit.var()
     xi = stein_features(rows, score, test.transformer_.random_weights_)
-    assert test.null_distribution_[0] == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
+    cross = (xi.sum(0) @ xi.sum(0) - np.sum(xi * xi)) / 200
+    assert test.null_distribution_[0] == pytest.approx(cross)
     assert test.model_.args == pytest.approx(stats.norm.fit(x))
+    score = -(x[:, None] - test.model_.mean()) / test.model_.var()
+    xi = stein_features(x[:, None], score, test.transformer_.random_weights_)
+    cross = (xi.sum(0) @ xi.sum(0) - np.sum(xi * xi)) / 200
+    assert test.statistic_ == pytest.approx(cross)
+
+
+def test_a_family_s_default_kernel_is_twice_the_median_a_fixed_law_s_the_median():
+    """``bandwidth="auto"``: a fit leaves misfits of higher order, which a
+    wider kernel weighs more; a fixed law keeps the median."""
+    x = np.random.default_rng(4).normal(size=300)
+    median = KernelSteinTest(stats.norm, bandwidth="median", n_resamples=5)
+    family = KernelSteinTest(stats.norm, n_resamples=5)
+    fixed = KernelSteinTest(stats.norm(), n_resamples=5)
+    m = median.set_params(random_state=0).fit(x).bandwidth_
+    assert family.set_params(random_state=0).fit(x).bandwidth_ == pytest.approx(2 * m)
+    assert fixed.set_params(random_state=0).fit(x).bandwidth_ == pytest.approx(m)
 
 
 def test_the_null_does_not_depend_on_the_batches():

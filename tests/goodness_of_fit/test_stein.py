@@ -114,7 +114,8 @@ def test_the_result_and_its_interval(rng):
     result = goodness_of_fit_test(X, stats.norm(), random_state=0)
     low, high = result.confidence_interval()
     assert 0 < low <= result.ksd2 <= high
-    assert result.n_samples == 3000 and result.n_resamples_used == 999
+    # n_resamples="auto", the family's default, stops once the decision is known.
+    assert result.n_samples == 3000 and 0 < result.n_resamples_used < 999
     assert result.to_dict()["ksd2"] == result.ksd2
     assert "the rows are drawn from the model" in result.to_html()
 
