@@ -21,9 +21,8 @@ def _p(x, model, **options):
 def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     """The null's first statistic, recomputed by hand from the seed the
     loop draws first: rows from ``model_``, the family's MLE of them, their
-    Stein features under that refit (not the fused sums), their cross terms
-    of distinct rows only; and the rows' statistic, the same function of the
-    rows and their fit."""
+    Stein features under that refit (not the fused sums); and the rows'
+    statistic, the same function of the rows and their fit."""
     x = np.random.default_rng(0).normal(3.0, 2.0, size=200)
     test = KernelSteinTest(stats.norm, n_resamples=5, random_state=0).fit(x)
     seed = np.random.default_rng(test._seed).integers(np.iinfo(np.int64).max)
@@ -31,13 +30,26 @@ def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     refit = stats.norm(*stats.norm.fit(rows.ravel()))
     score = -(rows - refit.mean()) / refit.var()
     xi = stein_features(rows, score, test.transformer_.random_weights_)
-    cross = (xi.sum(0) @ xi.sum(0) - np.sum(xi * xi)) / 200
-    assert test.null_distribution_[0] == pytest.approx(cross)
+    assert test.null_distribution_[0] == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
     assert test.model_.args == pytest.approx(stats.norm.fit(x))
     score = -(x[:, None] - test.model_.mean()) / test.model_.var()
     xi = stein_features(x[:, None], score, test.transformer_.random_weights_)
+    assert test.statistic_ == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
+
+
+def test_on_the_line_a_family_s_statistic_keeps_the_cross_terms_only():
+    """A half-line law's rows on the log line: the rows' statistic is
+    ``(||sum_i xi_i||^2 - sum_i ||xi_i||^2) / n`` of their Stein features
+    under the pushforward of the fit (score ``1 - x / scale``)."""
+    x = np.random.default_rng(5).exponential(2.0, size=200)
+    test = KernelSteinTest(stats.expon, known_params={"loc": 0}, n_resamples=5)
+    test.set_params(random_state=0).fit(x)
+    y = np.log(x)[:, None]
+    score = 1.0 - x[:, None] / test.model_.mean()
+    xi = stein_features(y, score, test.transformer_.random_weights_)
     cross = (xi.sum(0) @ xi.sum(0) - np.sum(xi * xi)) / 200
     assert test.statistic_ == pytest.approx(cross)
+    assert test.statistic_ < xi.sum(0) @ xi.sum(0) / 200
 
 
 def test_a_family_s_default_kernel_is_twice_the_median_a_fixed_law_s_the_median():
