@@ -212,7 +212,7 @@ def _options(parser):
     parser.add_argument(
         "--median",
         action="store_true",
-        help="also the median bandwidth (a fixed law's; a family's default is twice it)",
+        help="also the median bandwidth (a family's default is twice it)",
     )
     parser.add_argument("--scipy-mc", type=int, default=9999)
 

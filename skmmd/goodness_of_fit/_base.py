@@ -48,7 +48,7 @@ from ..kernels import median_bandwidth
 from ..statistics._mean_norm import MultiplierParts
 from ..statistics._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
-from ._composite import RefitParts, family_of, resampled_refits
+from ._composite import RefitParts, family_of, refit_statistics, resampled_refits
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
@@ -323,54 +323,11 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             self._null_law,
             self._family_rows,
             self.model_,
-            self._refit_statistics,
+            lambda laws, samples: refit_statistics(
+                self._stream.transformers, model_score, laws, samples
+            ),
         )
         return resampled_refits(refits, **options)
-
-    def _refit_statistics(self, laws, samples):
-        """The statistic of each of ``samples`` (arrays of rows) against its
-        law in ``laws``, with each of the test's feature maps: a composite
-        null's rows and resamples (:mod:`._composite`), shape (b,) for one
-        map, (b, K) for a grid. The samples are stacked and mapped in
-        chunks, each sample's Stein features summed by the pipeline's own
-        per-unit sums, a sample a unit: one map call per chunk, not per
-        sample.
-
-        On the line (a law with a bounded side, its rows mapped by a log or
-        a logit: :mod:`._support`) the statistic keeps the cross terms of
-        distinct rows only, ``(||sum_i xi_i||^2 - sum_i ||xi_i||^2) / n``: there the
-        score grows exponentially towards the mapped edge, so the squares'
-        sum follows the few rows nearest it, noise in the statistic and its
-        null alike, which the fit does not remove. Elsewhere the squares'
-        sum is close to a function of the fit (for a normal, ``tr
-        Sigma^-1``) and is kept, ``||sum_i xi_i||^2 / n``, the fixed law's
-        statistic: without it, the refit multivariate normal's test is
-        conservative (:ref:`bench-gof-scipy`)."""
-        rows, scores, on_line = [], [], False
-        for law, sample in zip(laws, samples):
-            score = model_score(law)
-            if score.line is not None:
-                sample, on_line = score.line.forward(sample), True
-            rows.append(sample)
-            scores.append(score(sample))
-        n = samples[0].shape[0]
-        rows, scores = np.vstack(rows), np.vstack(scores)
-        groups = np.repeat(np.arange(len(samples)), n)
-        out = []
-        for stein in self._stream.transformers:
-            sampler = stein.sampler
-            sums = np.zeros((len(samples), stein._n_features_out))
-            squares = np.zeros(len(samples))
-            step = max(1, _budgets.CHUNK_ENTRIES // sampler.n_components)
-            for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
-                chunk = slice(lo, lo + step)
-                Z = sampler.transform(rows[chunk])
-                add_stein_unit_sums(
-                    Z, scores[chunk], stein.frequencies, groups[chunk], sums, squares
-                )
-            squared = np.einsum("ij,ij->i", sums, sums)
-            out.append((squared - squares if on_line else squared) / n)
-        return out[0] if len(out) == 1 else np.column_stack(out)
 
     def _bandwidth(self, fit_rows, seed):
         """The ``bandwidth`` parameter as a number: ``"median"``, the median
