@@ -66,6 +66,9 @@ from skmmd import (
 )
 
 ALPHA = 0.05
+# The skmmd tests' bootstrap draws: 999 behind the figures on the benchmarks
+# page (the family's default is n_resamples="auto"); --n-resamples sets them.
+DRAWS = {"n_resamples": 999}
 RBM_BURN_IN = 1000
 RBM_HIDDEN = 40
 RBM_PERTURBATION = 0.02
@@ -225,22 +228,22 @@ def learned_p_value(X, model, seed):
     rows (a fitted model used as given), tested on the rest."""
     sampler = LearnedFourierSampler(n_components=LEARN_COMPONENTS, random_state=seed)
     test = KernelSteinTest(
-        model, transformer=sampler, train_size=LEARN_SHARE, random_state=seed
+        model, transformer=sampler, train_size=LEARN_SHARE, random_state=seed, **DRAWS
     )
     return test.fit(X).p_value_
 
 
 def method_p_value(method, p, X, seed):
     if method == "skmmd":
-        return goodness_of_fit_test(X, p.score, random_state=seed).pvalue
+        return goodness_of_fit_test(X, p.score, random_state=seed, **DRAWS).pvalue
     if method == "skmmd_learned":
         return learned_p_value(X, p.score, seed)
     if method == "skmmd_agg":
-        test = AggregatedKernelSteinTest(p.score, random_state=seed)
+        test = AggregatedKernelSteinTest(p.score, random_state=seed, **DRAWS)
         return test.fit(X).p_value_
     if method == "exact":
         return goodness_of_fit_test(
-            X, p.score, transformer=None, random_state=seed
+            X, p.score, transformer=None, random_state=seed, **DRAWS
         ).pvalue
     if method == "fssd_opt":
         return fssd_opt(p, X, seed)
@@ -307,7 +310,8 @@ def part_level(args, out):
             else "goodness_of_fit_test(X, model, random_state=seed)"
         )
         + f" at alpha={ALPHA}, "
-        f"defaults (999 bootstrap draws); cases {list(cases)}; a mixture's "
+        f"defaults, n_resamples={DRAWS['n_resamples']!r}; cases {list(cases)}; "
+        "a mixture's "
         "model fitted on 2000 held-out rows, tested on fresh draws from itself",
     )
     rows = []
@@ -316,12 +320,12 @@ def part_level(args, out):
         for k, seed in enumerate(range(args.seed, args.seed + args.reps), 1):
             X, model = _level_draws(case, np.random.default_rng([seed, 7]), args.n)
             if args.aggregated:
-                test = AggregatedKernelSteinTest(model, random_state=seed)
+                test = AggregatedKernelSteinTest(model, random_state=seed, **DRAWS)
                 p = test.fit(X).p_value_
             elif args.learned:
                 p = learned_p_value(X, model, seed)
             else:
-                p = goodness_of_fit_test(X, model, random_state=seed).pvalue
+                p = goodness_of_fit_test(X, model, random_state=seed, **DRAWS).pvalue
             hits.append(p <= ALPHA)
             p_values.append(p)
             progress(k, args.reps, start)
@@ -398,7 +402,7 @@ def measure(method, n, seed):
     times = []
     if n > chunk:  # partial_fit on chunks drawn as they are fed, once
         tic = perf_counter()
-        test = KernelSteinTest(p.score, random_state=seed)
+        test = KernelSteinTest(p.score, random_state=seed, **DRAWS)
         for _ in range(n // chunk):
             test.partial_fit(rng.normal(size=(chunk, d)))
         pvalue = test.p_value_
@@ -410,7 +414,9 @@ def measure(method, n, seed):
             if method == "fssd10":
                 pvalue = _fssd10(X, seed)
             else:
-                pvalue = goodness_of_fit_test(X, p.score, random_state=seed).pvalue
+                pvalue = goodness_of_fit_test(
+                    X, p.score, random_state=seed, **DRAWS
+                ).pvalue
             times.append(perf_counter() - tic)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"seconds": times, "peak_mb": peak, "before_mb": before, "p": pvalue}
@@ -426,6 +432,8 @@ def _in_child(method, n, seed):
         str(n),
         "--seed",
         str(seed),
+        "--n-resamples",
+        str(DRAWS["n_resamples"]),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -441,7 +449,8 @@ def part_speed(args, out):
         args.reps,
         "N(0, I_10) rows and model; each run a fresh process, timing a first "
         "call (numba loads its cached kernels) and a second on new rows; "
-        "KernelSteinTest defaults (128 frequencies, 999 draws); above 10^5 rows "
+        "KernelSteinTest defaults (128 frequencies), "
+        f"n_resamples={DRAWS['n_resamples']!r}; above 10^5 rows "
         "partial_fit on chunks of 10^5 drawn as fed",
     )
     runs = {"skmmd": [], "fssd10": []}
@@ -500,8 +509,15 @@ def main(argv=None):
     parser.add_argument("--sizes", nargs="+", type=int, help="power: n")
     parser.add_argument("--big", nargs="+", type=int, help="speed: large n")
     parser.add_argument("--out", help="also write the output to this file")
+    parser.add_argument(
+        "--n-resamples",
+        default="999",
+        help='skmmd\'s bootstrap draws: a number, or "auto" (its default)',
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    n_resamples = args.n_resamples
+    DRAWS["n_resamples"] = n_resamples if n_resamples == "auto" else int(n_resamples)
     if args.measure:
         print(json.dumps(measure(args.measure, args.n, args.seed)))
         return 0
