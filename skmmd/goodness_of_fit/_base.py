@@ -317,11 +317,14 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         (:mod:`._composite`)."""
         if self._family is None:
             return resampled_multiplier(parts, **options)
+        # The tested rows serve this one calibration (a family takes no
+        # partial_fit), then go: a fitted test holds no copy of its data.
+        rows, self._family_rows = self._family_rows, None
         refits = RefitParts(
             parts,
             self._family,
             self._null_law,
-            self._family_rows,
+            rows,
             self.model_,
             lambda laws, samples: refit_statistics(
                 self._stream.transformers, model_score, laws, samples

@@ -197,8 +197,8 @@ default="auto"
     are all known. The
     level is measured in ``benchmarks/bench_goodness_of_fit.py`` (see
     :ref:`bench-goodness-of-fit`). :meth:`partial_fit` fits the features on
-    its first chunk (with ``bandwidth="median"`` or ``"auto"``, the bandwidth of that
-    chunk) and tests every row, that chunk's too.
+    its first chunk (with ``bandwidth="median"`` or ``"auto"``, the
+    bandwidth of that chunk) and tests every row, that chunk's too.
 
     References
     ----------

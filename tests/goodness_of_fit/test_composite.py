@@ -256,3 +256,16 @@ def test_a_refit_law_is_the_law_scipy_freezes(dist, known, x):
     assert law.support() == scipy_law.support()
     np.testing.assert_allclose([law.a, law.b], [scipy_law.a, scipy_law.b])
     assert law.mean() == pytest.approx(scipy_law.mean())
+
+
+def test_a_fitted_family_test_keeps_no_copy_of_its_rows():
+    """The tested rows serve the calibration, then go: no attribute of the
+    fitted test holds them."""
+    x = np.random.default_rng(6).normal(size=(2000, 1))
+    test = KernelSteinTest(stats.norm, n_resamples=19, random_state=0).fit(x)
+    held = [
+        name
+        for name, value in vars(test).items()
+        if isinstance(value, np.ndarray) and value.shape == x.shape
+    ]
+    assert held == []
