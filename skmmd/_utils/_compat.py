@@ -10,6 +10,7 @@ from scipy.stats._multivariate import (
 )
 from scipy.stats._multivariate import multivariate_t_frozen as FrozenMultivariateT
 from sklearn.base import _fit_context as fit_context
+from sklearn.preprocessing._data import _handle_zeros_in_scale as handle_zeros_in_scale
 from sklearn.utils._array_api import _convert_to_numpy as convert_to_numpy
 from sklearn.utils._array_api import _is_numpy_namespace as is_numpy_namespace
 from sklearn.utils._array_api import (
@@ -26,6 +27,7 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
     validate_params,
 )
+from sklearn.utils.validation import _check_feature_names_in as check_feature_names_in
 from sklearn.utils.validation import _is_fitted as is_fitted
 from sklearn.utils.validation import validate_data
 
@@ -37,8 +39,10 @@ __all__ = [
     "is_fitted",
     "is_numpy_namespace",
     "max_precision_float_dtype",
+    "check_feature_names_in",
     "check_same_namespace",
     "get_namespace_and_device",
+    "handle_zeros_in_scale",
     "HasMethods",
     "Interval",
     "InvalidParameterError",

@@ -6,12 +6,11 @@ from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _budgets, _streams
+from .._utils import _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
@@ -24,70 +23,28 @@ from .._utils._tables import (
 from ._base import FusedSums
 from ._fourier import RandomFourierSampler
 from ._one_hot import OneHotLevels
+from ._table_blocks import (
+    MedianFill,
+    MissingFlags,
+    Quartiles,
+    clip_far,
+    numeric_values,
+)
 
 # Rows behind the numeric block's medians, quartiles and bandwidth (a
 # seeded subsample above it); the categories come from every row.
 _STATISTIC_ROWS = 4096
 
 
-def _clip_far(Z):
-    """Scaled values beyond +-1e12 (interquartile ranges; inf when a value near
-    1e308 is divided by a small range) are as far as any: clipped there, so
-    that the Fourier features stay finite. In place: ``Z`` is the scaler's
-    own output, never the caller's data."""
-    return np.clip(Z, -1e12, 1e12, out=Z)
-
-
-def _block_sums(block, V, groups, n_groups):
-    """Sums per group of a fitted block's features of ``V`` and of their
-    squared norms, in row batches of at most ``_budgets.BLOCK_ENTRIES`` entries."""
-    S, q, lo, step = None, np.zeros(n_groups), 0, 256
-    while lo < len(groups):
-        hi = min(lo + step, len(groups))
-        Z = block.transform(V.iloc[lo:hi] if is_dataframe(V) else V[lo:hi])
-        Z = np.asarray(Z, dtype=np.float64)
-        if S is None:
-            S, step = (
-                np.zeros((n_groups, Z.shape[1])),
-                max(1, _budgets.BLOCK_ENTRIES // max(Z.shape[1], 1)),
-            )
-        M = sp.csr_matrix(
-            (np.ones(hi - lo), (groups[lo:hi], np.arange(hi - lo))),
-            shape=(n_groups, hi - lo),
-        )
-        S += M @ Z
-        q += M @ np.einsum("ij,ij->i", Z, Z)
-        lo = hi
-    return S, q
-
-
-class _MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """``SimpleImputer(strategy="median", keep_empty_features=True)``'s
-    output, touching only the columns that hold a missing value: a chunk
-    with none is passed on uncopied, and the medians are NumPy's
-    ``nanmedian`` rather than a masked array's sort (the imputer was a third
-    of a wide numeric table's time)."""
-
-    def fit(self, X, y=None):
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        with warnings.catch_warnings():  # an all-missing column's median is 0
-            warnings.simplefilter("ignore", RuntimeWarning)
-            medians = np.nanmedian(X, axis=0) if X.shape[0] else np.zeros(X.shape[1])
-        self.statistics_ = np.where(np.isnan(medians), 0.0, medians)
-        return self
-
-    def transform(self, X):
-        check_is_fitted(self)
-        X = validate_data(
-            self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False
-        )
-        gaps = np.isnan(X)
-        columns = np.flatnonzero(gaps.any(axis=0))
-        if columns.size:
-            X = X.copy()
-            for j in columns:
-                X[gaps[:, j], j] = self.statistics_[j]
-        return X
+@contextmanager
+def _names_checked():
+    """Silence scikit-learn's "X does not have valid feature names" while the
+    numeric block's steps, fitted on the DataFrame's columns, take the
+    block's values as one array: the names were checked against ``fit``'s
+    by the sampler itself."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "X does not have valid feature names")
+        yield
 
 
 class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
@@ -139,7 +96,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         Names or positions of the categorical columns.
     column_transformer_ : sklearn.compose.ColumnTransformer
         The fitted map: ``"numeric"`` (median imputation, RobustScaler,
-        RandomFourierSampler), ``"missing"`` (MissingIndicator) and
+        RandomFourierSampler), ``"missing"`` (MissingIndicator's indicators,
+        counted) and
         ``"categorical"`` (OneHotEncoder's one-hot, found by hashing) blocks,
         weighted as in Notes.
     bandwidth_ : float or None
@@ -288,9 +246,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         # Imported here, not with skmmd: a tenth of a second of every cold
         # start, for tables only.
         from sklearn.compose import ColumnTransformer
-        from sklearn.impute import MissingIndicator
         from sklearn.pipeline import make_pipeline
-        from sklearn.preprocessing import FunctionTransformer, RobustScaler
+        from sklearn.preprocessing import FunctionTransformer
 
         numeric, categorical = self._split_columns(X)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -303,12 +260,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             )
             # keep_empty_features: an all-NaN column becomes a constant, not a
             # dropped one (the map's width does not depend on the data).
-            imputer = _MedianFill()
-            clip = FunctionTransformer(_clip_far, feature_names_out="one-to-one")
-            numbers = make_pipeline(imputer, RobustScaler(), clip, rff)
+            imputer = MedianFill()
+            clip = FunctionTransformer(clip_far, feature_names_out="one-to-one")
+            numbers = make_pipeline(imputer, Quartiles(), clip, rff)
             blocks += [
                 ("numeric", numbers, numeric),
-                ("missing", MissingIndicator(features="all"), numeric),
+                ("missing", MissingFlags(), numeric),
             ]
             weights.update(numeric=len(numeric), missing=1.0)
         # A few thousand rows set the medians, quartiles and bandwidth as well
@@ -389,20 +346,28 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             width = max(place.stop for place in at.values())
             out = (np.zeros((n_groups, width)), np.zeros(n_groups))
         S, q = out
+        frame = is_dataframe(X)
+        numbers = None  # the numeric columns' values: one read, two blocks
         with self._fitted_kinds():
             for name, block, columns in transformer.transformers_:
                 if name == "remainder":
                     continue
                 weight = transformer.transformer_weights.get(name, 1.0)
-                V = X.iloc[:, columns] if is_dataframe(X) else X[:, columns]
-                fused = getattr(block, "steps", [[None, None]])[-1][1]
-                fused = getattr(fused, "grouped_sums", None)
-                if fused is not None:  # the numbers' pipeline: prepared, then fused
-                    part, q_part = fused(block[:-1].transform(V), groups, n_groups)
-                elif hasattr(block, "grouped_sums"):  # the categories: counted
+                if name == "categorical":  # counted from the levels' positions
+                    V = X.iloc[:, columns] if frame else X[:, columns]
                     part, q_part = block.grouped_sums(V, groups, n_groups)
                 else:
-                    part, q_part = _block_sums(block, V, groups, n_groups)
+                    if numbers is None:
+                        V = X.iloc[:, columns] if frame else X[:, columns]
+                        numbers = numeric_values(V)
+                    if name == "numeric":  # prepared, then the fused kernel
+                        with _names_checked():
+                            prepared = block[:-1].transform(numbers)
+                        part, q_part = block[-1].grouped_sums(
+                            prepared, groups, n_groups
+                        )
+                    else:  # the missing values, counted
+                        part, q_part = block.grouped_sums(numbers, groups, n_groups)
                 # Each block's sums added where its features sit (no stacked copy).
                 S[:, at[name]] += weight * part
                 q += weight**2 * q_part

@@ -1,0 +1,124 @@
+"""The numeric blocks of :class:`~skmmd.TabularSampler` where scikit-learn's
+own transformers would make wide tables slow: median imputation of the
+columns that hold a missing value, the robust scaler's quartiles of all
+columns at once, missingness indicators summed by counting, and the clip of
+the scaled values."""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.preprocessing import RobustScaler
+from sklearn.utils.validation import check_is_fitted
+
+from .._utils._compat import (
+    check_feature_names_in,
+    handle_zeros_in_scale,
+    validate_data,
+)
+
+
+def clip_far(Z):
+    """Scaled values beyond +-1e12 (interquartile ranges; inf when a value near
+    1e308 is divided by a small range) are as far as any: clipped there, so
+    that the Fourier features stay finite. In place: ``Z`` is the scaler's
+    own output, never the caller's data."""
+    return np.clip(Z, -1e12, 1e12, out=Z)
+
+
+def numeric_values(V):
+    """A numeric block's values as one float64 array (NaN where missing,
+    pandas' ``pd.NA`` included): a DataFrame is read once, so that the
+    imputer, the scaler and the indicators share one copy of a chunk."""
+    if hasattr(V, "iloc"):
+        return V.to_numpy(dtype=np.float64, na_value=np.nan)
+    return np.asarray(V, dtype=np.float64)
+
+
+class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """``SimpleImputer(strategy="median", keep_empty_features=True)``'s
+    output, touching only the columns that hold a missing value: a chunk
+    with none is passed on uncopied, and the medians of the full columns are
+    taken at once, those of the others by NumPy's ``nanmedian``, rather than
+    by a masked array's sort (the imputer was a third of a wide numeric
+    table's time)."""
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        medians = np.zeros(X.shape[1])
+        if X.shape[0]:
+            # nanmedian goes column by column; the full columns, all at once
+            gaps = np.isnan(X).any(axis=0)
+            medians[~gaps] = np.median(X[:, ~gaps], axis=0)
+            with warnings.catch_warnings():  # an all-missing column's median is 0
+                warnings.simplefilter("ignore", RuntimeWarning)
+                medians[gaps] = np.nanmedian(X[:, gaps], axis=0)
+        self.statistics_ = np.where(np.isnan(medians), 0.0, medians)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(
+            self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False
+        )
+        gaps = np.isnan(X)
+        columns = np.flatnonzero(gaps.any(axis=0))
+        if columns.size:
+            X = X.copy()
+            for j in columns:
+                X[gaps[:, j], j] = self.statistics_[j]
+        return X
+
+
+class Quartiles(RobustScaler):
+    """``RobustScaler()`` (its defaults: centred on the median, scaled by the
+    interquartile range) whose ``fit`` takes every column's median and
+    quartiles in one vectorized call on an imputed block: the same values
+    as scikit-learn's column-by-column ``nanpercentile``, which was a tenth
+    of a wide table's time. A block with a missing value is fitted by
+    scikit-learn's own ``fit``."""
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        if self.get_params() != RobustScaler().get_params() or np.isnan(X).any():
+            return super().fit(X, y)
+        self.center_ = np.median(X, axis=0)
+        low, high = np.percentile(X, self.quantile_range, axis=0)
+        self.scale_ = handle_zeros_in_scale(high - low, copy=False)
+        return self
+
+
+class MissingFlags(TransformerMixin, BaseEstimator):
+    """``MissingIndicator(features="all")``'s output and feature names (one
+    0/1 column per input column, 1 where the value is NaN), whose sums per
+    group are counts of the missing values: the indicator rows are never
+    built, and a wide table's chunk is not validated column by column again."""
+
+    def fit(self, X, y=None):
+        validate_data(self, X, dtype=None, ensure_all_finite="allow-nan")
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "n_features_in_")
+        X = validate_data(
+            self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False
+        )
+        return np.isnan(X)
+
+    def grouped_sums(self, V, groups, n_groups):
+        """The indicators summed per group, and their squared norms (each
+        row's number of missing values) summed per group, from the
+        missing values' positions; ``V`` is the block's values."""
+        gaps = np.isnan(numeric_values(V))
+        S = np.zeros((n_groups, gaps.shape[1]))
+        for j in np.flatnonzero(gaps.any(axis=0)):
+            S[:, j] = np.bincount(groups[gaps[:, j]], minlength=n_groups)
+        q = np.bincount(groups, weights=gaps.sum(axis=1), minlength=n_groups)
+        return S, q.astype(np.float64)
+
+    def get_feature_names_out(self, input_features=None):
+        """``"missingindicator_{column}"`` per input column (MissingIndicator's
+        names)."""
+        check_is_fitted(self, "n_features_in_")
+        names = check_feature_names_in(self, input_features)
+        return np.asarray([f"missingindicator_{name}" for name in names], dtype=object)
