@@ -56,15 +56,14 @@ def _log_upper_tail(z, skew):
     ``a = 4 / skew^2``; the normal at 0), by Wilson & Hilferty's cube-root
     normal approximation of the gamma: computed in logs, so an extreme value
     keeps its rank instead of underflowing to 0."""
-    out = log_ndtr(-z)
-    skewed = skew > _NORMAL_SKEW
-    if np.any(skewed):
-        a = 4.0 / np.broadcast_to(skew, z.shape)[skewed] ** 2
-        ratio = np.maximum(1.0 + z[skewed] / np.sqrt(a), 0.0)  # gamma / a
-        out[skewed] = log_ndtr(
-            (1.0 - 1.0 / (9.0 * a) - np.cbrt(ratio)) * np.sqrt(9.0 * a)
-        )
-    return out
+    skewed = np.broadcast_to(skew > _NORMAL_SKEW, z.shape)
+    if not skewed.any():
+        return log_ndtr(-z)
+    # Every entry's argument, then one log_ndtr (not one per kind of entry).
+    a = 4.0 / np.where(skewed, skew, 1.0) ** 2
+    ratio = np.maximum(1.0 + z / np.sqrt(a), 0.0)  # gamma / a
+    gamma = (1.0 - 1.0 / (9.0 * a) - np.cbrt(ratio)) * np.sqrt(9.0 * a)
+    return log_ndtr(np.where(skewed, gamma, -z))
 
 
 def fitted_log_p_values(T):

@@ -370,12 +370,13 @@ def _attach(test, report):
         test.column_report_ = report
 
 
-def column_setup(test, X, fit_rows, columns, random_state):
+def column_setup(test, table_map, X, fit_rows, columns, random_state):
     """The :class:`ColumnMaps` of ``columns`` of ``X``, fit on ``fit_rows``
-    (the rows the test fits its maps on, or a :class:`FitRows`)."""
+    (the rows the test fits its maps on, or a :class:`FitRows`).
+    ``table_map``: the test's map, fitted or not (its class and parameters,
+    "auto" resolved, are cloned): the column maps need not wait for its fit."""
     groups = column_groups(X, columns)
-    # The fitted map's class and parameters ("auto" resolved).
-    base = base_map(getattr(test, "transformer_", None), random_state)
+    base = base_map(table_map, random_state)
     given = getattr(test, "transformer", getattr(test, "transformers", "auto"))
     return ColumnMaps(base, fit_rows, groups, random_state, columnwise(given))
 

@@ -381,11 +381,16 @@ def _frames(estimator, X, Y, reset, min_rows):
 def check_finite_columns(X, name):
     """Name the sample and the columns holding an infinite number (missing
     values are NaN; an infinity is an error of the data)."""
-    numeric = [c for c in X.columns if X[c].dtype.kind in "fc"]
+    kinds = {c: X[c].dtype.kind for c in X.columns}
     bad = [
         c
-        for c in numeric
-        if np.isinf(X[c].to_numpy(dtype=np.complex128, na_value=np.nan)).any()
+        for c, kind in kinds.items()
+        if kind in "fc"
+        and np.isinf(
+            X[c].to_numpy(
+                dtype=np.complex128 if kind == "c" else np.float64, na_value=np.nan
+            )
+        ).any()
     ]
     if bad:
         raise ValueError(

@@ -48,3 +48,38 @@ def one_blas_thread():
             _ONE_THREAD["sections"] -= 1
             if _ONE_THREAD["sections"] == 0:
                 _ONE_THREAD["limit"].restore_original_limits()
+
+
+def concurrently(*calls):
+    """The results of ``calls`` (functions of no argument), in their order:
+    run side by side on threads where numba runs on several threads and its
+    threading layer is thread safe, one after the other otherwise (the same
+    results either way: each call draws from its own seed), with the
+    caller's scikit-learn configuration. The first call's error is raised
+    first, as it would be in order."""
+    if len(calls) < 2 or not _side_by_side():
+        return [call() for call in calls]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sklearn import config_context, get_config
+
+    config = get_config()  # thread-local: array API dispatch, validation
+
+    def configured(call):
+        with config_context(**config):
+            return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        futures = [pool.submit(configured, call) for call in calls]
+        return [future.result() for future in futures]
+
+
+def _side_by_side():
+    import numba
+
+    if numba.get_num_threads() < 2:
+        return False
+    try:
+        return numba.threading_layer() in ("omp", "tbb")
+    except ValueError:  # no parallel kernel has run yet: the layer to come
+        return numba.config.THREADING_LAYER in ("omp", "tbb")

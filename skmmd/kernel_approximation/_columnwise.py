@@ -6,6 +6,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils._tables import canonical, is_dataframe
+from .._utils._threads import one_blas_thread
 from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
 
 # Rows of the fit sample that set each column's grid and bandwidth: enough
@@ -207,7 +208,10 @@ class ColumnwiseFourier:
         for lo in range(0, values.shape[0], step):
             rows = slice(lo, lo + step)
             cells = grid_cells(values[rows], self.edges_, *self._index)
-            cell_sums(cells, self.table_, groups[rows], n_groups, S)
+            # Each parallel task's small products on one BLAS thread: BLAS's
+            # own threads inside them would only contend for the cores.
+            with one_blas_thread():
+                cell_sums(cells, self.table_, groups[rows], n_groups, S)
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
         return S, q
 

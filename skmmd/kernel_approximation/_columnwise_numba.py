@@ -5,8 +5,8 @@ group by cell."""
 import numpy as np
 from numba import njit, prange
 
-# Rows per block of grid_cells: each column's edges are read once per block.
-_ROW_BLOCK = 64
+# Rows of one column per task of grid_cells.
+_ROW_BLOCK = 4096
 
 
 @njit(parallel=True, cache=True)
@@ -43,35 +43,38 @@ def grid_cells(X, edges, lo, scale, start):  # pragma: no cover - compiled
     ``X[i, j]``): ``#{edges[j] <= X[i, j]}`` (``searchsorted(edges[j], v,
     "right")``), and ``edges.shape[1] + 1`` for NaN (the cell of missing
     values). A binary search within the value's bucket of
-    :func:`bucket_starts`; blocks of rows in parallel."""
+    :func:`bucket_starts`; a task per column and block of rows, so that a
+    column's edges and index stay in cache while its values are read (a
+    DataFrame's columns are contiguous), and a narrow table's rows still
+    spread over the threads."""
     n, m = X.shape
     n_edges, n_buckets = edges.shape[1], start.shape[1] - 1
     out = np.empty((m, n), dtype=np.int32)
-    for block in prange((n + _ROW_BLOCK - 1) // _ROW_BLOCK):
-        stop = min(n, (block + 1) * _ROW_BLOCK)
-        for j in range(m):
-            e, a, s, first = edges[j], lo[j], scale[j], start[j]
-            for i in range(block * _ROW_BLOCK, stop):
-                v = X[i, j]
-                if v != v:
-                    out[j, i] = n_edges + 1
-                    continue
-                t = (v - a) * s
-                low, high = 0, n_edges
-                if t >= 0 and t < n_buckets:
-                    k = int(t)
-                    low, high = first[k], first[k + 1]
-                elif t >= n_buckets:
-                    low = first[n_buckets]
+    n_blocks = (n + _ROW_BLOCK - 1) // _ROW_BLOCK
+    for task in prange(m * n_blocks):
+        j, block = task // n_blocks, task % n_blocks
+        e, a, s, first = edges[j], lo[j], scale[j], start[j]
+        for i in range(block * _ROW_BLOCK, min(n, (block + 1) * _ROW_BLOCK)):
+            v = X[i, j]
+            if v != v:
+                out[j, i] = n_edges + 1
+                continue
+            t = (v - a) * s
+            low, high = 0, n_edges
+            if t >= 0 and t < n_buckets:
+                k = int(t)
+                low, high = first[k], first[k + 1]
+            elif t >= n_buckets:
+                low = first[n_buckets]
+            else:
+                high = first[0]
+            while low < high:
+                mid = (low + high) >> 1
+                if e[mid] <= v:
+                    low = mid + 1
                 else:
-                    high = first[0]
-                while low < high:
-                    mid = (low + high) >> 1
-                    if e[mid] <= v:
-                        low = mid + 1
-                    else:
-                        high = mid
-                out[j, i] = low
+                    high = mid
+            out[j, i] = low
     return out
 
 

@@ -164,7 +164,12 @@ def column_report(test, engine, X, Y, columns, rng, seed):
 
     fit_rows = FitRows(m + n if fitted is None else fitted.size, take)
     column_maps = column_setup(
-        test, X, fit_rows, columns, rng.randint(np.iinfo(np.int32).max)
+        test,
+        getattr(test, "transformer_", None),  # an aggregated test has several
+        X,
+        fit_rows,
+        columns,
+        rng.randint(np.iinfo(np.int32).max),
     )
     widths = [engine.width(t, X) for t in column_maps.maps]
     unit = test._resolve_unit(m, n, unit_width(column_maps.maps, widths))

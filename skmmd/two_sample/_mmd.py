@@ -23,6 +23,7 @@ from .._utils._compat import (
     fit_context,
 )
 from .._utils._tables import is_dataframe
+from .._utils._threads import concurrently
 from ..kernels import median_bandwidth
 from ..statistics._exact import kernel_function, power_criterion_exact
 from ..statistics._features import power_criterion
@@ -377,8 +378,14 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         if self.transformer is not None:
             self.bandwidth_ = None
             fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
-            self.transformer_ = self._fit_map(self._map(X), fit_rows, labels)
-            maps = [self.transformer_, *self._column_maps(X, fit_rows, rng)]
+            # The table's map and the columns' maps fit side by side: each
+            # has its own seed, and the columns' need only the map's class.
+            table_map = self._map(X)
+            self.transformer_, columns = concurrently(
+                lambda: self._fit_map(table_map, fit_rows, labels),
+                lambda: self._column_maps(X, fit_rows, rng, table_map),
+            )
+            maps = [self.transformer_, *columns]
             return self._fit_stream(engine, X, Y, maps, seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
@@ -387,14 +394,15 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
 
-    def _column_maps(self, X, fit_rows, rng):
+    def _column_maps(self, X, fit_rows, rng, table_map):
         """The maps of ``explain_columns``, fit on the test's ``fit_rows``,
         that share the test's stream (none without it)."""
         self._report_maps = None
         if self.explain_columns is False:
             return []
+        seed = rng.randint(np.iinfo(np.int32).max)
         self._report_maps = _explain.column_setup(
-            self, X, fit_rows, self._columns(), rng.randint(np.iinfo(np.int32).max)
+            self, table_map, X, fit_rows, self._columns(), seed
         )
         return self._report_maps.maps
 
@@ -424,7 +432,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
                 "explain_columns fits a map per column on the first chunk, held "
                 "out of the statistic: pass an unfitted transformer to partial_fit."
             )
-        return [self.transformer_, *self._column_maps(pooled, pooled, rng)]
+        columns = self._column_maps(pooled, pooled, rng, self.transformer_)
+        return [self.transformer_, *columns]
 
     def _set_results(self, sums, m, n, seed):
         _calibrate_table(self, sums, m, n, seed)

@@ -37,3 +37,40 @@ def test_one_blas_thread_restores_after_overlapping_sections():
             pass
         assert set(_blas_threads()) == {1}
     assert _blas_threads() == before
+
+
+def test_concurrently_gives_the_results_in_order_with_the_caller_s_config(
+    monkeypatch,
+):
+    """Side by side or in turn, the same results in the calls' order, the
+    caller's scikit-learn configuration inside each call, and the first
+    call's error first."""
+    import threading
+
+    import pytest
+    import sklearn
+
+    seen = []
+
+    def call(k):
+        def run():
+            seen.append(threading.get_ident())
+            return k, sklearn.get_config()["assume_finite"]
+
+        return run
+
+    for side_by_side in (True, False):
+        monkeypatch.setattr(_threads, "_side_by_side", lambda: side_by_side)
+        with sklearn.config_context(assume_finite=True):
+            results = _threads.concurrently(call(1), call(2))
+        assert results == [(1, True), (2, True)]
+
+        def fails(message):
+            def run():
+                raise ValueError(message)
+
+            return run
+
+        with pytest.raises(ValueError, match="first"):
+            _threads.concurrently(fails("first"), fails("second"))
+    assert len(set(seen)) >= 2  # the side-by-side calls ran on other threads

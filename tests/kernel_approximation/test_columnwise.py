@@ -12,18 +12,21 @@ from skmmd.kernel_approximation._columnwise_numba import bucket_starts, grid_cel
 
 
 def test_grid_cells_match_numpy_searchsorted(rng):
-    X = rng.normal(size=(500, 7))
+    """In rows and in columns order (a DataFrame's), over several of the
+    kernel's blocks of rows."""
+    X = rng.normal(size=(9000, 7))
     X[::11, 3] = np.nan
-    X[:, 4] = rng.standard_cauchy(500)  # a wide range: long buckets
+    X[:, 4] = rng.standard_cauchy(9000)  # a wide range: long buckets
     X[:3, 5] = [np.inf, -np.inf, 1e300]
     edges = np.sort(rng.normal(size=(7, 255)), axis=1)
     edges[4] = np.sort(rng.standard_cauchy(255))
     edges[6, 100:] = np.inf  # a column of fewer cells
-    cells = grid_cells(X, edges, *bucket_starts(edges, 64))
-    for j in range(7):
-        expected = np.searchsorted(edges[j], X[:, j], side="right")
-        expected[np.isnan(X[:, j])] = 256
-        np.testing.assert_array_equal(cells[j], expected)
+    for values in (X, np.asfortranarray(X), X[:500]):
+        cells = grid_cells(values, edges, *bucket_starts(edges, 64))
+        for j in range(7):
+            expected = np.searchsorted(edges[j], values[:, j], side="right")
+            expected[np.isnan(values[:, j])] = 256
+            np.testing.assert_array_equal(cells[j], expected)
 
 
 def test_columnwise_kernel_is_the_scale_mixture_of_gaussians(global_random_seed):

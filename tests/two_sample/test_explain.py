@@ -133,3 +133,29 @@ def test_explain_uses_one_calibration_loop(monkeypatch):
     assert calls == [4]  # all four columns at once; the test's own not read
     test.p_value_  # noqa: B018 - the first read resamples the whole table
     assert calls == [4, 1]
+
+
+@pytest.mark.parametrize(
+    "transformer", ["auto", skmmd.RandomFourierSampler(n_components=32, random_state=0)]
+)
+def test_the_maps_fit_side_by_side_or_in_turn_alike(monkeypatch, transformer):
+    """The table's map and the columns' maps fit on two threads give the
+    report and p-value of a fit in turn, on a first fit too (the columns'
+    maps take the table map's class, not its fitted copy)."""
+    from skmmd._utils import _threads
+
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))
+    Y = pd.DataFrame(rng.normal(size=(400, 3)) + [0, 0.5, 0], columns=list("abc"))
+    if transformer == "auto":
+        X["d"] = Y["d"] = rng.choice(["u", "v"], 400)
+    reports = []
+    for side_by_side in (True, False):
+        monkeypatch.setattr(_threads, "_side_by_side", lambda: side_by_side)
+        test = MMDTest(
+            transformer, explain_columns=True, n_resamples=49, random_state=0
+        ).fit(X, Y)
+        reports.append((test.column_report_, test.p_value_))
+    pd.testing.assert_frame_equal(reports[0][0], reports[1][0], check_exact=True)
+    assert reports[0][1] == reports[1][1]
