@@ -50,14 +50,15 @@ def one_blas_thread():
                 _ONE_THREAD["limit"].restore_original_limits()
 
 
-def concurrently(*calls):
+def concurrently(*calls, threads=True):
     """The results of ``calls`` (functions of no argument), in their order:
-    run side by side on threads where numba runs on several threads and its
-    threading layer is thread safe, one after the other otherwise (the same
+    run side by side on threads (if ``threads``) where numba runs on several
+    threads and its threading layer is thread safe, one after the other on
+    the caller's thread otherwise (the same
     results either way: each call draws from its own seed), with the
     caller's scikit-learn configuration. The first call's error is raised
     first, as it would be in order."""
-    if len(calls) < 2 or not _side_by_side():
+    if not threads or len(calls) < 2 or not _side_by_side():
         return [call() for call in calls]
     from concurrent.futures import ThreadPoolExecutor
 

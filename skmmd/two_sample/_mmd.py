@@ -379,16 +379,12 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             self.bandwidth_ = None
             fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
             table_map = self._map(X)
-            fits = (
+            # With a report, the table's map and the columns' maps fit side
+            # by side (own seeds; the columns' need only the map's class).
+            self.transformer_, columns = concurrently(
                 lambda: self._fit_map(table_map, fit_rows, labels),
                 lambda: self._column_maps(X, fit_rows, rng, table_map),
-            )
-            # With a report, the table's map and the columns' maps fit side
-            # by side: each has its own seed, and the columns' need only the
-            # map's class.
-            explain = self.explain_columns is not False
-            self.transformer_, columns = (
-                concurrently(*fits) if explain else [fit() for fit in fits]
+                threads=self.explain_columns is not False,
             )
             maps = [self.transformer_, *columns]
             return self._fit_stream(engine, X, Y, maps, seed)

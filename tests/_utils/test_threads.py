@@ -74,3 +74,7 @@ def test_concurrently_gives_the_results_in_order_with_the_caller_s_config(
         with pytest.raises(ValueError, match="first"):
             _threads.concurrently(fails("first"), fails("second"))
     assert len(set(seen)) >= 2  # the side-by-side calls ran on other threads
+    seen.clear()
+    monkeypatch.setattr(_threads, "_side_by_side", lambda: True)
+    assert _threads.concurrently(call(1), call(2), threads=False)[1][0] == 2
+    assert seen == [threading.get_ident()] * 2  # in turn, on the caller's thread
