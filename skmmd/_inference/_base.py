@@ -11,7 +11,6 @@ from sklearn.model_selection import train_test_split
 
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
-from .._utils._tables import is_dataframe
 from ._blocks import BLOCK_SIZE_CONSTRAINT, check_order
 from ._calibration import (
     aggregated_rule,
@@ -86,15 +85,9 @@ def head(engine, rows):
 def order_features(transformer, rows, to_host):
     """The features of ``rows`` that the order check reads (on the host), or
     None where the map rejects them: the pipeline then names the rows at
-    fault, and the check stays silent. A table's rows are mapped by the
-    map's sums with one group per row, which skip the column tools'
-    validation of every column (a wide table's check cost as much as its
-    statistic's map)."""
+    fault, and the check stays silent."""
     try:
         with np.errstate(all="ignore"):
-            if is_dataframe(rows) and hasattr(transformer, "grouped_sums"):
-                k = rows.shape[0]
-                return transformer.grouped_sums(rows, np.arange(k), k)[0]
             return to_host(transformer.transform(rows))
     except (ValueError, TypeError):
         return None

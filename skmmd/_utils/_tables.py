@@ -24,6 +24,15 @@ def is_dataframe(X):
     return hasattr(X, "columns") and hasattr(X, "iloc")
 
 
+def float_values(X):
+    """The values of numeric columns (a DataFrame's, read once, or an array)
+    as float64, NaN where missing (pandas' ``pd.NA`` included); a float64
+    array is not copied."""
+    if is_dataframe(X):
+        return X.to_numpy(dtype=np.float64, na_value=np.nan)
+    return np.asarray(X, dtype=np.float64)
+
+
 def numeric_array_column(column):
     """Whether an ndarray column holds numbers (or None/NaN) only."""
     if column.dtype.kind in "iuf":

@@ -5,7 +5,7 @@ import numpy as np
 from scipy.stats import norm
 from sklearn.utils import check_random_state
 
-from .._utils._tables import canonical, is_dataframe
+from .._utils._tables import canonical, float_values, is_dataframe
 from .._utils._threads import one_blas_thread
 from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
 
@@ -28,13 +28,13 @@ def _values(X, columns):
     if is_dataframe(X):
         if columns != list(X.columns):
             X = X[columns]
-        return canonical(X).to_numpy(dtype=np.float64, na_value=np.nan)
+        return float_values(canonical(X))
     X = np.asarray(X)
     if columns == list(range(columns[0], columns[0] + len(columns))):
         X = X[:, columns[0] : columns[0] + len(columns)]  # a view
     else:
         X = X[:, columns]
-    return X.astype(np.float64, copy=False)
+    return float_values(X)
 
 
 def _median_distances(values, rng):

@@ -16,6 +16,7 @@ from .._utils._compat import (
     handle_zeros_in_scale,
     validate_data,
 )
+from .._utils._tables import float_values
 
 
 def clip_far(Z):
@@ -24,15 +25,6 @@ def clip_far(Z):
     that the Fourier features stay finite. In place: ``Z`` is the scaler's
     own output, never the caller's data."""
     return np.clip(Z, -1e12, 1e12, out=Z)
-
-
-def numeric_values(V):
-    """A numeric block's values as one float64 array (NaN where missing,
-    pandas' ``pd.NA`` included): a DataFrame is read once, so that the
-    imputer, the scaler and the indicators share one copy of a chunk."""
-    if hasattr(V, "iloc"):
-        return V.to_numpy(dtype=np.float64, na_value=np.nan)
-    return np.asarray(V, dtype=np.float64)
 
 
 class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -109,7 +101,7 @@ class MissingFlags(TransformerMixin, BaseEstimator):
         """The indicators summed per group, and their squared norms (each
         row's number of missing values) summed per group, from the
         missing values' positions; ``V`` is the block's values."""
-        gaps = np.isnan(numeric_values(V))
+        gaps = np.isnan(float_values(V))
         S = np.zeros((n_groups, gaps.shape[1]))
         for j in np.flatnonzero(gaps.any(axis=0)):
             S[:, j] = np.bincount(groups[gaps[:, j]], minlength=n_groups)

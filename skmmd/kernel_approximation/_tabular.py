@@ -16,6 +16,7 @@ from .._utils._tables import (
     canonical,
     canonical_array,
     check_columns,
+    float_values,
     is_dataframe,
     numeric_array_column,
     numeric_series,
@@ -28,7 +29,6 @@ from ._table_blocks import (
     MissingFlags,
     Quartiles,
     clip_far,
-    numeric_values,
 )
 
 # Rows behind the numeric block's medians, quartiles and bandwidth (a
@@ -347,7 +347,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             out = (np.zeros((n_groups, width)), np.zeros(n_groups))
         S, q = out
         frame = is_dataframe(X)
-        numbers = None  # the numeric columns' values: one read, two blocks
+        numbers = None
         with self._fitted_kinds():
             for name, block, columns in transformer.transformers_:
                 if name == "remainder":
@@ -359,7 +359,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 else:
                     if numbers is None:
                         V = X.iloc[:, columns] if frame else X[:, columns]
-                        numbers = numeric_values(V)
+                        numbers = float_values(V)  # one read, two blocks
                     if name == "numeric":  # prepared, then the fused kernel
                         with _names_checked():
                             prepared = block[:-1].transform(numbers)
