@@ -7,13 +7,11 @@ from sklearn.utils import check_random_state
 
 from .._utils._tables import canonical, float_values, is_dataframe
 from .._utils._threads import one_blas_thread
-from ._columnwise_numba import bucket_starts, cell_sums, grid_cells
+from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 
 # Rows of the fit sample that set each column's grid and bandwidth: enough
 # for 256 cells of about 16 rows each.
 _GRID_ROWS = 4096
-# Cells computed at once by grouped_sums (int32): 64 MB.
-_CELL_ENTRIES = 2**24
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
 # Random pairs of rows behind each column's median distance.
@@ -190,7 +188,7 @@ class ColumnwiseFourier:
         return self
 
     def transform(self, X):
-        cells = grid_cells(_values(X, self.columns), self.edges_, *self._index)
+        cells = grid_cells(_values(X, self.columns), self.edges_)
         m = len(self.columns)
         Z = self.table_[np.arange(m)[None, :], cells.T]  # (n, m, w)
         return Z.reshape(cells.shape[1], -1).astype(np.float64)
@@ -202,16 +200,12 @@ class ColumnwiseFourier:
             out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
         S, q = out
         values = _values(X, self.columns)
-        groups = np.ascontiguousarray(groups, dtype=np.int64)
-        # Rows in blocks: the cells of a block stay within _CELL_ENTRIES.
-        step = max(1, _CELL_ENTRIES // max(self.n_blocks_, 1))
-        for lo in range(0, values.shape[0], step):
-            rows = slice(lo, lo + step)
-            cells = grid_cells(values[rows], self.edges_, *self._index)
-            # Each parallel task's small products on one BLAS thread: BLAS's
-            # own threads inside them would only contend for the cores.
-            with one_blas_thread():
-                cell_sums(cells, self.table_, groups[rows], n_groups, S)
+        # Each thread's small products on one BLAS thread: BLAS's own
+        # threads beside them would only contend for the cores.
+        with one_blas_thread():
+            cell_sums(
+                values, self.edges_, self._index, self.table_, groups, n_groups, S
+            )
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
         return S, q
 

@@ -66,14 +66,13 @@ class ColumnwiseCategories:
 
     def codes(self, X):
         """``(n, m)`` int64: each value's position in its column's block."""
-        import pandas as pd
-
         w = self.block_width_
         out = np.empty((len(X), self.n_blocks_), dtype=np.int64)
         for j, (values, levels) in enumerate(zip(self._values(X), self.levels_)):
-            codes = lookup(levels, values).astype(np.int64)
+            codes, missing = lookup(levels, values)
+            codes = codes.astype(np.int64)
             unknown = codes < 0
-            codes[unknown] = np.where(pd.isna(values)[unknown], w - 2, w - 1)
+            codes[unknown] = np.where(missing[unknown], w - 2, w - 1)
             out[:, j] = codes
         return out + w * np.arange(self.n_blocks_)
 

@@ -11,24 +11,40 @@ from sklearn.utils.validation import check_is_fitted
 
 
 def column_values(X):
-    """Each column's values as a 1-D array (a pandas category column as
-    objects, NaN where missing)."""
+    """Each column's values: a DataFrame's Series (pandas hashes them in
+    their own storage, without a Python object per value), an array's
+    columns."""
     if hasattr(X, "iloc"):
-        return [
-            X.iloc[:, j].to_numpy(dtype=object)
-            if X.iloc[:, j].dtype.name == "category"
-            else X.iloc[:, j].to_numpy()
-            for j in range(X.shape[1])
-        ]
+        return [column for _, column in X.items()]
     X = np.asarray(X)
     return [X[:, j] for j in range(X.shape[1])]
 
 
+def _objects(values):
+    """A column as the array OneHotEncoder reads: a pandas category or
+    string column as objects, NaN where missing."""
+    if not hasattr(values, "iloc"):
+        return values
+    if values.dtype.name == "category":
+        return values.to_numpy(dtype=object)
+    return values.to_numpy()
+
+
 def _categories(values):
     """OneHotEncoder's categories of one column and their counts: numbers
-    sorted by ``np.unique`` (NaN last); objects sorted, then None, then NaN."""
+    sorted by ``np.unique`` (NaN last); objects sorted, then None, then NaN.
+    A pandas string column is counted in its own storage (its missing
+    values are all NaN)."""
     import pandas as pd
 
+    if hasattr(values, "iloc") and isinstance(values.dtype, pd.StringDtype):
+        counts = values.value_counts(dropna=True, sort=False)
+        n_missing = values.size - int(counts.sum())
+        counts = counts.sort_index()
+        categories = list(counts.index) + [np.nan] * (n_missing > 0)
+        tallies = list(counts.to_numpy()) + [n_missing] * (n_missing > 0)
+        return _object_array(categories), np.array(tallies, dtype=np.int64)
+    values = _objects(values)
     if values.dtype != object:
         return np.unique(values, return_counts=True)
     missing = pd.isna(values)
@@ -42,15 +58,19 @@ def _categories(values):
             if count:
                 categories.append(kind)
                 tallies.append(int(count))
-    out = np.empty(len(categories), dtype=object)
-    out[:] = categories
-    return out, np.array(tallies, dtype=np.int64)
+    return _object_array(categories), np.array(tallies, dtype=np.int64)
+
+
+def _object_array(items):
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 def lookup(index, values):
     """Each value's position in ``index`` (-1 if absent; a missing value at
-    the index's missing entry): hashing the distinct values once
-    (``pd.factorize``), then looking up only those."""
+    the index's missing entry), and where values are missing: hashing the
+    distinct values once (``pd.factorize``), then looking up only those."""
     import pandas as pd
 
     codes, uniques = pd.factorize(values)
@@ -60,7 +80,7 @@ def lookup(index, values):
     if missing.any():
         at = np.flatnonzero(pd.isna(index))
         out[missing] = at[0] if at.size else -1
-    return out
+    return out, missing
 
 
 def grouped_counts(positions, groups, n_groups, width):
@@ -148,7 +168,7 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         for j, (values, index, (slots, _, _), width) in enumerate(
             zip(column_values(X), self._index, self._slots, self._widths)
         ):
-            codes = lookup(index, values)
+            codes, _ = lookup(index, values)
             known = codes >= 0
             out[known, j] = offset + slots[codes[known]]
             offset += width

@@ -1,22 +1,26 @@
 """The numeric blocks of :class:`~skmmd.TabularSampler` where scikit-learn's
 own transformers would make wide tables slow: median imputation of the
 columns that hold a missing value, the robust scaler's quartiles of all
-columns at once, missingness indicators summed by counting, and the clip of
-the scaled values."""
+columns at once, missingness indicators summed by counting, the clip of
+the scaled values, and the Fourier features of the scaled values evaluated
+by NumPy's ufuncs."""
 
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.preprocessing import RobustScaler
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._budgets import BLOCK_ENTRIES
 from .._utils._compat import (
     check_feature_names_in,
     handle_zeros_in_scale,
     validate_data,
 )
 from .._utils._tables import float_values
+from ._fourier import RandomFourierSampler
 
 
 def clip_far(Z):
@@ -114,3 +118,67 @@ class MissingFlags(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "n_features_in_")
         names = check_feature_names_in(self, input_features)
         return np.asarray([f"missingindicator_{name}" for name in names], dtype=object)
+
+
+def rows_summed(Z, groups, n_groups):
+    """The rows of ``Z`` summed per group, through a sparse 0/1 matrix."""
+    n_rows = Z.shape[0]
+    M = sp.csr_matrix(
+        (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
+    )
+    return M @ Z
+
+
+class UfuncFourier(RandomFourierSampler):
+    """:class:`~skmmd.RandomFourierSampler`'s features (the same frequencies,
+    phases, scale and feature names) with the cosines and sines evaluated by
+    NumPy's ufuncs instead of numba's kernels: the numeric block of a table's
+    map, whose few hundred features cost little either way, so that testing
+    a DataFrame never waits for numba's compiler (tens of seconds in a fresh
+    environment)."""
+
+    def transform(self, X):
+        X = self._validate_transform_data(X)
+        W = self.random_weights_.astype(X.dtype, copy=False)
+        out = np.empty((X.shape[0], self.n_components), dtype=X.dtype)
+        step = max(1, BLOCK_ENTRIES // max(W.shape[1], 1))
+        for lo in range(0, X.shape[0], step):
+            self._features(X[lo : lo + step] @ W, out[lo : lo + step])
+        return out
+
+    def _features(self, P, out):
+        """``sqrt(2 / D) [cos P, sin P, cos(P' + offset)]`` into ``out``
+        (``trig_features``'s columns)."""
+        scale = out.dtype.type(np.sqrt(2.0 / self.n_components))
+        n_pairs = self.n_components // 2 if self.feature == "cos_sin" else 0
+        np.cos(P[:, :n_pairs], out=out[:, :n_pairs])
+        np.sin(P[:, :n_pairs], out=out[:, n_pairs : 2 * n_pairs])
+        if self.random_offset_ is not None:
+            offset = self.random_offset_.astype(P.dtype, copy=False)
+            np.cos(P[:, n_pairs:] + offset, out=out[:, 2 * n_pairs :])
+        out *= scale
+
+    def _sums_per_group(self, X, groups, n_groups, out=None):
+        """``transform(X)`` summed per group, and the squared norms, a block
+        of rows at a time (added into ``out = (S, q)`` when given)."""
+        if out is None:
+            out = (np.zeros((n_groups, self.n_components)), np.zeros(n_groups))
+        S, q = out
+        X = self._validate_transform_data(X)
+        step = max(1, BLOCK_ENTRIES // self.n_components)
+        for lo in range(0, X.shape[0], step):
+            Z = self.transform(X[lo : lo + step]).astype(np.float64, copy=False)
+            rows = groups[lo : lo + step]
+            S += rows_summed(Z, rows, n_groups)
+            q += np.bincount(
+                rows, weights=np.einsum("ij,ij->i", Z, Z), minlength=n_groups
+            )
+        return S, q
+
+    def get_feature_names_out(self, input_features=None):
+        """``"randomfouriersampler{i}"`` (RandomFourierSampler's names)."""
+        check_is_fitted(self)
+        return np.asarray(
+            [f"randomfouriersampler{i}" for i in range(self.n_components)],
+            dtype=object,
+        )

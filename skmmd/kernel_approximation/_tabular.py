@@ -22,12 +22,12 @@ from .._utils._tables import (
     numeric_series,
 )
 from ._base import FusedSums
-from ._fourier import RandomFourierSampler
 from ._one_hot import OneHotLevels
 from ._table_blocks import (
     MedianFill,
     MissingFlags,
     Quartiles,
+    UfuncFourier,
     clip_far,
 )
 
@@ -253,7 +253,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         blocks, weights = [], {}
         if numeric:
-            rff = RandomFourierSampler(
+            rff = UfuncFourier(
                 bandwidth=self.bandwidth,
                 n_components=self.n_components,
                 random_state=seed,

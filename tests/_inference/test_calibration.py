@@ -366,7 +366,13 @@ def test_explain_stops_only_when_no_column_is_flagged(family):
         a, f = auto.explain(X, data), fixed.explain(X, data)
         assert (a.adjusted_p_value <= ALPHA).any() == flagged
         assert ((a.adjusted_p_value <= ALPHA) == (f.adjusted_p_value <= ALPHA)).all()
-        calls.append((a.attrs["n_resamples_used"] < AUTO_RESAMPLES, a.equals(f)))
+        # The same report; z up to rounding: the last resamples, drawn alike,
+        # come in a batch of another size, whose products BLAS may round
+        # differently in the last bit.
+        same = a.drop(columns="z").equals(f.drop(columns="z")) and np.allclose(
+            a.z, f.z, rtol=1e-12, atol=0
+        )
+        calls.append((a.attrs["n_resamples_used"] < AUTO_RESAMPLES, same))
     # Nothing moved: stopped early (coarser p-values than the fixed report's);
     # a moved column: all 999 drawn, the fixed report.
     assert calls == [(True, False), (False, True)]

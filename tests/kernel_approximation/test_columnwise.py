@@ -1,32 +1,52 @@
 """The columnwise map behind explain (skmmd/kernel_approximation/_columnwise.py
-and its compiled cells, _columnwise_numba.py): grid cells against numpy, the
+and its cells, _columnwise_cells.py): grid cells against numpy, the
 kernel it approximates, grouped sums, a column's map independent of the
 others."""
 
 import numpy as np
 
 from skmmd.kernel_approximation._columnwise import ColumnwiseFourier
-from skmmd.kernel_approximation._columnwise_numba import bucket_starts, grid_cells
+from skmmd.kernel_approximation._columnwise_cells import (
+    _count_cells,
+    bucket_starts,
+    grid_cells,
+)
 
 # The columnwise map against its ground truth.
 
 
-def test_grid_cells_match_numpy_searchsorted(rng):
-    """In rows and in columns order (a DataFrame's), over several of the
-    kernel's blocks of rows."""
-    X = rng.normal(size=(9000, 7))
+def test_grid_cells_and_their_counts_match_numpy_searchsorted(rng):
+    """Cells by searchsorted (NaN in the cell after the last), counted per
+    group by the compiled loop over each value's bucket: values on the
+    edges themselves (a grid is made of the fit rows' values), on a
+    bucket's ends, outside the grid, a wide range (long buckets), a column
+    of fewer cells and one of no value."""
+    n_groups, n_edges = 5, 255
+    X = rng.normal(size=(9000, 8))
     X[::11, 3] = np.nan
-    X[:, 4] = rng.standard_cauchy(9000)  # a wide range: long buckets
+    X[:, 4] = rng.standard_cauchy(9000)
     X[:3, 5] = [np.inf, -np.inf, 1e300]
-    edges = np.sort(rng.normal(size=(7, 255)), axis=1)
-    edges[4] = np.sort(rng.standard_cauchy(255))
-    edges[6, 100:] = np.inf  # a column of fewer cells
+    edges = np.sort(rng.normal(size=(8, n_edges)), axis=1)
+    edges[4] = np.sort(rng.standard_cauchy(n_edges))
+    edges[6, 100:] = np.inf
+    edges[7] = np.nan  # a column that had no value at fit
+    X[100:355, :7] = edges[:7].T  # every edge is a value
+    lo, scale, start = bucket_starts(edges, 64)
+    ends = lo[0] + np.arange(65) / scale[0]
+    X[400:465, 0] = ends  # the buckets' ends
+    groups = rng.integers(0, n_groups, 9000)
     for values in (X, np.asfortranarray(X), X[:500]):
-        cells = grid_cells(values, edges, *bucket_starts(edges, 64))
-        for j in range(7):
+        cells = grid_cells(values, edges)
+        for j in range(8):
             expected = np.searchsorted(edges[j], values[:, j], side="right")
-            expected[np.isnan(values[:, j])] = 256
+            expected[np.isnan(values[:, j])] = n_edges + 1
             np.testing.assert_array_equal(cells[j], expected)
+            counts = np.zeros((n_groups, n_edges + 2))
+            column = np.ascontiguousarray(values[:, j])
+            g = groups[: values.shape[0]]
+            _count_cells(column, edges[j], lo[j], scale[j], start[j], g, counts)
+            flat = np.bincount(g * (n_edges + 2) + expected, minlength=counts.size)
+            np.testing.assert_array_equal(counts.ravel(), flat)
 
 
 def test_columnwise_kernel_is_the_scale_mixture_of_gaussians(global_random_seed):

@@ -1,0 +1,130 @@
+"""The cells of :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`:
+the grid cell of every value, and every column's feature rows summed per
+group by cell. One small compiled loop, serial (it compiles in well under a
+second, where parallel loops took seconds of a table's first test), counts
+the cells; the rest is NumPy."""
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit
+
+# Entries of the temporaries of one block of columns (float64 / int64: 32 MB).
+_BLOCK_ENTRIES = 2**22
+
+
+def bucket_starts(edges, n_buckets):
+    """An index of each column's sorted ``edges`` (inf-padded): ``n_buckets``
+    equal buckets over ``[edges[0], largest finite edge]``, each with the
+    count of edges at or below its left end, ``start[j, k]``. A value in
+    bucket ``k`` then has its cell in ``[start[k], start[k + 1]]``, a short
+    range to search: ``(lo, scale, start)``, ``k = (v - lo) * scale``."""
+    m, n_edges = edges.shape
+    finite = np.isfinite(edges)
+    last = np.where(finite.any(axis=1), n_edges - 1 - np.argmax(finite[:, ::-1], 1), 0)
+    lo, hi = edges[:, 0], edges[np.arange(m), last]
+    spread = np.isfinite(lo) & (hi > lo)
+    scale = np.zeros(m)
+    scale[spread] = n_buckets / (hi[spread] - lo[spread])
+    k = np.arange(n_buckets + 1)
+    with np.errstate(invalid="ignore"):
+        lefts = np.where(
+            spread[:, None],
+            lo[:, None] + k * (hi - lo)[:, None] / n_buckets,
+            lo[:, None],
+        )
+    start = np.empty((m, n_buckets + 1), dtype=np.int32)
+    for j in range(m):
+        # NaN edges (a column with no value) and a NaN left end count none.
+        start[j] = (
+            0 if np.isnan(lefts[j, 0]) else np.searchsorted(edges[j], lefts[j], "right")
+        )
+    return lo.copy(), scale, start
+
+
+def grid_cells(X, edges):
+    """The grid cell of every value, column major (``out[j, i]`` for
+    ``X[i, j]``): ``#{edges[j] <= X[i, j]}`` (``searchsorted(edges[j], v,
+    "right")``), and ``edges.shape[1] + 1`` for NaN (the cell of missing
+    values); what :func:`cell_counts` counts."""
+    out = np.empty(X.shape[::-1], dtype=np.int32)
+    for j in range(X.shape[1]):
+        out[j] = np.searchsorted(edges[j], X[:, j], "right")
+    out[np.isnan(X).T] = edges.shape[1] + 1
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _count_cells(x, e, a, s, first, groups, counts):  # pragma: no cover
+    """``counts[groups[i], cell of x[i]] += 1`` for one column ``x`` with
+    edges ``e`` (the cell as in :func:`grid_cells`): a binary search within
+    the value's bucket ``k = (v - a) * s`` of :func:`bucket_starts`, then a
+    step to either side while the cell's edges disagree (a value on a
+    bucket's end, or outside the grid)."""
+    n_edges, n_buckets = e.size, first.size - 1
+    for i in range(x.size):
+        v = x[i]
+        if v != v:
+            counts[groups[i], n_edges + 1] += 1.0
+            continue
+        t = (v - a) * s
+        low, high = 0, n_edges
+        if t >= 0 and t < n_buckets:
+            k = int(t)
+            low, high = first[k], first[k + 1]
+        while low < high:
+            mid = (low + high) >> 1
+            if e[mid] <= v:
+                low = mid + 1
+            else:
+                high = mid
+        while low > 0 and e[low - 1] > v:
+            low -= 1
+        while low < n_edges and e[low] <= v:
+            low += 1
+        counts[groups[i], low] += 1.0
+
+
+def _threads():
+    import numba
+
+    return numba.get_num_threads()
+
+
+def cell_sums(X, edges, index, table, groups, n_groups, S):
+    """``S[g, j * w : (j + 1) * w] += table[j, cell of X[i, j]]`` for every
+    row ``i`` of group ``g = groups[i]`` and column ``j``. With many rows
+    per group a column's rows are counted per (group, cell) by a compiled
+    loop (blocks of columns on numba's threads; it releases the GIL) and the
+    counts multiplied by its table (one small matrix product instead of an
+    add per row); with few, the rows' features are summed through a sparse
+    0/1 matrix."""
+    n, m = X.shape
+    n_cells, w = table.shape[1], table.shape[2]
+    groups = np.ascontiguousarray(groups, dtype=np.int64)
+    if n <= 4 * n_groups:
+        cells = grid_cells(X, edges)
+        M = sp.csr_matrix((np.ones(n), (groups, np.arange(n))), shape=(n_groups, n))
+        step = max(1, _BLOCK_ENTRIES // max(n * w, 1))
+        for a in range(0, m, step):
+            b = min(m, a + step)
+            Z = table[np.arange(a, b)[:, None], cells[a:b]]  # (k, n, w)
+            Z = Z.transpose(1, 0, 2).reshape(n, -1).astype(np.float64)
+            S[:, a * w : b * w] += M @ Z
+        return
+    lo, scale, start = index
+    threads = min(_threads(), m)
+
+    def columns(part):
+        counts = np.empty((n_groups, n_cells))  # stays in cache: one column's
+        for j in range(part, m, threads):
+            counts[...] = 0.0
+            _count_cells(X[:, j], edges[j], lo[j], scale[j], start[j], groups, counts)
+            S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
+
+    if threads < 2:
+        columns(0)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(columns, range(threads)))
