@@ -118,7 +118,8 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
         counts = np.empty((n_groups, n_cells))  # stays in cache: one column's
         for j in range(part, m, threads):
             counts[...] = 0.0
-            _count_cells(X[:, j], edges[j], lo[j], scale[j], start[j], groups, counts)
+            x = np.ascontiguousarray(X[:, j])  # one compiled layout
+            _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
             S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
 
     if threads < 2:

@@ -1,16 +1,24 @@
 """The table map's numeric blocks give scikit-learn's transformers' exact
 outputs: the imputer's medians, the robust scaler's centre and scale, the
-missingness indicators and their names."""
+missingness indicators and their names; its Fourier block is
+RandomFourierSampler's features; a DataFrame's test compiles one small loop."""
+
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
 from sklearn.impute import MissingIndicator, SimpleImputer
 from sklearn.preprocessing import RobustScaler
 
+from skmmd import RandomFourierSampler
 from skmmd.kernel_approximation._table_blocks import (
     MedianFill,
     MissingFlags,
     Quartiles,
+    UfuncFourier,
 )
 
 
@@ -67,3 +75,60 @@ def test_missing_flags_are_missing_indicator_s_columns_and_names():
         np.add.at(expected, groups, Z)
         np.testing.assert_array_equal(S, expected)
         np.testing.assert_array_equal(q, np.bincount(groups, Z.sum(axis=1), 9))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"n_components": 64},
+        {"n_components": 63},  # a random-phase column beside the pairs
+        {"n_components": 32, "feature": "cos_phase"},
+    ],
+)
+def test_ufunc_fourier_is_random_fourier_sampler_s_map(rng, options):
+    """The same frequencies, columns and names; values within rounding of
+    the compiled kernel's, per row and summed per group; float32 kept."""
+    X = rng.normal(size=(700, 5))
+    groups = rng.integers(0, 9, 700)
+    ours = UfuncFourier(random_state=3, **options).fit(X)
+    theirs = RandomFourierSampler(random_state=3, **options).fit(X)
+    np.testing.assert_allclose(ours.transform(X), theirs.transform(X), atol=1e-14)
+    for a, b in zip(ours.grouped_sums(X, groups, 9), theirs.grouped_sums(X, groups, 9)):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    assert ours.transform(X.astype(np.float32)).dtype == np.float32
+    assert (ours.get_feature_names_out() == theirs.get_feature_names_out()).all()
+
+
+@pytest.mark.slow
+def test_a_dataframe_s_test_compiles_one_small_loop():
+    """No compiler on a table's first screen: explaining a DataFrame's test
+    reaches one compiled loop, the cells' counter (under a second to
+    compile), not the Fourier kernels or parallel loops (tens of seconds in
+    a fresh environment). Read from the dispatchers a fresh process used."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import numpy as np, pandas as pd
+        from numba.core.registry import CPUDispatcher
+        from skmmd import mmd_test
+        rng = np.random.default_rng(0)
+        def table(n):
+            return pd.DataFrame({"a": rng.normal(size=n), "b": rng.poisson(3.0, n),
+                                 "c": rng.choice(["x", "y", None], n)})
+        mmd_test(table(3000), table(3000), explain=True, random_state=0)
+        for name, module in list(sys.modules.items()):
+            if name.startswith("skmmd"):
+                for key, value in vars(module).items():
+                    if isinstance(value, CPUDispatcher) and value.signatures:
+                        print(f"{name}.{key}", len(value.signatures))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    used = set(out.stdout.split("\n")) - {""}
+    assert used == {"skmmd.kernel_approximation._columnwise_cells._count_cells 1"}
