@@ -1,13 +1,14 @@
 """OneHotLevels against scikit-learn's OneHotEncoder(handle_unknown="ignore",
 max_categories=k, sparse_output=False): the same categories, features and
 names, on strings with None, booleans, pandas categories, numbers with NaN,
-many levels and levels unseen at fit."""
+many levels and levels unseen at fit; pandas' pyarrow strings looked up in
+their own storage as their Python strings are."""
 
 import numpy as np
 import pytest
 from sklearn.preprocessing import OneHotEncoder
 
-from skmmd.kernel_approximation._one_hot import OneHotLevels
+from skmmd.kernel_approximation._one_hot import OneHotLevels, lookup
 
 pd = pytest.importorskip("pandas")
 
@@ -81,3 +82,26 @@ def test_grouped_sums_are_the_one_hot_rows_summed_per_group():
     Z = encoder.transform(X)
     np.testing.assert_array_equal(S, [Z[groups == g].sum(axis=0) for g in range(9)])
     np.testing.assert_array_equal(q, [(Z[groups == g] ** 2).sum() for g in range(9)])
+
+
+@pytest.mark.parametrize("na_value", [np.nan, "NA"])
+def test_pyarrow_strings_are_looked_up_as_their_python_strings(na_value):
+    pytest.importorskip("pyarrow")
+    na = pd.NA if na_value == "NA" else np.nan
+    words = ["oslo", "lima", None, "unseen", "pune", None, "lima"]
+    arrow = pd.Series(words, dtype=pd.StringDtype("pyarrow", na_value=na))
+    objects = np.array(words, dtype=object)
+    for index in (
+        pd.Index(np.array(["lima", "oslo", "pune", np.nan], dtype=object)),
+        pd.Index(np.array(["pune", "oslo"], dtype=object)),  # no missing entry
+        pd.Index(["oslo", "lima"], dtype=arrow.dtype),
+        pd.Index(np.array([], dtype=object)),
+    ):
+        ours, theirs = lookup(index, arrow), lookup(index, objects)
+        np.testing.assert_array_equal(ours[0], theirs[0])
+        np.testing.assert_array_equal(ours[1], theirs[1])
+    positions, missing = lookup(
+        pd.Index(np.array(["lima", "oslo", np.nan], dtype=object)), arrow
+    )
+    assert list(positions) == [1, 0, 2, -1, -1, 2, 0]
+    assert list(missing) == [False, False, True, False, False, True, False]
