@@ -69,39 +69,18 @@ def _object_array(items):
 
 def lookup(index, values):
     """Each value's position in ``index`` (-1 if absent; a missing value at
-    the index's missing entry), and where values are missing: pyarrow's
-    ``index_in`` for a column of pyarrow strings (pandas 3's text columns),
-    else hashing the distinct values once (``pd.factorize``), then looking
-    up only those."""
+    the index's missing entry), and where values are missing: hashing the
+    distinct values once (``pd.factorize``), then looking up only those."""
     import pandas as pd
 
-    if getattr(values.dtype, "storage", None) == "pyarrow":
-        out, missing = _arrow_lookup(index, values)
-    else:
-        codes, uniques = pd.factorize(values)
-        found = index.get_indexer(uniques)
-        out = found[codes] if found.size else np.full(codes.shape, -1)
-        missing = codes < 0
+    codes, uniques = pd.factorize(values)
+    found = index.get_indexer(uniques)
+    out = found[codes] if found.size else np.full(codes.shape, -1)
+    missing = codes < 0
     if missing.any():
         at = np.flatnonzero(pd.isna(index))
         out[missing] = at[0] if at.size else -1
     return out, missing
-
-
-def _arrow_lookup(index, values):
-    """:func:`lookup`'s positions (-1 for missing and absent values) and
-    missing values of a Series of pyarrow strings, read in its own storage:
-    its values looked up among ``index``'s strings in one call."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    array = pa.array(values)  # the Series' own buffers
-    strings = np.flatnonzero([isinstance(v, str) for v in index])
-    value_set = pa.array(list(index[strings]), type=array.type)
-    found = pc.index_in(array, value_set=value_set)
-    at = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    out = np.where(at >= 0, strings[np.maximum(at, 0)] if strings.size else -1, -1)
-    return out, array.is_null().to_numpy(zero_copy_only=False)
 
 
 def grouped_counts(positions, groups, n_groups, width):

@@ -1,8 +1,8 @@
 """OneHotLevels against scikit-learn's OneHotEncoder(handle_unknown="ignore",
 max_categories=k, sparse_output=False): the same categories, features and
 names, on strings with None, booleans, pandas categories, numbers with NaN,
-many levels and levels unseen at fit; pandas' pyarrow strings looked up in
-their own storage as their Python strings are."""
+many levels and levels unseen at fit; pandas' pyarrow strings (pandas 3's
+text columns) looked up as their Python strings are."""
 
 import numpy as np
 import pytest
