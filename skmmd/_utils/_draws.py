@@ -6,7 +6,10 @@ units; drawing it as the head of a whole ``rng.permutation(G)`` per resample
 costs ``O(G)`` random numbers and a Python call each. Here every resample's
 subset comes from ``k = min(g_x, G - g_x)`` uniform numbers drawn in one call
 (so batches cut from one stream give the same resamples), through a partial
-Fisher-Yates shuffle, rows in parallel.
+Fisher-Yates shuffle: for a small batch by NumPy, all rows at once (no
+compiled code to load, so a first test does not wait for numba's compiler),
+for a large one by a compiled loop, rows in parallel. The subsets are the
+same integers either way.
 """
 
 import numpy as np
@@ -22,10 +25,10 @@ _UNIFORM_ENTRIES = 2**20
 # Resamples per parallel task: one index buffer serves them all (a fresh
 # G-entry buffer per resample costs a page-faulting allocation each).
 _ROWS_PER_TASK = 16
-# Swaps of a call below which it runs on one thread: waking the thread pool
-# right after a BLAS product (whose threads still spin) costs more than the
+# Swaps of a call below which NumPy makes them: waking the thread pool right
+# after a BLAS product (whose threads still spin) costs more than the
 # parallel swaps save in small calls (the sequential test's batches of a few
-# rows).
+# rows), and a small test then loads no compiled code.
 _PARALLEL_MIN_SWAPS = 2**20
 
 
@@ -50,7 +53,23 @@ def _fill_subsets(uniforms, G, inside, A):
                 units[i] = i
 
 
-_FILL_SUBSETS = serial_and_parallel(_fill_subsets)
+# The parallel copy only (under its own cache name: see _jit).
+_PARALLEL_FILL = serial_and_parallel(_fill_subsets)[1]
+
+
+def _numpy_fill(uniforms, G, inside, A):
+    """:func:`_fill_subsets` by NumPy, every row's shuffle a step at a time
+    (the same swaps: ``int`` of the same product truncates alike)."""
+    n, k = uniforms.shape
+    units = np.tile(np.arange(G, dtype=np.int32), (n, 1))
+    rows = np.arange(n)
+    for i in range(k):
+        j = i + (uniforms[:, i] * (G - i)).astype(np.int64)
+        first = units[:, i].copy()
+        units[:, i] = units[rows, j]
+        units[rows, j] = first
+    A[...] = 0.0 if inside else 1.0
+    A[rows[:, None], units[:, :k]] = 1.0 if inside else 0.0
 
 
 def permutation_counts(rng, n_resamples, n_units, out=None):
@@ -69,6 +88,6 @@ def permutation_counts(rng, n_resamples, n_units, out=None):
     for lo in range(0, n_resamples, rows):
         hi = min(lo + rows, n_resamples)
         rng.random(out=uniforms[: hi - lo])
-        fill = _FILL_SUBSETS[(hi - lo) * k >= _PARALLEL_MIN_SWAPS]
+        fill = _PARALLEL_FILL if (hi - lo) * k >= _PARALLEL_MIN_SWAPS else _numpy_fill
         fill(uniforms[: hi - lo], G, g_x <= g_y, A[lo:hi])
     return A

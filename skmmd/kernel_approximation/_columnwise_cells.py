@@ -2,7 +2,7 @@
 the grid cell of every value, and every column's feature rows summed per
 group by cell. One small compiled loop, serial (it compiles in well under a
 second, where parallel loops took seconds of a table's first test), counts
-the cells; the rest is NumPy."""
+the cells of large inputs; NumPy counts small ones, and does the rest."""
 
 import numpy as np
 import scipy.sparse as sp
@@ -10,6 +10,10 @@ from numba import njit
 
 # Entries of the temporaries of one block of columns (float64 / int64: 32 MB).
 _BLOCK_ENTRIES = 2**22
+# Values counted by NumPy (searchsorted, bincount) below this, by the compiled
+# loop above: the counts are the same integers either way, and a small table's
+# test (a first screen) then loads no compiled code at all.
+_COMPILED_MIN = 2**18
 
 
 def bucket_starts(edges, n_buckets):
@@ -93,11 +97,12 @@ def _threads():
 def cell_sums(X, edges, index, table, groups, n_groups, S):
     """``S[g, j * w : (j + 1) * w] += table[j, cell of X[i, j]]`` for every
     row ``i`` of group ``g = groups[i]`` and column ``j``. With many rows
-    per group a column's rows are counted per (group, cell) by a compiled
-    loop (blocks of columns on numba's threads; it releases the GIL) and the
-    counts multiplied by its table (one small matrix product instead of an
-    add per row); with few, the rows' features are summed through a sparse
-    0/1 matrix."""
+    per group a column's rows are counted per (group, cell) and the counts
+    multiplied by its table (one small matrix product instead of an add per
+    row): by NumPy for a small input, by a compiled loop for a large one
+    (columns spread over numba's threads; it releases the GIL), the same
+    counts either way. With few rows per group, the rows' features are
+    summed through a sparse 0/1 matrix."""
     n, m = X.shape
     n_cells, w = table.shape[1], table.shape[2]
     groups = np.ascontiguousarray(groups, dtype=np.int64)
@@ -110,6 +115,14 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             Z = table[np.arange(a, b)[:, None], cells[a:b]]  # (k, n, w)
             Z = Z.transpose(1, 0, 2).reshape(n, -1).astype(np.float64)
             S[:, a * w : b * w] += M @ Z
+        return
+    if n * m < _COMPILED_MIN:
+        cells = grid_cells(X, edges)
+        for j in range(m):
+            flat = groups * n_cells + cells[j]
+            counts = np.bincount(flat, minlength=n_groups * n_cells)
+            counts = counts.reshape(n_groups, n_cells).astype(np.float64)
+            S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
         return
     lo, scale, start = index
     threads = min(_threads(), m)

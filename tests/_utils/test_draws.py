@@ -1,17 +1,19 @@
-"""The compiled permutation draws (skmmd/_utils/_draws.py)."""
+"""The permutation draws (skmmd/_utils/_draws.py)."""
 
 import numpy as np
+import pytest
 
 
-def test_permutation_draws_equal_on_one_thread_and_many(monkeypatch):
-    # Small batches run the serial copy of the draws, large ones the parallel
-    # copy: both must draw the same subsets from the same uniforms.
+@pytest.mark.parametrize("units", [(37, 60), (60, 37), (1, 1), (5, 0)])
+def test_permutation_draws_equal_by_numpy_and_compiled(monkeypatch, units):
+    # Small batches are drawn by NumPy, large ones by the compiled parallel
+    # loop: both must draw the same subsets from the same uniforms.
     from skmmd._utils import _draws
 
     def draws(threshold):
         monkeypatch.setattr(_draws, "_PARALLEL_MIN_SWAPS", threshold)
-        return _draws.permutation_counts(np.random.default_rng(3), 40, (37, 60))
+        return _draws.permutation_counts(np.random.default_rng(3), 40, units)
 
-    serial, parallel = draws(2**62), draws(0)
-    np.testing.assert_array_equal(serial, parallel)
-    assert (serial.sum(axis=1) == 37).all()
+    small, large = draws(2**62), draws(0)
+    np.testing.assert_array_equal(small, large)
+    assert (small.sum(axis=1) == units[0]).all()

@@ -5,10 +5,12 @@ others."""
 
 import numpy as np
 
+from skmmd.kernel_approximation import _columnwise_cells
 from skmmd.kernel_approximation._columnwise import ColumnwiseFourier
 from skmmd.kernel_approximation._columnwise_cells import (
     _count_cells,
     bucket_starts,
+    cell_sums,
     grid_cells,
 )
 
@@ -47,6 +49,27 @@ def test_grid_cells_and_their_counts_match_numpy_searchsorted(rng):
             _count_cells(column, edges[j], lo[j], scale[j], start[j], g, counts)
             flat = np.bincount(g * (n_edges + 2) + expected, minlength=counts.size)
             np.testing.assert_array_equal(counts.ravel(), flat)
+
+
+def test_small_and_large_inputs_give_the_same_sums(rng, monkeypatch):
+    """NumPy counts a small input's cells, the compiled loop a large one's:
+    the same integers, so the same sums bit for bit, on one thread and on
+    several (a chunk's size never changes a result)."""
+    X = rng.standard_t(3, size=(3000, 9))
+    X[::7, 2] = np.nan
+    X[:, 5] = rng.poisson(2.0, 3000)  # a cell per value
+    block = ColumnwiseFourier(list(range(9)), random_state=0).fit(X)
+    groups = rng.integers(0, 40, 3000)
+    args = (X, block.edges_, block._index, block.table_, groups, 40)
+    sums = []
+    for smallest, threads in ((np.inf, 1), (0, 1), (0, 3)):
+        monkeypatch.setattr(_columnwise_cells, "_COMPILED_MIN", smallest)
+        monkeypatch.setattr(_columnwise_cells, "_threads", lambda: threads)  # noqa: B023
+        S = np.zeros((40, block._n_features_out))
+        cell_sums(*args, S)
+        sums.append(S)
+    np.testing.assert_array_equal(sums[0], sums[1])
+    np.testing.assert_array_equal(sums[0], sums[2])
 
 
 def test_columnwise_kernel_is_the_scale_mixture_of_gaussians(global_random_seed):
