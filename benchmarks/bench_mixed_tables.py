@@ -20,8 +20,9 @@ Parts (``--parts``, several allowed):
     Wall time and peak resident memory, one thread each, every measurement
     a fresh process (``--runs`` of each, alternated; medians): ``mmd_test(X,
     Y, explain=True, random_state=0)`` against ``scipy_loop`` on the
-    500-column table at 5000 rows per sample (the second call: the first
-    loads numba's kernels), and against a loop of ``ks_2samp`` with
+    500-column table at 5000 rows per sample (the second call: the first,
+    on 2000 rows, loads numba's kernels; a smaller one would not reach
+    them), and against a loop of ``ks_2samp`` with
     Bonferroni on 1000 normal DataFrame columns at 10^4 rows per sample.
     Memory: the process's peak resident size (imports, tables, numba's
     loaded kernels and the test), and its excess over the peak once the
@@ -128,7 +129,7 @@ else:
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 if which == "skmmd":
     from skmmd import mmd_test
-    mmd_test(X.iloc[:200], Y.iloc[:200], explain=True, random_state=0)
+    mmd_test(X.iloc[:2000], Y.iloc[:2000], explain=True, random_state=0)
     start = time.perf_counter()
     result = mmd_test(X, Y, explain=True, random_state=0)
     report = result.column_report
