@@ -6,7 +6,6 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils._tables import canonical, float_values, is_dataframe
-from .._utils._threads import one_blas_thread
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 
 # Rows of the fit sample that set each column's grid and bandwidth: enough
@@ -200,12 +199,7 @@ class ColumnwiseFourier:
             out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
         S, q = out
         values = _values(X, self.columns)
-        # Each thread's small products on one BLAS thread: BLAS's own
-        # threads beside them would only contend for the cores.
-        with one_blas_thread():
-            cell_sums(
-                values, self.edges_, self._index, self.table_, groups, n_groups, S
-            )
+        cell_sums(values, self.edges_, self._index, self.table_, groups, n_groups, S)
         q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
         return S, q
 

@@ -8,6 +8,8 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._utils._threads import one_blas_thread
+
 # Entries of the temporaries of one block of columns (float64 / int64: 32 MB).
 _BLOCK_ENTRIES = 2**22
 # Values counted by NumPy (searchsorted, bincount) below this, by the compiled
@@ -135,10 +137,13 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
             S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
 
-    if threads < 2:
-        columns(0)
-        return
-    from concurrent.futures import ThreadPoolExecutor
+    # The small products on one BLAS thread: BLAS's own threads would only
+    # contend for the cores (and be called from several threads at once).
+    with one_blas_thread():
+        if threads < 2:
+            columns(0)
+            return
+        from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(columns, range(threads)))
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(columns, range(threads)))
