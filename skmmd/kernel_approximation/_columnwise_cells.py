@@ -10,7 +10,8 @@ from numba import njit
 
 from .._utils._threads import one_blas_thread
 
-# Entries of the temporaries of one block of columns (float64 / int64: 32 MB).
+# Features of a block of columns summed at once when groups have few rows
+# (float64: 32 MB).
 _BLOCK_ENTRIES = 2**22
 # Values counted by NumPy (searchsorted, bincount) below this, by the compiled
 # loop above: the counts are the same integers either way, and a small table's
@@ -51,7 +52,7 @@ def grid_cells(X, edges):
     """The grid cell of every value, column major (``out[j, i]`` for
     ``X[i, j]``): ``#{edges[j] <= X[i, j]}`` (``searchsorted(edges[j], v,
     "right")``), and ``edges.shape[1] + 1`` for NaN (the cell of missing
-    values); what :func:`cell_counts` counts."""
+    values); the cells :func:`_count_cells` counts."""
     out = np.empty(X.shape[::-1], dtype=np.int32)
     for j in range(X.shape[1]):
         out[j] = np.searchsorted(edges[j], X[:, j], "right")
@@ -91,6 +92,7 @@ def _count_cells(x, e, a, s, first, groups, counts):  # pragma: no cover
 
 
 def _threads():
+    """numba's thread count, which the compiled counts of columns follow."""
     import numba
 
     return numba.get_num_threads()
@@ -119,22 +121,24 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             S[:, a * w : b * w] += M @ Z
         return
     if n * m < _COMPILED_MIN:
-        cells = grid_cells(X, edges)
-        for j in range(m):
+        cells, threads = grid_cells(X, edges), 1
+
+        def count(j, counts):
             flat = groups * n_cells + cells[j]
-            counts = np.bincount(flat, minlength=n_groups * n_cells)
-            counts = counts.reshape(n_groups, n_cells).astype(np.float64)
-            S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
-        return
-    lo, scale, start = index
-    threads = min(_threads(), m)
+            counts[...] = np.bincount(flat, minlength=counts.size).reshape(counts.shape)
+
+    else:
+        (lo, scale, start), threads = index, min(_threads(), m)
+
+        def count(j, counts):
+            counts[...] = 0.0
+            x = np.ascontiguousarray(X[:, j])  # one compiled layout
+            _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
 
     def columns(part):
         counts = np.empty((n_groups, n_cells))  # stays in cache: one column's
         for j in range(part, m, threads):
-            counts[...] = 0.0
-            x = np.ascontiguousarray(X[:, j])  # one compiled layout
-            _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
+            count(j, counts)
             S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
 
     # The small products on one BLAS thread: BLAS's own threads would only
