@@ -6,10 +6,10 @@ units; drawing it as the head of a whole ``rng.permutation(G)`` per resample
 costs ``O(G)`` random numbers and a Python call each. Here every resample's
 subset comes from ``k = min(g_x, G - g_x)`` uniform numbers drawn in one call
 (so batches cut from one stream give the same resamples), through a partial
-Fisher-Yates shuffle: for a small batch by NumPy, all rows at once (no
-compiled code to load, so a first test does not wait for numba's compiler),
-for a large one by a compiled loop, rows in parallel. The subsets are the
-same integers either way.
+Fisher-Yates shuffle: for a small batch of few units by NumPy, all rows at
+once (no compiled code to load, so a small first test does not wait for
+numba's compiler), else by a compiled loop, rows in parallel for a large
+batch. The subsets are the same integers either way.
 """
 
 import numpy as np
@@ -25,11 +25,16 @@ _UNIFORM_ENTRIES = 2**20
 # Resamples per parallel task: one index buffer serves them all (a fresh
 # G-entry buffer per resample costs a page-faulting allocation each).
 _ROWS_PER_TASK = 16
-# Swaps of a call below which NumPy makes them: waking the thread pool right
-# after a BLAS product (whose threads still spin) costs more than the
+# Swaps of a call below which it runs on one thread: waking the thread pool
+# right after a BLAS product (whose threads still spin) costs more than the
 # parallel swaps save in small calls (the sequential test's batches of a few
-# rows), and a small test then loads no compiled code.
+# rows).
 _PARALLEL_MIN_SWAPS = 2**20
+# Units shuffled per row (k) up to which NumPy makes a one-thread call's
+# swaps: its loop over the k swaps costs a few microseconds each, a
+# hundredth of a second for 999 rows of 156, where loading the compiled loop
+# costs a second in a fresh process.
+_NUMPY_MAX_SWAPS_PER_ROW = 256
 
 
 def _fill_subsets(uniforms, G, inside, A):
@@ -53,8 +58,7 @@ def _fill_subsets(uniforms, G, inside, A):
                 units[i] = i
 
 
-# The parallel copy only (under its own cache name: see _jit).
-_PARALLEL_FILL = serial_and_parallel(_fill_subsets)[1]
+_FILL_SUBSETS = serial_and_parallel(_fill_subsets)
 
 
 def _numpy_fill(uniforms, G, inside, A):
@@ -88,6 +92,10 @@ def permutation_counts(rng, n_resamples, n_units, out=None):
     for lo in range(0, n_resamples, rows):
         hi = min(lo + rows, n_resamples)
         rng.random(out=uniforms[: hi - lo])
-        fill = _PARALLEL_FILL if (hi - lo) * k >= _PARALLEL_MIN_SWAPS else _numpy_fill
+        parallel = (hi - lo) * k >= _PARALLEL_MIN_SWAPS
+        if not parallel and k <= _NUMPY_MAX_SWAPS_PER_ROW:
+            fill = _numpy_fill
+        else:
+            fill = _FILL_SUBSETS[parallel]
         fill(uniforms[: hi - lo], G, g_x <= g_y, A[lo:hi])
     return A
