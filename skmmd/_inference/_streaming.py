@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._utils import _budgets, _streams
+from .._utils import _budgets, _groups, _streams
 from .._utils._compat import n_features_out
 from . import _calibration
 
@@ -134,17 +134,13 @@ class HostRows:
         if fused is not None:
             return fused(X, groups, n_groups, out=out)
         Z = transformer.transform(X)
-        n_rows = Z.shape[0]
-        M = sp.csr_matrix(
-            (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
-        )
         if sp.issparse(Z):
             Z = Z.tocsr().astype(np.float64)
+            M = _groups.indicator(groups, n_groups)
             S = (M @ Z).toarray()
             q = M @ np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
         else:
-            Z = np.asarray(Z, dtype=np.float64)
-            S, q = M @ Z, M @ np.einsum("ij,ij->i", Z, Z)
+            S, q = _groups.summed(np.asarray(Z, dtype=np.float64), groups, n_groups)
         return into(out, S, q)
 
 

@@ -5,9 +5,9 @@ second, where parallel loops took seconds of a table's first test), counts
 the cells of large inputs; NumPy counts small ones, and does the rest."""
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit
 
+from .._utils._groups import indicator
 from .._utils._threads import one_blas_thread
 
 # Features of a block of columns summed at once when groups have few rows
@@ -112,7 +112,7 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
     groups = np.ascontiguousarray(groups, dtype=np.int64)
     if n <= 4 * n_groups:
         cells = grid_cells(X, edges)
-        M = sp.csr_matrix((np.ones(n), (groups, np.arange(n))), shape=(n_groups, n))
+        M = indicator(groups, n_groups)
         step = max(1, _BLOCK_ENTRIES // max(n * w, 1))
         for a in range(0, m, step):
             b = min(m, a + step)

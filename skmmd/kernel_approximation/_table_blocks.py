@@ -8,7 +8,6 @@ by NumPy's ufuncs."""
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.preprocessing import RobustScaler
 from sklearn.utils.validation import check_is_fitted
@@ -19,6 +18,7 @@ from .._utils._compat import (
     handle_zeros_in_scale,
     validate_data,
 )
+from .._utils._groups import summed
 from .._utils._tables import float_values
 from ._fourier import RandomFourierSampler
 
@@ -120,15 +120,6 @@ class MissingFlags(TransformerMixin, BaseEstimator):
         return np.asarray([f"missingindicator_{name}" for name in names], dtype=object)
 
 
-def rows_summed(Z, groups, n_groups):
-    """The rows of ``Z`` summed per group, through a sparse 0/1 matrix."""
-    n_rows = Z.shape[0]
-    M = sp.csr_matrix(
-        (np.ones(n_rows), (groups, np.arange(n_rows))), shape=(n_groups, n_rows)
-    )
-    return M @ Z
-
-
 class UfuncFourier(RandomFourierSampler):
     """:class:`~skmmd.RandomFourierSampler`'s features (the same frequencies,
     phases, scale and feature names) with the cosines and sines evaluated by
@@ -139,12 +130,19 @@ class UfuncFourier(RandomFourierSampler):
 
     def transform(self, X):
         X = self._validate_transform_data(X)
-        W = self.random_weights_.astype(X.dtype, copy=False)
         out = np.empty((X.shape[0], self.n_components), dtype=X.dtype)
-        step = max(1, BLOCK_ENTRIES // max(W.shape[1], 1))
-        for lo in range(0, X.shape[0], step):
-            self._features(X[lo : lo + step] @ W, out[lo : lo + step])
+        for rows, P in self._projections(X):
+            self._features(P, out[rows])
         return out
+
+    def _projections(self, X):
+        """``(rows, X[rows] W)`` of validated ``X``, a block of rows at a time
+        (each block's features within ``BLOCK_ENTRIES``)."""
+        W = self.random_weights_.astype(X.dtype, copy=False)
+        step = max(1, BLOCK_ENTRIES // self.n_components)
+        for lo in range(0, X.shape[0], step):
+            rows = slice(lo, lo + step)
+            yield rows, X[rows] @ W
 
     def _features(self, P, out):
         """``sqrt(2 / D) [cos P, sin P, cos(P' + offset)]`` into ``out``
@@ -165,14 +163,14 @@ class UfuncFourier(RandomFourierSampler):
             out = (np.zeros((n_groups, self.n_components)), np.zeros(n_groups))
         S, q = out
         X = self._validate_transform_data(X)
-        step = max(1, BLOCK_ENTRIES // self.n_components)
-        for lo in range(0, X.shape[0], step):
-            Z = self.transform(X[lo : lo + step]).astype(np.float64, copy=False)
-            rows = groups[lo : lo + step]
-            S += rows_summed(Z, rows, n_groups)
-            q += np.bincount(
-                rows, weights=np.einsum("ij,ij->i", Z, Z), minlength=n_groups
+        for rows, P in self._projections(X):
+            Z = np.empty(P.shape[:1] + (self.n_components,), dtype=X.dtype)
+            self._features(P, Z)
+            part, q_part = summed(
+                Z.astype(np.float64, copy=False), groups[rows], n_groups
             )
+            S += part
+            q += q_part
         return S, q
 
     def get_feature_names_out(self, input_features=None):
