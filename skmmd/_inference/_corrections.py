@@ -28,6 +28,7 @@ import numpy as np
 from scipy.special import log_ndtr
 from scipy.stats import false_discovery_control
 
+from .._utils import _budgets
 from ._aggregation import _TIE_RTOL, _tie_tolerance, aggregated_p_value
 
 CORRECTIONS = ("fwer", "fdr", "fdr_by", "none")
@@ -40,9 +41,6 @@ CORRECTION_TEXTS = {
     "none": "no correction: each column's own permutation p-value",
 }
 
-# Entries of T whose fitted tails are computed together (about 32 MB each
-# of a dozen temporaries).
-_FIT_ENTRIES = 2**22
 # Skewness below which a column's null is taken as normal (the gamma's shape
 # 4 / skew^2 would exceed 4e6).
 _NORMAL_SKEW = 1e-3
@@ -82,9 +80,8 @@ def fitted_log_p_values(T):
     T = np.asarray(T, dtype=np.float64)
     out = np.empty(T.shape)
     # Columns in slices: a dozen temporaries of a slice's size, not T's.
-    step = max(1, _FIT_ENTRIES // max(T.shape[0], 1))
-    for lo in range(0, T.shape[1], step):
-        out[:, lo : lo + step] = _fitted_log_p(T[:, lo : lo + step])
+    for columns in _budgets.column_slices(T.shape[1], T.shape[0]):
+        out[:, columns] = _fitted_log_p(T[:, columns])
     return out
 
 

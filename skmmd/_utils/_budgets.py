@@ -37,6 +37,26 @@ STEIN_UNITS = 2**10
 UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).
 GRAM_ENTRIES = 2**26
+# Entries of each temporary of a computation done column by column, a slice
+# of columns at a time (float64: 1 MB): the fitted tails of a column report,
+# the columns' median distances. Whole, their dozen temporaries were a wide
+# table's peak memory.
+SLICE_ENTRIES = 2**17
+
+
+def column_slices(n_columns, n_rows):
+    """Slices covering the columns of an ``(n_rows, n_columns)`` array, each
+    within ``SLICE_ENTRIES`` entries and none of a single column unless there
+    is only one: NumPy reduces two or more columns over their rows in one
+    order whatever their number, but a column alone pairwise, so results
+    computed slice by slice equal those of the whole array bit for bit."""
+    step = max(2, SLICE_ENTRIES // max(n_rows, 1))
+    starts = list(range(0, n_columns, step))
+    if len(starts) > 1 and n_columns - starts[-1] == 1:
+        starts.pop()  # the last column joins the slice before it
+    return [slice(lo, hi) for lo, hi in zip(starts, starts[1:] + [n_columns])]
+
+
 # Fewest resampling units a test runs on at all (the jackknife of the
 # unbiased HSIC needs 5).
 MIN_UNITS = 5

@@ -5,6 +5,7 @@ import numpy as np
 from scipy.stats import norm
 from sklearn.utils import check_random_state
 
+from .._utils import _budgets
 from .._utils._tables import canonical, float_values, is_dataframe
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 
@@ -40,8 +41,18 @@ def _median_distances(values, rng):
     a column of one value."""
     n = values.shape[0]
     a, b = rng.integers(0, n, size=(2, _MEDIAN_PAIRS))
+    # A slice of columns at a time: the temporaries of a slice, not of all.
+    out = np.empty(values.shape[1])
+    for columns in _budgets.column_slices(values.shape[1], _MEDIAN_PAIRS):
+        out[columns] = _median_gaps(values[a, columns], values[b, columns], n)
+    return out
+
+
+def _median_gaps(left, right, n):
+    """:func:`_median_distances` of the pairs of rows ``(left, right)`` of
+    ``n`` rows."""
     with np.errstate(invalid="ignore"):
-        gaps = np.abs(values[a] - values[b])
+        gaps = np.abs(left - right)
     gaps[~np.isfinite(gaps)] = np.nan
     # NaN sorts last: the median of each column's finite gaps by position.
     gaps.sort(axis=0)

@@ -5,7 +5,7 @@ in one vectorized pass: the categorical half of the per-column reports of
 import numpy as np
 
 from .._utils._tables import is_dataframe
-from ._one_hot import column_values, grouped_counts, lookup
+from ._one_hot import column_values, grouped_counts, lookup_columns
 
 
 class ColumnwiseCategories:
@@ -67,14 +67,10 @@ class ColumnwiseCategories:
     def codes(self, X):
         """``(n, m)`` int64: each value's position in its column's block."""
         w = self.block_width_
-        out = np.empty((len(X), self.n_blocks_), dtype=np.int64)
-        for j, (values, levels) in enumerate(zip(self._values(X), self.levels_)):
-            codes, missing = lookup(levels, values)
-            codes = codes.astype(np.int64)
-            unknown = codes < 0
-            codes[unknown] = np.where(missing[unknown], w - 2, w - 1)
-            out[:, j] = codes
-        return out + w * np.arange(self.n_blocks_)
+        codes, missing = lookup_columns(self.levels_, self._values(X))
+        unknown = codes < 0
+        codes[unknown] = np.where(missing[unknown], w - 2, w - 1)
+        return codes + w * np.arange(self.n_blocks_)
 
     def transform(self, X):
         codes = self.codes(X)

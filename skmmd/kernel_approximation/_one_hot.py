@@ -74,6 +74,63 @@ def lookup(index, values):
     import pandas as pd
 
     codes, uniques = pd.factorize(values)
+    return _positions_of(index, codes, uniques)
+
+
+def lookup_columns(indexes, columns):
+    """:func:`lookup` of every column in its index: ``(positions, missing)``,
+    each ``(n, m)``. Text columns held by pyarrow are hashed together, in one
+    pass over all their values (``dictionary_encode`` of their
+    concatenation): per column, only its few distinct values are looked up.
+    Other columns are looked up one by one. The positions are those of
+    :func:`lookup` column by column."""
+    n = len(columns[0]) if columns else 0
+    positions = np.empty((n, len(columns)), dtype=np.int64)
+    missing = np.empty((n, len(columns)), dtype=bool)
+    arrow = [j for j, values in enumerate(columns) if _arrow_strings(values)]
+    for j in sorted(set(range(len(columns))) - set(arrow)):
+        positions[:, j], missing[:, j] = lookup(indexes[j], columns[j])
+    if arrow:
+        codes, uniques = _encoded([columns[j] for j in arrow])
+        for k, j in enumerate(arrow):
+            positions[:, j], missing[:, j] = _positions_of(
+                indexes[j], codes[k], uniques
+            )
+    return positions, missing
+
+
+def _arrow_strings(values):
+    """Whether ``values`` is a pandas text column held by pyarrow."""
+    import pandas as pd
+
+    dtype = getattr(values, "dtype", None)
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+
+
+def _encoded(columns):
+    """``(codes, uniques)`` of pyarrow text columns of equal length, as
+    ``pd.factorize`` gives them but over all the columns at once: ``codes``
+    ``(m, n)``, -1 where missing, into one object Index of ``uniques``."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = []
+    for values in columns:
+        stored = pa.array(values.array)  # pandas' own arrays, no copy
+        parts = stored.chunks if isinstance(stored, pa.ChunkedArray) else [stored]
+        chunks += [part.cast(pa.large_string()) for part in parts]
+    encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
+    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
+    uniques = encoded.dictionary.to_numpy(zero_copy_only=False)
+    n = len(columns[0])
+    return codes.astype(np.int64).reshape(len(columns), n), pd.Index(uniques)
+
+
+def _positions_of(index, codes, uniques):
+    """:func:`lookup`'s result from a column's ``codes`` into ``uniques``."""
+    import pandas as pd
+
     found = index.get_indexer(uniques)
     out = found[codes] if found.size else np.full(codes.shape, -1)
     missing = codes < 0
@@ -164,13 +221,11 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         """``(n, n_columns)``: each value's output column, -1 where unknown."""
         check_is_fitted(self)
         out = np.full((X.shape[0], len(self._widths)), -1, dtype=np.int64)
+        codes, _ = lookup_columns(self._index, column_values(X))
         offset = 0
-        for j, (values, index, (slots, _, _), width) in enumerate(
-            zip(column_values(X), self._index, self._slots, self._widths)
-        ):
-            codes, _ = lookup(index, values)
-            known = codes >= 0
-            out[known, j] = offset + slots[codes[known]]
+        for j, ((slots, _, _), width) in enumerate(zip(self._slots, self._widths)):
+            known = codes[:, j] >= 0
+            out[known, j] = offset + slots[codes[known, j]]
             offset += width
         return out
 

@@ -29,6 +29,7 @@ from ._table_blocks import (
     Quartiles,
     UfuncFourier,
     clip_far,
+    fit_blocks,
 )
 
 # Rows behind the numeric block's medians, quartiles and bandwidth (a
@@ -290,10 +291,15 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
         if fit_rows is not None:
             X = X.iloc[fit_rows] if is_dataframe(X) else X[fit_rows]
-        self.column_transformer_ = ColumnTransformer(
-            blocks,
-            transformer_weights={k: np.sqrt(w / n_columns) for k, w in weights.items()},
-        ).fit(X)
+        self.column_transformer_ = fit_blocks(
+            ColumnTransformer(
+                blocks,
+                transformer_weights={
+                    k: np.sqrt(w / n_columns) for k, w in weights.items()
+                },
+            ),
+            X,
+        )
         self.numeric_columns_, self.categorical_columns_ = numeric, categorical
         return self
 

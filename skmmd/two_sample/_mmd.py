@@ -386,8 +386,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
                 lambda: self._column_maps(X, fit_rows, rng, table_map),
                 threads=self.explain_columns is not False,
             )
-            maps = [self.transformer_, *columns]
-            return self._fit_stream(engine, X, Y, maps, seed)
+            del fit_rows, labels  # the pooled rows, held no longer than the fit
+            return self._fit_stream(engine, X, Y, [self.transformer_, *columns], seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
         return _fit_exact(self, X, Y, m, n, seed, rng)

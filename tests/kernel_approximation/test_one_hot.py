@@ -2,13 +2,14 @@
 max_categories=k, sparse_output=False): the same categories, features and
 names, on strings with None, booleans, pandas categories, numbers with NaN,
 many levels and levels unseen at fit; pandas' pyarrow strings (pandas 3's
-text columns) looked up as their Python strings are."""
+text columns) looked up as their Python strings are, alone and all columns
+together."""
 
 import numpy as np
 import pytest
 from sklearn.preprocessing import OneHotEncoder
 
-from skmmd.kernel_approximation._one_hot import OneHotLevels, lookup
+from skmmd.kernel_approximation._one_hot import OneHotLevels, lookup, lookup_columns
 
 pd = pytest.importorskip("pandas")
 
@@ -105,3 +106,34 @@ def test_pyarrow_strings_are_looked_up_as_their_python_strings(na_value):
     )
     assert list(positions) == [1, 0, 2, -1, -1, 2, 0]
     assert list(missing) == [False, False, True, False, False, True, False]
+
+
+def test_columns_looked_up_together_are_looked_up_as_each_alone():
+    # pyarrow text columns are hashed in one pass over all of them; every
+    # column's positions must be those of its own lookup.
+    pytest.importorskip("pyarrow")
+    words = ["oslo", "lima", None, "unseen", "pune", None, "lima"]
+    columns = [
+        pd.Series(words, dtype=pd.StringDtype("pyarrow", na_value=np.nan)),
+        pd.Series(words[::-1], dtype=pd.StringDtype("pyarrow", na_value=pd.NA)),
+        pd.Series(words, dtype=pd.StringDtype("python")),
+        pd.Series(words, dtype="category"),
+        np.array([1.0, 2.0, np.nan, 3.0, 1.0, 2.0, 7.0]),
+        pd.Series(["a", "b", "a", "a", "b", "c", "z"], dtype=pd.StringDtype("pyarrow")),
+    ]
+    indexes = [
+        pd.Index(np.array(["lima", "oslo", "pune", np.nan], dtype=object)),
+        pd.Index(np.array(["pune", "oslo"], dtype=object)),
+        pd.Index(np.array(["oslo", np.nan], dtype=object)),
+        pd.Index(np.array(["lima", "pune"], dtype=object)),
+        pd.Index([1.0, 3.0, np.nan]),
+        pd.Index(np.array([], dtype=object)),
+    ]
+    positions, missing = lookup_columns(indexes, columns)
+    assert positions.shape == missing.shape == (7, 6)
+    for j, (index, values) in enumerate(zip(indexes, columns)):
+        alone = lookup(index, values)
+        np.testing.assert_array_equal(positions[:, j], alone[0])
+        np.testing.assert_array_equal(missing[:, j], alone[1])
+    assert list(positions[:, 1]) == [-1, -1, 0, -1, -1, -1, 1]
+    assert list(positions[:, 5]) == [-1] * 7

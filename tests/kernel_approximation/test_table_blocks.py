@@ -1,7 +1,9 @@
 """The table map's numeric blocks give scikit-learn's transformers' exact
 outputs: the imputer's medians, the robust scaler's centre and scale, the
 missingness indicators and their names; its Fourier block is
-RandomFourierSampler's features; a DataFrame's test compiles one small loop."""
+RandomFourierSampler's features; the column transformer of the blocks
+fitted without its fit rows' features is the one ``fit`` makes; a
+DataFrame's test compiles one small loop."""
 
 import os
 import subprocess
@@ -10,7 +12,10 @@ import textwrap
 
 import numpy as np
 import pytest
+from sklearn.base import clone
+from sklearn.compose import ColumnTransformer
 from sklearn.impute import MissingIndicator, SimpleImputer
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import RobustScaler
 
 from skmmd import RandomFourierSampler
@@ -19,6 +24,7 @@ from skmmd.kernel_approximation._table_blocks import (
     MissingFlags,
     Quartiles,
     UfuncFourier,
+    fit_blocks,
 )
 
 
@@ -143,3 +149,48 @@ def test_a_dataframe_s_test_compiles_one_small_loop_and_a_small_one_none():
     small, large = out.stdout.split("\n")[:2]
     assert small == "[]"
     assert large == "['skmmd.kernel_approximation._columnwise_cells._count_cells']"
+
+
+def test_blocks_fitted_without_their_features_are_those_fit_fits(rng):
+    """fit_blocks fits every block as ColumnTransformer.fit does (the same
+    fitted state, the same features and names) and leaves the transformer
+    as fit leaves it: its blocks themselves, dense output; a second fit of
+    it (a clone) works as usual."""
+    pd = pytest.importorskip("pandas")
+    values = _block(300, rng)
+    numbers = [f"v{j}" for j in range(values.shape[1])]
+    X = pd.DataFrame(values, columns=numbers)
+    X["g"] = rng.choice(["x", "y", None], 300)
+
+    def blocks():
+        return ColumnTransformer(
+            [
+                (
+                    "numeric",
+                    make_pipeline(MedianFill(), UfuncFourier(random_state=0)),
+                    numbers,
+                ),
+                ("missing", MissingFlags(), numbers),
+                ("categorical", clone(_encoder()), ["g"]),
+            ],
+            transformer_weights={"numeric": 0.5, "missing": 2.0},
+        )
+
+    ours, theirs = fit_blocks(blocks(), X), blocks().fit(X)
+    np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
+    assert ours.sparse_output_ is False
+    assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())
+    assert ours.output_indices_ == theirs.output_indices_
+    for (name, a, columns), (_, b, _) in zip(ours.transformers_, theirs.transformers_):
+        assert type(a) is type(b), name
+    assert [type(t) for _, t, _ in ours.transformers] == [
+        type(t) for _, t, _ in theirs.transformers
+    ]
+    again = clone(ours).fit_transform(X)
+    np.testing.assert_array_equal(again, theirs.transform(X))
+
+
+def _encoder():
+    from skmmd.kernel_approximation._one_hot import OneHotLevels
+
+    return OneHotLevels(max_categories=3)
