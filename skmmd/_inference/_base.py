@@ -11,7 +11,7 @@ from sklearn.model_selection import train_test_split
 
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
-from ._blocks import BLOCK_SIZE_CONSTRAINT, check_order
+from ._blocks import BLOCK_SIZE_CONSTRAINT, check_features, check_order
 from ._calibration import (
     aggregated_rule,
     final_p_value,
@@ -82,13 +82,15 @@ def head(engine, rows):
     return engine.rows.take(rows, slice(0, k))
 
 
-def order_features(transformer, rows, to_host):
-    """The features of ``rows`` that the order check reads (on the host), or
-    None where the map rejects them: the pipeline then names the rows at
-    fault, and the check stays silent."""
+def order_features(transformer, rows, to_host, seed):
+    """The features of ``rows`` that the order check reads (on the host; a
+    wide map's projected at once, as the check projects them, so that one
+    sample's features are held at a time), or None where the map rejects
+    them: the pipeline then names the rows at fault, and the check stays
+    silent."""
     try:
         with np.errstate(all="ignore"):
-            return to_host(transformer.transform(rows))
+            return check_features(to_host(transformer.transform(rows)), seed)
     except (ValueError, TypeError):
         return None
 

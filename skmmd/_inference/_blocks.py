@@ -335,7 +335,7 @@ class SerialDependenceWarning(UserWarning):
     """
 
 
-def _check_features(Z, seed):
+def check_features(Z, seed):
     """Features of a check as a dense float64 array of at most
     ``_budgets.ORDER_CHECK_WIDTH`` columns: a seeded Gaussian projection of
     wider (or sparse) ones, whose traced autocovariances it keeps in
@@ -358,7 +358,7 @@ def inflation(samples, seed, paired=False):
     for each pair of a direction of x's features and one of y's (traced, or
     leading: the null's tail is the leading directions'), the largest of
     them. 1 when no lag is correlated beyond chance."""
-    features = [_check_features(Z, seed) for Z in samples]
+    features = [check_features(Z, seed) for Z in samples]
     if not paired:
         dependence = Dependence(features)
         return float(dependence.lrv[0] / dependence.gamma[0, 0])

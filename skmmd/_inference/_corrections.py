@@ -159,7 +159,9 @@ def pooled_p_values(T, log_p):
     pooled p-value too small.
     """
     t = -log_p[0]
-    null = np.sort(-fitted_log_p_values(T[1:]), axis=None)
+    null = fitted_log_p_values(T[1:]).ravel()  # sorted in place: no copies
+    np.negative(null, out=null)
+    null.sort()
     tolerance = _TIE_RTOL * np.maximum(np.abs(t), 1.0)
     below = np.searchsorted(null, t - tolerance, side="left")
     return (1.0 + null.size - below) / (1.0 + null.size)

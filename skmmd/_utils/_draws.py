@@ -13,9 +13,8 @@ batch. The subsets are the same integers either way.
 """
 
 import numpy as np
-from numba import prange
 
-from ._jit import serial_and_parallel
+from ._jit import prange, serial_and_parallel
 
 # Uniforms drawn per call (8 MB): rows enough for tasks on every thread (a
 # task takes _ROWS_PER_TASK rows, so a buffer of fewer rows runs on one).

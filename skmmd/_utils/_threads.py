@@ -9,6 +9,7 @@ that nested and concurrent sections never leave BLAS limited.
 
 import contextlib
 import functools
+import sys
 import threading
 
 from threadpoolctl import ThreadpoolController  # a scikit-learn dependency
@@ -76,9 +77,10 @@ def concurrently(*calls, threads=True):
 
 
 def _side_by_side():
-    import numba
-
-    if numba.get_num_threads() < 2:
+    # Not imported yet: no compiled loop has run, and none need run side by
+    # side; numba is not imported only to be asked.
+    numba = sys.modules.get("numba")
+    if numba is None or numba.get_num_threads() < 2:
         return False
     try:
         return numba.threading_layer() in ("omp", "tbb")

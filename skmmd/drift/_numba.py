@@ -9,8 +9,8 @@ definition.
 import math
 
 import numpy as np
-from numba import njit
 
+from .._utils._jit import njit
 from ..statistics._features import mmd2_from_parts
 
 _mmd2 = njit(cache=True)(mmd2_from_parts)

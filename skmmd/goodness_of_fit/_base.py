@@ -384,7 +384,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             maps = self._stream.transformers
             stein = maps[len(maps) // 2]  # the middle of a grid
             rows = engine.rows.to_host(head(engine, X))
-            warn_if_ordered([order_features(stein, rows, np.asarray)], seed)
+            warn_if_ordered([order_features(stein, rows, np.asarray, seed)], seed)
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):

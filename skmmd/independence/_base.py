@@ -149,7 +149,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         if self.block_size is None:
             x_map, y_map = (self._stream.transformers[k] for k in self._check_maps())
             rows, to_host = head(engine, pairs), engine.rows.inner.to_host
-            features = [order_features(t, rows, to_host) for t in (x_map, y_map)]
+            features = [order_features(t, rows, to_host, seed) for t in (x_map, y_map)]
             warn_if_ordered(features, seed, paired=True)
 
     def _check_maps(self):

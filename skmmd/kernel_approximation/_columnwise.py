@@ -74,7 +74,8 @@ def _grids(values, n_cells):
     ``inf`` past the last); others have cells between their quantiles
     ``k / n_cells`` with centres at the quantiles ``(k + 1/2) / n_cells``.
     Unused cells repeat the last centre."""
-    ordered = np.sort(np.where(np.isfinite(values), values, np.nan), axis=0)
+    ordered = np.where(np.isfinite(values), values, np.nan)
+    ordered.sort(axis=0)  # in place: no second copy of the values
     count = np.count_nonzero(~np.isnan(ordered), axis=0)
     new = np.zeros(ordered.shape, dtype=bool)
     new[0] = count > 0
@@ -181,15 +182,16 @@ class ColumnwiseFourier:
         frequencies = (stratified[None, :] / scales[:, None]).ravel()
         # Centred on each column's middle cell: the same kernel, smaller phases.
         middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
-        phases = ((centres - middle) / self.bandwidths_[:, None])[
-            :, :, None
-        ] * frequencies
         m = len(self.columns)
         # float32: half the memory of a wide table's cells (its rounding,
         # 1e-7, is far below the features' own error); sums are float64.
         table = np.zeros((m, self.n_cells + 1, 2 * D + 1), dtype=np.float32)
-        table[:, :-1, :D] = np.cos(phases) / np.sqrt(D)
-        table[:, :-1, D : 2 * D] = np.sin(phases) / np.sqrt(D)
+        for part in _budgets.column_slices(m, self.n_cells * D):  # float64 phases
+            phases = ((centres[part] - middle[part]) / self.bandwidths_[part, None])[
+                :, :, None
+            ] * frequencies
+            table[part, :-1, :D] = np.cos(phases) / np.sqrt(D)
+            table[part, :-1, D : 2 * D] = np.sin(phases) / np.sqrt(D)
         table[:, -1, -1] = 1.0  # the missing values' cell
         self.table_ = table
         self.block_width_ = 2 * D + 1

@@ -4,19 +4,24 @@ group by cell. One small compiled loop, serial (it compiles in well under a
 second, where parallel loops took seconds of a table's first test), counts
 the cells of large inputs; NumPy counts small ones, and does the rest."""
 
+import sys
+
 import numpy as np
-from numba import njit
 
 from .._utils._groups import indicator
+from .._utils._jit import njit, num_threads
 from .._utils._threads import one_blas_thread
 
 # Features of a block of columns summed at once when groups have few rows
 # (float64: 32 MB).
 _BLOCK_ENTRIES = 2**22
-# Values counted by NumPy (searchsorted, bincount) below this, by the compiled
-# loop above: the counts are the same integers either way, and a small table's
-# test (a first screen) then loads no compiled code at all.
+# Values of a chunk counted by the compiled loop once numba is loaded (below,
+# by NumPy: the counts are the same integers either way), and at which it is
+# loaded: a table of a few hundred columns never loads it (its import and
+# code were a third of such a test's memory), a wide numeric table's chunks
+# (where the compiled loop's speed and threads pay for it) do.
 _COMPILED_MIN = 2**18
+_LOAD_MIN = 2**22
 
 
 def bucket_starts(edges, n_buckets):
@@ -55,9 +60,15 @@ def grid_cells(X, edges):
     values); the cells :func:`_count_cells` counts."""
     out = np.empty(X.shape[::-1], dtype=np.int32)
     for j in range(X.shape[1]):
-        out[j] = np.searchsorted(edges[j], X[:, j], "right")
-    out[np.isnan(X).T] = edges.shape[1] + 1
+        out[j] = column_cells(X[:, j], edges[j])
     return out
+
+
+def column_cells(x, e):
+    """:func:`grid_cells` of one column ``x`` with edges ``e``."""
+    cells = np.searchsorted(e, x, "right")
+    cells[np.isnan(x)] = e.size + 1
+    return cells
 
 
 @njit(nogil=True, cache=True)
@@ -91,11 +102,33 @@ def _count_cells(x, e, a, s, first, groups, counts):  # pragma: no cover
         counts[groups[i], low] += 1.0
 
 
-def _threads():
-    """numba's thread count, which the compiled counts of columns follow."""
-    import numba
+def _compiled(n_values):
+    """Whether a chunk of ``n_values`` values is counted by the compiled loop."""
+    loaded = "numba" in sys.modules
+    return n_values >= _LOAD_MIN or (loaded and n_values >= _COMPILED_MIN)
 
-    return numba.get_num_threads()
+
+def _counter(X, edges, index, groups):
+    """``(count, threads)``: ``count(j, counts)`` sets ``counts`` (groups x
+    cells) to column ``j``'s count of rows per (group, cell), and the columns
+    are spread over ``threads``."""
+    n, m = X.shape
+    n_cells = edges.shape[1] + 2
+    if not _compiled(n * m):
+
+        def count(j, counts):
+            flat = groups * n_cells + column_cells(X[:, j], edges[j])
+            counts[...] = np.bincount(flat, minlength=counts.size).reshape(counts.shape)
+
+        return count, 1
+    lo, scale, start = index
+
+    def count(j, counts):
+        counts[...] = 0.0
+        x = np.ascontiguousarray(X[:, j])  # one compiled layout
+        _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
+
+    return count, min(num_threads(), m)
 
 
 def cell_sums(X, edges, index, table, groups, n_groups, S):
@@ -120,20 +153,7 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             Z = Z.transpose(1, 0, 2).reshape(n, -1).astype(np.float64)
             S[:, a * w : b * w] += M @ Z
         return
-    if n * m < _COMPILED_MIN:
-        cells, threads = grid_cells(X, edges), 1
-
-        def count(j, counts):
-            flat = groups * n_cells + cells[j]
-            counts[...] = np.bincount(flat, minlength=counts.size).reshape(counts.shape)
-
-    else:
-        (lo, scale, start), threads = index, min(_threads(), m)
-
-        def count(j, counts):
-            counts[...] = 0.0
-            x = np.ascontiguousarray(X[:, j])  # one compiled layout
-            _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
+    count, threads = _counter(X, edges, index, groups)
 
     def columns(part):
         counts = np.empty((n_groups, n_cells))  # stays in cache: one column's

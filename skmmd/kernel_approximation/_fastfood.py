@@ -3,14 +3,13 @@ O(n_components log d) time per sample through Walsh-Hadamard transforms."""
 
 from numbers import Integral, Real
 
-import numba
 import numpy as np
-from numba import njit, prange
 from scipy import sparse
 from sklearn.utils import check_random_state, gen_batches
 
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, fit_context
+from .._utils._jit import njit, num_threads, prange
 from ._base import (
     BaseSampler,
     FusedSums,
@@ -237,7 +236,7 @@ class FastfoodSampler(FusedSums, BaseSampler):
                 gaussian,
                 scaling,
                 out[rows],
-                min(block.shape[0], 4 * numba.get_num_threads()),
+                min(block.shape[0], 4 * num_threads()),
             )
         return out
 

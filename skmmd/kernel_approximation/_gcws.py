@@ -9,7 +9,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._compat import Interval, StrOptions, fit_context
-from . import _gcws_numba
 from ._base import BaseSampler
 
 # Bytes per tabulated (index, sample) pair: r, ln c, beta in float64.
@@ -24,6 +23,14 @@ def _to_sorted_csr(X):
             X.sum_duplicates()  # also sorts the indices
         return X
     return sp.csr_matrix(X)
+
+
+def _kernels():
+    """The compiled sampling loops (``_gcws_numba``), imported at first use
+    with numba: its intrinsics need numba at import."""
+    from . import _gcws_numba
+
+    return _gcws_numba
 
 
 class GCWSSampler(BaseSampler):
@@ -177,11 +184,11 @@ class GCWSSampler(BaseSampler):
         n_index = min(2 * X.shape[1], self.max_table_bytes // (_TABLE_ENTRY_BYTES * k))
         self.n_table_indices_ = int(n_index)
         self._table = np.empty((3, n_index, k))
-        _gcws_numba.sample_table(self._streams(), n_index, k, self._table)
+        _kernels().sample_table(self._streams(), n_index, k, self._table)
         return self
 
     def _streams(self):
-        return _gcws_numba.stream_keys(np.uint64(self.seed_))
+        return _kernels().stream_keys(np.uint64(self.seed_))
 
     def _sample(self, X, raw):
         """Codes (n, k), and the raw (i*, t*) when ``raw``, of validated X."""
@@ -191,7 +198,7 @@ class GCWSSampler(BaseSampler):
         shape = (n, k) if raw else (0, 0)
         raw_i = np.empty(shape, dtype=np.int64)
         raw_t = np.empty(shape, dtype=np.int64)
-        _gcws_numba.gcws_csr(
+        _kernels().gcws_csr(
             X.indptr,
             X.indices,
             X.data,

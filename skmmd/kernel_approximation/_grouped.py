@@ -14,9 +14,8 @@ import math
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit, prange
 
-from .._utils._jit import serial_and_parallel
+from .._utils._jit import njit, prange, serial_and_parallel
 from ._trig import (
     _CONTRACT,
     _REDUCTION_LIMIT,

@@ -17,7 +17,10 @@ Layout of the loop (its throughput is on the benchmarks page,
 """
 
 import numpy as np
-from numba import njit, prange, uint64
+
+from .._utils._jit import later, njit, prange
+
+uint64 = later("uint64")  # numba's type, bound when the loops compile
 
 # Values per chunk of the small-stride passes: 16 KiB of float64, half a
 # 32 KiB L1 data cache, so a chunk stays in L1 through its stages.

@@ -19,7 +19,7 @@ from sklearn.base import (
 from sklearn.preprocessing import RobustScaler
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._budgets import BLOCK_ENTRIES
+from .._utils import _budgets
 from .._utils._compat import (
     check_feature_names_in,
     handle_zeros_in_scale,
@@ -51,8 +51,12 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         medians = np.zeros(X.shape[1])
         if X.shape[0]:
             # nanmedian goes column by column; the full columns, all at once
+            # (a slice at a time, partitioned in place: no copy of them all)
             gaps = np.isnan(X).any(axis=0)
-            medians[~gaps] = np.median(X[:, ~gaps], axis=0)
+            full = np.flatnonzero(~gaps)
+            for part in _budgets.column_slices(full.size, X.shape[0]):
+                columns = X[:, full[part]]  # a copy, partitioned in place
+                medians[full[part]] = np.median(columns, axis=0, overwrite_input=True)
             with warnings.catch_warnings():  # an all-missing column's median is 0
                 warnings.simplefilter("ignore", RuntimeWarning)
                 medians[gaps] = np.nanmedian(X[:, gaps], axis=0)
@@ -85,8 +89,13 @@ class Quartiles(RobustScaler):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         if self.get_params() != RobustScaler().get_params() or np.isnan(X).any():
             return super().fit(X, y)
-        self.center_ = np.median(X, axis=0)
-        low, high = np.percentile(X, self.quantile_range, axis=0)
+        self.center_, low, high = np.empty((3, X.shape[1]))
+        # A slice of columns at a time: copies of a slice, not of the block.
+        for part in _budgets.column_slices(X.shape[1], X.shape[0]):
+            self.center_[part] = np.median(X[:, part], axis=0)
+            low[part], high[part] = np.percentile(
+                X[:, part], self.quantile_range, axis=0
+            )
         self.scale_ = handle_zeros_in_scale(high - low, copy=False)
         return self
 
@@ -146,7 +155,7 @@ class UfuncFourier(RandomFourierSampler):
         """``(rows, X[rows] W)`` of validated ``X``, a block of rows at a time
         (each block's features within ``BLOCK_ENTRIES``)."""
         W = self.random_weights_.astype(X.dtype, copy=False)
-        step = max(1, BLOCK_ENTRIES // self.n_components)
+        step = max(1, _budgets.BLOCK_ENTRIES // self.n_components)
         for lo in range(0, X.shape[0], step):
             rows = slice(lo, lo + step)
             yield rows, X[rows] @ W

@@ -13,9 +13,8 @@ the projection ``X W`` with them for large dense inputs, block by block.
 import math
 
 import numpy as np
-from numba import njit, prange
 
-from .._utils._jit import renamed, serial_and_parallel
+from .._utils._jit import njit, prange, renamed, serial_and_parallel
 from .._utils._threads import BLAS_LIMIT_LOCK, blas_controller
 
 # Below this many values a parallel launch costs more than it saves (far more

@@ -3,7 +3,6 @@
 from numbers import Integral, Real
 
 import numpy as np
-from numba import njit, prange
 from sklearn.utils import ClassifierTags, check_random_state, gen_batches
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
@@ -12,6 +11,7 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
 from .._utils._deprecation import renamed_keywords
+from .._utils._jit import njit, prange
 from .._utils._threads import one_blas_thread
 from ..kernel_approximation import RandomFourierSampler
 from ..kernel_approximation._base import random_phases, trig_features

@@ -15,10 +15,10 @@ never grows with the number of rows behind an observation.
 """
 
 import numpy as np
-from numba import njit, prange
 from sklearn.utils import check_array
 
 from .._utils._compat import StrOptions, validate_params
+from .._utils._jit import njit, prange
 
 # Gram matrices of at most this many observations (two 128 MB float64 arrays).
 MAX_OBSERVATIONS = 4096

@@ -17,7 +17,8 @@ s(x) phi_j(x) + grad phi_j(x)`` in ``R^d``, so the V-statistic of ``u_p`` is
 """
 
 import numpy as np
-from numba import njit
+
+from .._utils._jit import njit
 
 
 @njit(cache=True, fastmath={"contract"})

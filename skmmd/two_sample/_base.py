@@ -334,7 +334,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         features of each sample's first rows)."""
         if self.block_size is None:
             features = [
-                order_features(transformer, head(engine, S), engine.rows.to_host)
+                order_features(transformer, head(engine, S), engine.rows.to_host, seed)
                 for S in (X, Y)
             ]
             warn_if_ordered(features, seed)

@@ -52,9 +52,10 @@ def test_grid_cells_and_their_counts_match_numpy_searchsorted(rng):
 
 
 def test_small_and_large_inputs_give_the_same_sums(rng, monkeypatch):
-    """NumPy counts a small input's cells, the compiled loop a large one's:
-    the same integers, so the same sums bit for bit, on one thread and on
-    several (a chunk's size never changes a result)."""
+    """NumPy counts a small input's cells, the compiled loop a large one's
+    (or a medium one's once numba is loaded): the same integers, so the same
+    sums bit for bit, on one thread and on several (a chunk's size never
+    changes a result)."""
     X = rng.standard_t(3, size=(3000, 9))
     X[::7, 2] = np.nan
     X[:, 5] = rng.poisson(2.0, 3000)  # a cell per value
@@ -64,7 +65,8 @@ def test_small_and_large_inputs_give_the_same_sums(rng, monkeypatch):
     sums = []
     for smallest, threads in ((np.inf, 1), (0, 1), (0, 3)):
         monkeypatch.setattr(_columnwise_cells, "_COMPILED_MIN", smallest)
-        monkeypatch.setattr(_columnwise_cells, "_threads", lambda: threads)  # noqa: B023
+        monkeypatch.setattr(_columnwise_cells, "_LOAD_MIN", smallest)
+        monkeypatch.setattr(_columnwise_cells, "num_threads", lambda: threads)  # noqa: B023
         S = np.zeros((40, block._n_features_out))
         cell_sums(*args, S)
         sums.append(S)
