@@ -38,10 +38,10 @@ UNIT_ENTRIES = 2**25
 # Gram matrices up to this many entries are computed once and kept (512 MB).
 GRAM_ENTRIES = 2**26
 # Entries of each temporary of a computation done column by column, a slice
-# of columns at a time (float64: 1 MB): the fitted tails of a column report,
+# of columns at a time (float64: 256 kB): the fitted tails of a column report,
 # the columns' median distances. Whole, their dozen temporaries were a wide
 # table's peak memory.
-SLICE_ENTRIES = 2**17
+SLICE_ENTRIES = 2**15
 
 
 def column_slices(n_columns, n_rows):

@@ -73,7 +73,17 @@ def _grids(values, n_cells):
     cell per value (the value its centre, edges halfway between values,
     ``inf`` past the last); others have cells between their quantiles
     ``k / n_cells`` with centres at the quantiles ``(k + 1/2) / n_cells``.
-    Unused cells repeat the last centre."""
+    Unused cells repeat the last centre. A slice of columns at a time: the
+    sorted copies of a slice, not of all the values."""
+    m = values.shape[1]
+    edges, centres = np.empty((m, n_cells - 1)), np.empty((m, n_cells))
+    for part in _budgets.column_slices(m, values.shape[0]):
+        edges[part], centres[part] = _slice_grids(values[:, part], n_cells)
+    return edges, centres
+
+
+def _slice_grids(values, n_cells):
+    """:func:`_grids` of some columns."""
     ordered = np.where(np.isfinite(values), values, np.nan)
     ordered.sort(axis=0)  # in place: no second copy of the values
     count = np.count_nonzero(~np.isnan(ordered), axis=0)

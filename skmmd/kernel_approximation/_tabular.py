@@ -263,7 +263,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             # dropped one (the map's width does not depend on the data).
             imputer = MedianFill()
             clip = FunctionTransformer(clip_far, feature_names_out="one-to-one")
-            numbers = make_pipeline(imputer, Quartiles(), clip, rff)
+            # The imputer's new array, scaled and clipped in place.
+            numbers = make_pipeline(imputer, Quartiles(copy=False), clip, rff)
             blocks += [
                 ("numeric", numbers, numeric),
                 ("missing", MissingFlags(), numeric),

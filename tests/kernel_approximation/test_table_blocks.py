@@ -18,7 +18,7 @@ from sklearn.impute import MissingIndicator, SimpleImputer
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import RobustScaler
 
-from skmmd import RandomFourierSampler
+from skmmd import RandomFourierSampler, TabularSampler
 from skmmd.kernel_approximation._table_blocks import (
     MedianFill,
     MissingFlags,
@@ -59,6 +59,28 @@ def test_median_fill_and_quartiles_are_sklearn_s_bit_for_bit(n):
     np.testing.assert_array_equal(
         wide.scale_, RobustScaler(quantile_range=(10.0, 90.0)).fit(filled).scale_
     )
+    # The table map's scaler works in place: the same fit and values.
+    in_place = Quartiles(copy=False).fit(filled)
+    np.testing.assert_array_equal(in_place.scale_, theirs.scale_)
+    np.testing.assert_array_equal(
+        in_place.transform(filled.copy()), ours.transform(filled)
+    )
+
+
+def test_the_table_map_never_changes_its_input(rng):
+    """MedianFill gives a new array whether or not a value is missing (the
+    scaler after it scales that array in place): a float array given to the
+    table map is left as it was, and mapped as before."""
+    X = _block(500, rng)
+    full = np.nan_to_num(X)
+    for values in (X, full):
+        kept = values.copy()
+        out = MedianFill().fit(values).transform(values)
+        assert not np.shares_memory(out, values)
+        Z = TabularSampler(random_state=0).fit(values).transform(values)
+        np.testing.assert_array_equal(values, kept)
+        again = TabularSampler(random_state=0).fit(kept).transform(kept)
+        np.testing.assert_array_equal(Z, again)
 
 
 def test_missing_flags_are_missing_indicator_s_columns_and_names():
