@@ -74,7 +74,7 @@ def lookup(index, values):
     import pandas as pd
 
     codes, uniques = pd.factorize(values)
-    return _positions_of(index, codes, uniques)
+    return _positions_of(index, codes, index.get_indexer(uniques))
 
 
 def lookup_columns(indexes, columns):
@@ -92,11 +92,24 @@ def lookup_columns(indexes, columns):
         positions[:, j], missing[:, j] = lookup(indexes[j], columns[j])
     if arrow:
         codes, uniques = _encoded([columns[j] for j in arrow])
+        where = {value: u for u, value in enumerate(uniques)}
         for k, j in enumerate(arrow):
-            positions[:, j], missing[:, j] = _positions_of(
-                indexes[j], codes[k], uniques
-            )
+            found = _found(indexes[j], where, len(uniques))
+            positions[:, j], missing[:, j] = _positions_of(indexes[j], codes[k], found)
     return positions, missing
+
+
+def _found(index, where, size):
+    """``index.get_indexer(uniques)`` for text ``uniques`` (``where``: each
+    one's position among them), read from the index's few levels: a
+    column's index is looked up in the chunk's values, not each of the
+    chunk's distinct values (of all columns) in the index."""
+    found = np.full(size, -1, dtype=np.intp)
+    for position, level in enumerate(index.tolist()):
+        u = where.get(level) if isinstance(level, str) else None
+        if u is not None and found[u] < 0:
+            found[u] = position
+    return found
 
 
 def _arrow_strings(values):
@@ -110,8 +123,7 @@ def _arrow_strings(values):
 def _encoded(columns):
     """``(codes, uniques)`` of pyarrow text columns of equal length, as
     ``pd.factorize`` gives them but over all the columns at once: ``codes``
-    ``(m, n)``, -1 where missing, into one object Index of ``uniques``."""
-    import pandas as pd
+    ``(m, n)``, -1 where missing, into the list of ``uniques``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -122,16 +134,15 @@ def _encoded(columns):
         chunks += [part.cast(pa.large_string()) for part in parts]
     encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
     codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
-    uniques = encoded.dictionary.to_numpy(zero_copy_only=False)
-    n = len(columns[0])
-    return codes.astype(np.int64).reshape(len(columns), n), pd.Index(uniques)
+    codes = codes.astype(np.int64).reshape(len(columns), len(columns[0]))
+    return codes, encoded.dictionary.to_pylist()
 
 
-def _positions_of(index, codes, uniques):
-    """:func:`lookup`'s result from a column's ``codes`` into ``uniques``."""
+def _positions_of(index, codes, found):
+    """:func:`lookup`'s result from a column's ``codes`` into distinct
+    values whose positions in ``index`` are ``found``."""
     import pandas as pd
 
-    found = index.get_indexer(uniques)
     out = found[codes] if found.size else np.full(codes.shape, -1)
     missing = codes < 0
     if missing.any():
