@@ -165,9 +165,9 @@ def check_same_columns(X, Y):
             f"are at different positions: {moved} (reorder Y with Y[X.columns])."
         )
     mixed = [
-        f"{c!r} ({X[c].dtype} in X, {Y[c].dtype} in Y)"
-        for c in cx
-        if column_kind(X[c]) != column_kind(Y[c])
+        f"{c!r} ({dx} in X, {dy} in Y)"
+        for c, dx, dy in zip(cx, X.dtypes, Y.dtypes)
+        if column_kind(dx) != column_kind(dy)
     ]
     if mixed:
         raise ValueError(
@@ -381,17 +381,11 @@ def _frames(estimator, X, Y, reset, min_rows):
 def check_finite_columns(X, name):
     """Name the sample and the columns holding an infinite number (missing
     values are NaN; an infinity is an error of the data)."""
-    kinds = {c: X[c].dtype.kind for c in X.columns}
-    bad = [
-        c
-        for c, kind in kinds.items()
-        if kind in "fc"
-        and np.isinf(
-            X[c].to_numpy(
-                dtype=np.complex128 if kind == "c" else np.float64, na_value=np.nan
-            )
-        ).any()
-    ]
+    numbers = [c for c, dtype in X.dtypes.items() if dtype.kind in "fc"]
+    # One check per block of columns (pandas applies the ufunc blockwise),
+    # not one per column: a wide table's columns cost as much as its values.
+    infinite = np.isinf(X[numbers]).any()
+    bad = list(infinite.index[infinite.to_numpy(dtype=bool)])
     if bad:
         raise ValueError(
             f"Input {name} contains infinity in columns {bad[:10]}; drop or "

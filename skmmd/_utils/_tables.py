@@ -49,15 +49,21 @@ def numeric_array_column(column):
 def numeric_series(column):
     """Whether a pandas column holds numbers (booleans are categories;
     datetimes and timedeltas are numbers, see :func:`canonical`)."""
+    return numeric_dtype(column.dtype)
+
+
+def numeric_dtype(dtype):
+    """:func:`numeric_series` of a column of ``dtype`` (read from a table's
+    ``dtypes``, without taking its columns one by one)."""
     import pandas as pd  # only reached with a DataFrame
 
     types = pd.api.types
-    if types.is_bool_dtype(column.dtype):
+    if types.is_bool_dtype(dtype):
         return False
     return (
-        types.is_numeric_dtype(column.dtype)
-        or types.is_datetime64_any_dtype(column.dtype)
-        or types.is_timedelta64_dtype(column.dtype)
+        types.is_numeric_dtype(dtype)
+        or types.is_datetime64_any_dtype(dtype)
+        or types.is_timedelta64_dtype(dtype)
     )
 
 
@@ -73,17 +79,18 @@ def check_numbers_only(frame, name="X"):
         )
 
 
-def column_kind(column):
-    """``"numeric"``, ``"datetime"``, ``"timedelta"`` or ``"categorical"``: two
-    samples' columns of one name must be of one kind."""
+def column_kind(dtype):
+    """``"numeric"``, ``"datetime"``, ``"timedelta"`` or ``"categorical"``, the
+    kind of a column of ``dtype``: two samples' columns of one name must be
+    of one kind."""
     import pandas as pd  # only reached with a DataFrame
 
     types = pd.api.types
-    if types.is_datetime64_any_dtype(column.dtype):
+    if types.is_datetime64_any_dtype(dtype):
         return "datetime"
-    if types.is_timedelta64_dtype(column.dtype):
+    if types.is_timedelta64_dtype(dtype):
         return "timedelta"
-    return "numeric" if numeric_series(column) else "categorical"
+    return "numeric" if numeric_dtype(dtype) else "categorical"
 
 
 def check_columns(X, name="X"):

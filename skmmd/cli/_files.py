@@ -472,7 +472,7 @@ def check_same_kinds(tables, paths):
     if list(first.columns) != list(second.columns):
         return  # the test's own error lists the columns
     for position, name in enumerate(first.columns):
-        kinds = [column_kind(t.iloc[:, position]) for t in tables]
+        kinds = [column_kind(t.dtypes.iloc[position]) for t in tables]
         if kinds[0] == kinds[1] or "numeric" not in kinds:
             continue
         text = kinds.index("categorical") if "categorical" in kinds else None

@@ -19,6 +19,7 @@ from .._utils._tables import (
     float_values,
     is_dataframe,
     numeric_array_column,
+    numeric_dtype,
     numeric_series,
 )
 from ._base import FusedSums
@@ -202,7 +203,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         keys = list(X.columns) if frame else list(range(X.shape[1]))
         if self.categorical == "auto":
             if frame:
-                categorical = [c for c in keys if not numeric_series(X[c])]
+                kinds = zip(keys, X.dtypes)  # by dtype, no column taken
+                categorical = [c for c, dtype in kinds if not numeric_dtype(dtype)]
             else:
                 categorical = [c for c in keys if not numeric_array_column(X[:, c])]
         else:
@@ -396,6 +398,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         for c in [*self.numeric_columns_, *self.categorical_columns_]:
             if c not in strings and dtypes[c].kind in "iuf":
                 continue  # numbers by their dtype: nothing to read
+            if strings.get(c) and isinstance(dtypes[c], pd.StringDtype):
+                continue  # text by its dtype (strings or missing values)
             column = X[c]
             if column.isna().all():
                 continue
