@@ -191,8 +191,14 @@ def canonical(X, name="X"):
 
     types = pd.api.types
     changed = {}
-    for position, (label, dtype) in enumerate(X.dtypes.items()):
-        if dtype.kind in "iufb":
+    dtypes = X.dtypes
+    # Text columns holding no missing value, found together (one call over
+    # all of them, not one per column): taken as they are.
+    text = [p for p, dtype in enumerate(dtypes) if isinstance(dtype, pd.StringDtype)]
+    gaps = X.iloc[:, text].isna().any().to_numpy(dtype=bool) if text else []
+    complete = {p for p, gap in zip(text, gaps) if not gap}
+    for position, (label, dtype) in enumerate(dtypes.items()):
+        if dtype.kind in "iufb" or position in complete:
             continue  # numbers and booleans: nothing to convert or check
         column = X.iloc[:, position]
         if types.is_object_dtype(dtype) and types.infer_dtype(column, skipna=True) in (
