@@ -87,9 +87,12 @@ def lookup_columns(indexes, columns):
     n = len(columns[0]) if columns else 0
     positions = np.empty((n, len(columns)), dtype=np.int64)
     missing = np.empty((n, len(columns)), dtype=bool)
-    arrow = [j for j, values in enumerate(columns) if _arrow_strings(values)]
-    for j in sorted(set(range(len(columns))) - set(arrow)):
-        positions[:, j], missing[:, j] = lookup(indexes[j], columns[j])
+    arrow = []
+    for j, values in enumerate(columns):
+        if _arrow_strings(values):
+            arrow.append(j)
+        else:
+            positions[:, j], missing[:, j] = lookup(indexes[j], values)
     if arrow:
         codes, uniques = _encoded([columns[j] for j in arrow])
         where = {value: u for u, value in enumerate(uniques)}
@@ -105,9 +108,9 @@ def _found(index, where, size):
     column's index is looked up in the chunk's values, not each of the
     chunk's distinct values (of all columns) in the index."""
     found = np.full(size, -1, dtype=np.intp)
-    for position, level in enumerate(index.tolist()):
+    for position, level in enumerate(index.tolist()):  # unique levels
         u = where.get(level) if isinstance(level, str) else None
-        if u is not None and found[u] < 0:
+        if u is not None:
             found[u] = position
     return found
 
