@@ -12,6 +12,7 @@ from skmmd.kernel_approximation._columnwise_cells import (
     bucket_starts,
     cell_sums,
     grid_cells,
+    sliced_cells,
 )
 
 # The columnwise map against its ground truth.
@@ -49,6 +50,49 @@ def test_grid_cells_and_their_counts_match_numpy_searchsorted(rng):
             _count_cells(column, edges[j], lo[j], scale[j], start[j], g, counts)
             flat = np.bincount(g * (n_edges + 2) + expected, minlength=counts.size)
             np.testing.assert_array_equal(counts.ravel(), flat)
+
+
+def test_cells_found_from_buckets_are_searchsorted_s(rng, monkeypatch):
+    """NumPy's steps from each value's bucket give searchsorted's cells: on
+    the edges, on and just below the buckets' ends (where rounding may
+    place a value in the next bucket), outside the grid, at infinity, on
+    tied edges, NaN, a column of no value, and columns whose buckets hold
+    too many edges to step through (searched instead), in slices of
+    columns of any width."""
+    n_edges = 255
+    X = rng.normal(size=(3000, 9))
+    X[::11, 3] = np.nan
+    X[:, 4] = rng.standard_cauchy(3000)
+    X[:3, 5] = [np.inf, -np.inf, 1e300]
+    X[:, 8] = np.round(X[:, 8], 1)
+    edges = np.sort(rng.normal(size=(9, n_edges)), axis=1)
+    edges[4] = np.sort(rng.standard_cauchy(n_edges))
+    edges[6, 100:] = np.inf
+    edges[7] = np.nan
+    edges[8] = np.round(edges[8], 1)  # tied edges
+    X[100:355, :7] = edges[:7].T
+    for n_buckets in (16, 1024):
+        index = bucket_starts(edges, n_buckets)
+        lo, scale, _ = index
+        ends = lo[:2, None] + np.arange(n_buckets + 1) / scale[:2, None]
+        X[400 : 401 + n_buckets, 0] = ends[0]
+        X[1500 : 1501 + n_buckets, 1] = np.nextafter(ends[1], -np.inf)
+        for width in (1, 4, 32):
+            monkeypatch.setattr(_columnwise_cells, "_SLICE_COLUMNS", width)
+            found, searched = {}, set()
+            for columns, cells in sliced_cells(X, edges, index):
+                if isinstance(columns, list):  # a column searched alone
+                    searched.update(columns)
+                found.update(zip(columns, cells))
+            assert sorted(found) == list(range(9))
+            for j in range(9):
+                expected = np.searchsorted(edges[j], X[:, j], side="right")
+                expected[np.isnan(X[:, j])] = n_edges + 1
+                np.testing.assert_array_equal(found[j], expected)
+        steps = np.diff(index[2], axis=1).max(axis=1)
+        assert searched == set(np.flatnonzero(steps > _columnwise_cells._MAX_STEPS))
+        # 1024 buckets step through a normal column's grid; 16 do not.
+        assert {0, 1} & searched == (set() if n_buckets == 1024 else {0, 1})
 
 
 def test_small_and_large_inputs_give_the_same_sums(rng, monkeypatch):
