@@ -320,9 +320,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             Features (float64).
         """
         X = self._checked(X)
-        with self._fitted_kinds():
-            Z = self.column_transformer_.transform(X)
-        return np.asarray(Z, dtype=np.float64)
+        at, weights = self._layout()
+        Z = np.empty((X.shape[0], max(place.stop for place in at.values())))
+        with self._fitted_kinds(), _names_checked():
+            for name, block, V in self._prepared_blocks(X):
+                Z[:, at[name]] = weights[name] * block.transform(V)
+        return Z
 
     def _checked(self, X):
         check_is_fitted(self)
@@ -349,38 +352,52 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
         block by its fused kernel, so that its features are never stored."""
         X = self._checked(X)
-        transformer = self.column_transformer_
-        at = transformer.output_indices_  # each block's features
+        at, weights = self._layout()
         if out is None:
             width = max(place.stop for place in at.values())
             out = (np.zeros((n_groups, width)), np.zeros(n_groups))
         S, q = out
+        with self._fitted_kinds():
+            for name, block, V in self._prepared_blocks(X):
+                part, q_part = block.grouped_sums(V, groups, n_groups)
+                # Each block's sums added where its features sit (no stacked copy).
+                S[:, at[name]] += weights[name] * part
+                q += weights[name] ** 2 * q_part
+        return out
+
+    def _layout(self):
+        """Where each block's features sit in the output, and their weights."""
+        transformer = self.column_transformer_
+        weights = {
+            name: transformer.transformer_weights.get(name, 1.0)
+            for name in transformer.output_indices_
+        }
+        return transformer.output_indices_, weights
+
+    def _prepared_blocks(self, X):
+        """``(name, block, V)`` for each block of the fitted column transformer
+        on checked ``X``: the map that gives the block's features of ``V``,
+        as the column transformer's own ``transform`` would (without its
+        checks and copies of each block's columns, which ``_checked`` has
+        made): the numeric columns read once for two blocks, and the numeric
+        block's last step (the Fourier map) given its prepared values."""
         frame = is_dataframe(X)
         numbers = None
-        with self._fitted_kinds():
-            for name, block, columns in transformer.transformers_:
-                if name == "remainder":
-                    continue
-                weight = transformer.transformer_weights.get(name, 1.0)
-                if name == "categorical":  # counted from the levels' positions
-                    V = X.iloc[:, columns] if frame else X[:, columns]
-                    part, q_part = block.grouped_sums(V, groups, n_groups)
-                else:
-                    if numbers is None:
-                        V = X.iloc[:, columns] if frame else X[:, columns]
-                        numbers = float_values(V)  # one read, two blocks
-                    if name == "numeric":  # prepared, then the fused kernel
-                        with _names_checked():
-                            prepared = block[:-1].transform(numbers)
-                        part, q_part = block[-1].grouped_sums(
-                            prepared, groups, n_groups
-                        )
-                    else:  # the missing values, counted
-                        part, q_part = block.grouped_sums(numbers, groups, n_groups)
-                # Each block's sums added where its features sit (no stacked copy).
-                S[:, at[name]] += weight * part
-                q += weight**2 * q_part
-        return out
+        for name, block, columns in self.column_transformer_.transformers_:
+            if name == "remainder":
+                continue
+            if name == "categorical":  # counted from the levels' positions
+                yield name, block, X.iloc[:, columns] if frame else X[:, columns]
+                continue
+            if numbers is None:
+                V = X.iloc[:, columns] if frame else X[:, columns]
+                numbers = float_values(V)  # one read, two blocks
+            if name == "numeric":  # prepared, then the Fourier map
+                with _names_checked():
+                    prepared = block[:-1].transform(numbers)
+                yield name, block[-1], prepared
+            else:  # the missing values
+                yield name, block, numbers
 
     def _check_kinds(self, X):
         """A TypeError naming the first column of ``X`` whose values are not

@@ -47,6 +47,33 @@ def test_tabular_sampler_on_arrays_and_explicit_categorical():
         TabularSampler(categorical=[7]).fit(X)
 
 
+def test_transform_is_the_column_transformers_bit_for_bit():
+    """``transform`` maps each fitted block itself (without the column
+    transformer's checks and copies of each block's columns): the column
+    transformer's features bit for bit, with no warning, on a DataFrame of
+    numbers, text, categories and missing values and on an array."""
+    import warnings
+
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame(
+        {
+            "age": rng.normal(40, 10, size=200),
+            "city": rng.choice(["Oslo", "Lima", "Pune"], size=200),
+            "count": rng.poisson(3.0, size=200),
+            "kind": pd.Categorical(rng.choice(["a", "b"], size=200)),
+        }
+    )
+    frame.loc[[4, 9], "age"] = np.nan
+    frame.loc[[5], "city"] = None
+    for table in (frame, rng.normal(size=(200, 3))):
+        sampler = TabularSampler(n_components=33, random_state=0).fit(table)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            Z = sampler.transform(table[::2])
+        expected = sampler.column_transformer_.transform(table[::2])
+        np.testing.assert_array_equal(Z, expected)
+
+
 def test_tabular_grouped_sums_match_the_features(monkeypatch):
     """The fused per-unit sums (the pipeline's path) equal the sums of
     ``transform``'s rows, in batches of any size, added into ``out``."""
