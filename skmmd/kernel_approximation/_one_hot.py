@@ -96,10 +96,25 @@ def lookup_columns(indexes, columns):
     if arrow:
         codes, uniques = _encoded([columns[j] for j in arrow])
         where = {value: u for u, value in enumerate(uniques)}
+        # Every column's positions of the distinct values side by side, and
+        # of a missing value: one gather for all columns.
+        found = np.empty((len(arrow), len(uniques) + 1), dtype=np.int64)
         for k, j in enumerate(arrow):
-            found = _found(indexes[j], where, len(uniques))
-            positions[:, j], missing[:, j] = _positions_of(indexes[j], codes[k], found)
+            found[k, :-1] = _found(indexes[j], where, len(uniques))
+            found[k, -1] = _missing_at(indexes[j])
+        gaps = codes < 0
+        missing[:, arrow] = gaps.T
+        codes[gaps] = len(uniques)  # a missing value's entry
+        codes += np.arange(len(arrow))[:, None] * found.shape[1]
+        positions[:, arrow] = found.ravel().take(codes).T
     return positions, missing
+
+
+def _missing_at(index):
+    """The position of the missing value in ``index``, -1 if it has none."""
+    import pandas as pd
+
+    return int(np.flatnonzero(pd.isna(index))[0]) if index.hasnans else -1
 
 
 def _found(index, where, size):
@@ -144,13 +159,11 @@ def _encoded(columns):
 def _positions_of(index, codes, found):
     """:func:`lookup`'s result from a column's ``codes`` into distinct
     values whose positions in ``index`` are ``found``."""
-    import pandas as pd
 
     out = found[codes] if found.size else np.full(codes.shape, -1)
     missing = codes < 0
     if missing.any():
-        at = np.flatnonzero(pd.isna(index))
-        out[missing] = at[0] if at.size else -1
+        out[missing] = _missing_at(index)
     return out, missing
 
 
@@ -234,14 +247,17 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
     def _positions(self, X):
         """``(n, n_columns)``: each value's output column, -1 where unknown."""
         check_is_fitted(self)
-        out = np.full((X.shape[0], len(self._widths)), -1, dtype=np.int64)
         codes, _ = lookup_columns(self._index, column_values(X))
-        offset = 0
-        for j, ((slots, _, _), width) in enumerate(zip(self._slots, self._widths)):
-            known = codes[:, j] >= 0
-            out[known, j] = offset + slots[codes[known, j]]
-            offset += width
-        return out
+        # Every column's output columns of its categories in one array, a
+        # last entry -1 for the unknown: one gather for all columns.
+        offsets = np.cumsum([0, *self._widths[:-1]])
+        slots = [offset + s for (s, _, _), offset in zip(self._slots, offsets)]
+        flat = np.concatenate([*slots, [-1]]).astype(np.int64)
+        starts = np.cumsum([0, *(s.size for s in slots[:-1])])
+        known = codes >= 0
+        codes += starts
+        codes[~known] = flat.size - 1
+        return flat.take(codes)
 
     def transform(self, X):
         positions = self._positions(X)
