@@ -61,6 +61,26 @@ def _categories(values):
     return _object_array(categories), np.array(tallies, dtype=np.int64)
 
 
+def _text_levels(columns):
+    """:func:`_categories` of pyarrow text columns of equal length, hashed
+    together in one pass (:func:`_encoded`) and counted by one
+    ``bincount``: each column's levels sorted as pandas sorts them (by
+    code point), then NaN for its missing values."""
+    codes, uniques = _encoded(columns)
+    width = len(uniques) + 1  # the last entry counts the missing values
+    codes[codes < 0] = len(uniques)
+    codes += np.arange(len(columns))[:, None] * width
+    counts = np.bincount(codes.ravel(), minlength=len(columns) * width)
+    counts = counts.reshape(len(columns), width)
+    order = np.array(sorted(range(len(uniques)), key=uniques.__getitem__), dtype=int)
+    for tally in counts:
+        present = order[tally[order] > 0]
+        gaps = int(tally[-1] > 0)
+        categories = [uniques[u] for u in present] + [np.nan] * gaps
+        tallies = np.concatenate([tally[present], tally[-1:][:gaps]])
+        yield _object_array(categories), tallies.astype(np.int64)
+
+
 def _object_array(items):
     out = np.empty(len(items), dtype=object)
     out[:] = items
@@ -221,8 +241,16 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def levels_of(X):
-        """Each column's ``(categories, counts)`` in ``X``."""
-        return [_categories(values) for values in column_values(X)]
+        """Each column's ``(categories, counts)`` in ``X``: text columns held
+        by pyarrow counted together (:func:`_text_levels`), others one by
+        one (:func:`_categories`)."""
+        columns = column_values(X)
+        levels = [None if _arrow_strings(v) else _categories(v) for v in columns]
+        text = [j for j, found in enumerate(levels) if found is None]
+        if text:
+            for j, found in zip(text, _text_levels([columns[j] for j in text])):
+                levels[j] = found
+        return levels
 
     def fit(self, X, y=None):
         import pandas as pd

@@ -137,3 +137,44 @@ def test_columns_looked_up_together_are_looked_up_as_each_alone():
         np.testing.assert_array_equal(missing[:, j], alone[1])
     assert list(positions[:, 1]) == [-1, -1, 0, -1, -1, -1, 1]
     assert list(positions[:, 5]) == [-1] * 7
+
+
+def test_levels_counted_together_are_each_columns_own():
+    # pyarrow text columns are counted in one pass over all of them; every
+    # column's levels (sorted by code point, NaN last) and counts must be
+    # those each column alone gives, and OneHotEncoder's categories.
+    pytest.importorskip("pyarrow")
+    from skmmd.kernel_approximation._one_hot import _categories
+
+    words = ["oslo", "Lima", None, "ähus", "pune", None, "lima", "oslo"]
+    frame = pd.DataFrame(
+        {
+            "a": pd.Series(words, dtype=pd.StringDtype("pyarrow", na_value=np.nan)),
+            "b": pd.Series(words[::-1], dtype=pd.StringDtype("pyarrow")),
+            "c": pd.Series([None] * 8, dtype=pd.StringDtype("pyarrow")),
+            "d": pd.Series(["z", "y"] * 4, dtype=pd.StringDtype("pyarrow")),
+            "e": np.array(words, dtype=object),
+            "f": np.arange(8.0),
+        }
+    )
+    together = OneHotLevels.levels_of(frame)
+    for (categories, counts), (_, column) in zip(together, frame.items()):
+        alone, tallies = _categories(column)
+        assert categories.dtype == alone.dtype
+        assert list(map(str, categories)) == list(map(str, alone))
+        np.testing.assert_array_equal(counts, tallies)
+    assert list(map(str, together[0][0])) == [
+        "Lima",
+        "lima",
+        "oslo",
+        "pune",
+        "ähus",
+        "nan",
+    ]
+    assert list(together[0][1]) == [1, 1, 2, 1, 1, 2]
+    assert list(map(str, together[2][0])) == ["nan"] and list(together[2][1]) == [8]
+    encoder = OneHotEncoder(handle_unknown="ignore").fit(frame[["a", "d"]])
+    assert [list(map(str, c)) for c in encoder.categories_] == [
+        list(map(str, together[0][0])),
+        list(map(str, together[3][0])),
+    ]
