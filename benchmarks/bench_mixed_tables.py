@@ -28,7 +28,8 @@ Parts (``--parts``, several allowed):
     the process's peak resident size (imports, tables and the test) once
     the test has run once (the first call: a process that runs one test),
     and its excess over the peak once the tables were made; the loop's
-    after its one run.
+    after its one run. ``--tables mixed`` or ``--tables numeric`` times one
+    table alone.
 
 Run: ``python benchmarks/bench_mixed_tables.py --parts level power speed``.
 """
@@ -172,6 +173,8 @@ def part_speed(args):
         ("mixed", 1, "500 mixed columns, 5000 rows per sample, one thread"),
         ("numeric", None, "1000 normal DataFrame columns, 10^4 rows, all threads"),
     ):
+        if table not in args.tables:
+            continue
         runs = {"skmmd": [], "loop": []}
         for _ in range(args.runs):
             for which in runs:
@@ -204,6 +207,7 @@ def main(argv=None):
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--power-reps", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tables", nargs="+", default=["mixed", "numeric"])
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--width", type=int, default=50)
     args = parser.parse_args(argv)

@@ -124,14 +124,15 @@ def maxt_adjusted_p_values(log_p):
     columns with ``p <= alpha`` controls the family-wise error rate at
     ``alpha`` strongly under subset pivotality.
     """
-    t = -log_p
-    order = np.argsort(-t[0], kind="stable")
-    ranked = t[:, order]
-    # Largest t over the columns ranked r, r + 1, ..., of every row.
-    tails = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]
-    tolerance = _TIE_RTOL * np.maximum(np.abs(ranked[0]), 1.0)
-    counts = np.count_nonzero(tails >= ranked[0] - tolerance, axis=0)
-    adjusted = np.maximum.accumulate(counts / t.shape[0])
+    order = np.argsort(log_p[0], kind="stable")
+    ranked = np.negative(log_p[:, order])  # t, in place: one copy of log_p
+    observed = ranked[0].copy()
+    # Largest t over the columns ranked r, r + 1, ..., of every row, in place.
+    tails = ranked[:, ::-1]
+    np.maximum.accumulate(tails, axis=1, out=tails)
+    tolerance = _TIE_RTOL * np.maximum(np.abs(observed), 1.0)
+    counts = np.count_nonzero(ranked >= observed - tolerance, axis=0)
+    adjusted = np.maximum.accumulate(counts / log_p.shape[0])
     out = np.empty_like(adjusted)
     out[order] = adjusted
     return out

@@ -9,7 +9,7 @@ statistics (``two_sample._explain``, ``independence._explain``)."""
 import numpy as np
 from sklearn.base import clone
 
-from .._utils import _streams
+from .._utils import _budgets, _streams
 from .._utils._tables import is_dataframe, numeric_array_column, numeric_series
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
@@ -246,6 +246,15 @@ def stopping(test):
     return _calibration.sequential_rule(test.alpha, reject_early=False), p_of
 
 
+def _observed_z(T):
+    """Row 0 of :func:`~._aggregation.standardize` of ``T``, a slice of
+    columns at a time (the same values; a slice's temporaries, not T's)."""
+    z = np.empty(T.shape[1])
+    for part in _budgets.column_slices(T.shape[1], T.shape[0]):
+        z[part] = _aggregation.standardize(T[:, part])[0]
+    return z
+
+
 def ranked(
     labels,
     observed,
@@ -297,7 +306,7 @@ def ranked(
             "pooled_p_value": pooled,
             "adjusted_p_value": adjusted,
             flag: adjusted <= test.alpha,
-            "z": _aggregation.standardize(T)[0],
+            "z": _observed_z(T),
             f"{effect}_low": [low for low, _ in intervals],
             f"{effect}_high": [high for _, high in intervals],
         }

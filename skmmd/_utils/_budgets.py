@@ -42,15 +42,20 @@ GRAM_ENTRIES = 2**26
 # the columns' median distances. Whole, their dozen temporaries were a wide
 # table's peak memory.
 SLICE_ENTRIES = 2**15
+# Entries of the values of one part of a wide table's columns read at once
+# where a fit needs each column's values several times (2 MB in float64).
+PART_ENTRIES = 2**18
 
 
-def column_slices(n_columns, n_rows):
+def column_slices(n_columns, n_rows, entries=None):
     """Slices covering the columns of an ``(n_rows, n_columns)`` array, each
-    within ``SLICE_ENTRIES`` entries and none of a single column unless there
-    is only one: NumPy reduces two or more columns over their rows in one
-    order whatever their number, but a column alone pairwise, so results
-    computed slice by slice equal those of the whole array bit for bit."""
-    step = max(2, SLICE_ENTRIES // max(n_rows, 1))
+    within ``entries`` entries (``SLICE_ENTRIES`` by default) and none of a
+    single column unless there is only one: NumPy reduces two or more
+    columns over their rows in one order whatever their number, but a
+    column alone pairwise, so results computed slice by slice equal those
+    of the whole array bit for bit."""
+    entries = SLICE_ENTRIES if entries is None else entries
+    step = max(2, entries // max(n_rows, 1))
     starts = list(range(0, n_columns, step))
     if len(starts) > 1 and n_columns - starts[-1] == 1:
         starts.pop()  # the last column joins the slice before it

@@ -35,17 +35,24 @@ def _values(X, columns):
     return float_values(X)
 
 
-def _median_distances(values, rng):
-    """Each column's median distance between random pairs of its finite
-    values; where that is 0 (mostly ties), the mean nonzero distance; 1 for
-    a column of one value."""
+def _median_distances(values, pairs):
+    """Each column's median distance between the pairs of rows ``pairs =
+    (a, b)`` (:func:`_median_pairs`) of its finite values; where that is 0
+    (mostly ties), the mean nonzero distance; 1 for a column of one
+    value."""
     n = values.shape[0]
-    a, b = rng.integers(0, n, size=(2, _MEDIAN_PAIRS))
+    a, b = pairs
     # A slice of columns at a time: the temporaries of a slice, not of all.
     out = np.empty(values.shape[1])
     for columns in _budgets.column_slices(values.shape[1], _MEDIAN_PAIRS):
         out[columns] = _median_gaps(values[a, columns], values[b, columns], n)
     return out
+
+
+def _median_pairs(n, rng):
+    """The random pairs of the ``n`` fit rows behind each column's median
+    distance, the same for every column."""
+    return rng.integers(0, n, size=(2, _MEDIAN_PAIRS))
 
 
 def _median_gaps(left, right, n):
@@ -175,12 +182,21 @@ class ColumnwiseFourier:
             if n > _GRID_ROWS
             else slice(None)
         )
-        values = _values(
-            X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows], self.columns
+        X = X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows]
+        m, n = len(self.columns), X.shape[0]
+        pairs = _median_pairs(n, gen)
+        self.edges_, centres = (
+            np.empty((m, self.n_cells - 1)),
+            np.empty((m, self.n_cells)),
         )
-        self.edges_, centres = _grids(values, self.n_cells)
+        self.bandwidths_ = np.empty(m)
+        # A part of the columns at a time: a wide table's values are never
+        # read into one array.
+        for part in _budgets.column_slices(m, n, _budgets.PART_ENTRIES):
+            values = _values(X, self.columns[part])
+            self.edges_[part], centres[part] = _grids(values, self.n_cells)
+            self.bandwidths_[part] = _median_distances(values, pairs)
         self._index = bucket_starts(self.edges_, _BUCKETS)
-        self.bandwidths_ = _median_distances(values, gen)
         D, scales = self.n_frequencies, np.asarray(self.bandwidth_scales, float)
         per_scale = D // scales.size
         if per_scale * scales.size != D:
@@ -192,7 +208,6 @@ class ColumnwiseFourier:
         frequencies = (stratified[None, :] / scales[:, None]).ravel()
         # Centred on each column's middle cell: the same kernel, smaller phases.
         middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
-        m = len(self.columns)
         # float32: half the memory of a wide table's cells (its rounding,
         # 1e-7, is far below the features' own error); sums are float64.
         table = np.zeros((m, self.n_cells + 1, 2 * D + 1), dtype=np.float32)

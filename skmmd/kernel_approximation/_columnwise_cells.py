@@ -231,6 +231,11 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
 def _add_product(S, j, counts, table):
     """Column ``j``'s counts per (group, cell) times its table, added to its
     block of ``S``: the one product both counters share, so that their sums
-    are equal bit for bit."""
-    w = table.shape[2]
-    S[:, j * w : (j + 1) * w] += counts @ table[j].astype(np.float64)
+    are equal bit for bit. The last cell (missing values), whose table row
+    is the missing indicator alone (the only feature that is 0 in every
+    other cell), adds its counts to that feature; the other cells (a power
+    of two, the shape BLAS multiplies fastest) give the cosines and sines."""
+    w, present = table.shape[2], table.shape[1] - 1
+    trig = table[j, :present, : w - 1].astype(np.float64)
+    S[:, j * w : (j + 1) * w - 1] += counts[:, :present] @ trig
+    S[:, (j + 1) * w - 1] += counts[:, present]

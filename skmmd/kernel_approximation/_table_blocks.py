@@ -26,7 +26,7 @@ from .._utils._compat import (
     validate_data,
 )
 from .._utils._groups import summed
-from .._utils._tables import float_values
+from .._utils._tables import float_values, is_dataframe
 from ._fourier import RandomFourierSampler
 
 
@@ -49,6 +49,16 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return self._fit_values(X)
+
+    def fit_transform(self, X, y=None):
+        """``fit(X).transform(X)`` from one read of ``X``'s values (a
+        DataFrame's two reads were the table map fit's largest arrays)."""
+        values = _new_values(self, X, reset=True)
+        return self._fit_values(values)._filled(values)
+
+    def _fit_values(self, X):
+        """Fit on the validated values ``X``, left as they are."""
         medians = np.zeros(X.shape[1])
         if X.shape[0]:
             # nanmedian goes column by column; the full columns, all at once
@@ -66,18 +76,33 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self)
-        X = validate_data(
-            self,
-            X,
-            dtype=np.float64,
-            ensure_all_finite="allow-nan",
-            reset=False,
-            copy=True,
-        )
+        return self._filled(_new_values(self, X, reset=False))
+
+    def _filled(self, X):
+        """``X`` (a new array) with each missing value set to its column's
+        median, in place."""
         gaps = np.isnan(X)
         for j in np.flatnonzero(gaps.any(axis=0)):
             X[gaps[:, j], j] = self.statistics_[j]
         return X
+
+
+def _new_values(estimator, X, reset):
+    """``X``'s values as float64 (``validate_data``, NaN allowed) in an
+    array of their own, which the caller may change in place: a copy only
+    where they are ``X``'s own memory. (scikit-learn's ``copy=True`` reads a
+    DataFrame's values twice to find that out: a wide table's largest
+    arrays.)"""
+    values = validate_data(
+        estimator, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=reset
+    )
+    if is_dataframe(X):
+        own = (np.asarray(column) for _, column in X.items())
+    else:
+        own = iter([np.asarray(X)])
+    if values.flags.writeable and not any(np.may_share_memory(values, a) for a in own):
+        return values
+    return values.copy()
 
 
 class Quartiles(RobustScaler):

@@ -49,24 +49,31 @@ class ColumnSums(FeatureSums):
         width = self.blocks[0].shape[1] // self.n_blocks
         step = max(1, _CACHE_FEATURES // width)
         out = np.empty((3, A.shape[0], self.n_blocks))
+        # One slice's sums of X* and Y* and one product, reused by every
+        # slice (summed in place: the values of new arrays per product).
+        S_x, S_y, product = np.empty((3, A.shape[0], step * width))
         for lo in range(0, self.n_blocks, step):
             hi = min(lo + step, self.n_blocks)
             cols = slice(lo * width, hi * width)
-            S_x, start = self.fixed["s_x"][cols], 0
-            S_y = self.fixed["s_y"][cols]
+            s_x, s_y, p = (S[:, : (hi - lo) * width] for S in (S_x, S_y, product))
+            s_x[...], s_y[...], start = (
+                self.fixed["s_x"][cols],
+                self.fixed["s_y"][cols],
+                0,
+            )
             for block in self.blocks:
                 rows = slice(start, start + block.shape[0])
-                S_x = S_x + A[:, rows] @ block[:, cols]
+                s_x += np.matmul(A[:, rows], block[:, cols], out=p)
                 if not permutation:
-                    S_y = S_y + C[:, rows] @ block[:, cols]
+                    s_y += np.matmul(C[:, rows], block[:, cols], out=p)
                 start += block.shape[0]
             if permutation:
-                S_y = self.total[cols] - S_x
-            S_x = S_x.reshape(A.shape[0], hi - lo, width)
-            S_y = S_y.reshape(A.shape[0], hi - lo, width)
-            out[0, :, lo:hi] = np.einsum("ijk,ijk->ij", S_x, S_x)
-            out[1, :, lo:hi] = np.einsum("ijk,ijk->ij", S_y, S_y)
-            out[2, :, lo:hi] = np.einsum("ijk,ijk->ij", S_x, S_y)
+                np.subtract(self.total[cols], s_x, out=s_y)
+            s_x = s_x.reshape(A.shape[0], hi - lo, width)
+            s_y = s_y.reshape(A.shape[0], hi - lo, width)
+            out[0, :, lo:hi] = np.einsum("ijk,ijk->ij", s_x, s_x)
+            out[1, :, lo:hi] = np.einsum("ijk,ijk->ij", s_y, s_y)
+            out[2, :, lo:hi] = np.einsum("ijk,ijk->ij", s_x, s_y)
         return out[0], out[1], out[2]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from skmmd._inference._corrections import fitted_log_p_values
 from skmmd._utils import _budgets
-from skmmd.kernel_approximation._columnwise import _median_distances
+from skmmd.kernel_approximation._columnwise import _median_distances, _median_pairs
 
 
 @pytest.mark.parametrize("n_columns", [0, 1, 2, 3, 7, 64, 65, 129, 130])
@@ -42,11 +42,12 @@ def test_sliced_computations_equal_the_whole_array_s(monkeypatch, n_columns):
     values = rng.standard_cauchy((500, n_columns))
     values[rng.random(values.shape) < 0.2] = np.nan
     values[:, ::4] = np.round(values[:, ::4])  # ties
-    sliced = fitted_log_p_values(T), _median_distances(values, np.random.default_rng(1))
+    pairs = _median_pairs(500, np.random.default_rng(1))
+    sliced = fitted_log_p_values(T), _median_distances(values, pairs)
     monkeypatch.setattr(_budgets, "SLICE_ENTRIES", 2**40)
-    whole = fitted_log_p_values(T), _median_distances(values, np.random.default_rng(1))
+    whole = fitted_log_p_values(T), _median_distances(values, pairs)
     monkeypatch.setattr(_budgets, "SLICE_ENTRIES", 2)
-    narrow = fitted_log_p_values(T), _median_distances(values, np.random.default_rng(1))
+    narrow = fitted_log_p_values(T), _median_distances(values, pairs)
     for a, b, c in zip(sliced, whole, narrow):
         np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(c, b)

@@ -161,3 +161,28 @@ def test_columnwise_map_of_a_column_does_not_depend_on_the_others(rng):
     alone = ColumnwiseFourier([17], random_state=3).fit(X)
     np.testing.assert_array_equal(wide.table_[17], alone.table_[0])
     np.testing.assert_array_equal(wide.subset(17, 18).table_, alone.table_)
+
+
+def test_fit_a_part_of_the_columns_at_a_time_is_the_whole_fit(rng, monkeypatch):
+    """The fit reads a wide table's values a part of its columns at a time:
+    its grids, bandwidths and table are those of one read of all columns,
+    bit for bit, on a DataFrame (integer and float columns, NaN, ties) and
+    an array."""
+    import pandas as pd
+
+    from skmmd._utils import _budgets
+
+    values = rng.standard_t(3, size=(5000, 7))
+    values[::9, 2] = np.nan
+    values[:, 4] = np.round(values[:, 4])
+    frame = pd.DataFrame(values, columns=list("abcdefg"))
+    frame["h"] = rng.poisson(3.0, 5000)
+    for X, columns in ((frame, list(frame.columns)), (values, list(range(7)))):
+        fits = []
+        for entries in (2**40, 2, 3 * 4096):
+            monkeypatch.setattr(_budgets, "PART_ENTRIES", entries)
+            fits.append(ColumnwiseFourier(columns, random_state=3).fit(X))
+        for other in fits[1:]:
+            np.testing.assert_array_equal(other.edges_, fits[0].edges_)
+            np.testing.assert_array_equal(other.bandwidths_, fits[0].bandwidths_)
+            np.testing.assert_array_equal(other.table_, fits[0].table_)

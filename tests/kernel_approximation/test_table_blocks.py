@@ -83,6 +83,35 @@ def test_the_table_map_never_changes_its_input(rng):
         np.testing.assert_array_equal(Z, again)
 
 
+def test_median_fill_fills_new_arrays_of_every_input_kind(rng):
+    """MedianFill reads a DataFrame's values once and fills them in place
+    where they are a new array, and a copy where they are the input's own
+    memory (an array; a DataFrame of one float64 block, whose values may be
+    a view of it): the caller's data never changes, and ``fit_transform``
+    is ``fit().transform()``, SimpleImputer's values."""
+    pd = pytest.importorskip("pandas")
+    X = _block(300, rng)
+    frames = [
+        pd.DataFrame(X, columns=[f"c{j}" for j in range(X.shape[1])]),
+        pd.DataFrame({"a": X[:, 0], "b": rng.integers(0, 9, 300), "c": X[:, 2]}),
+        pd.DataFrame({"a": pd.array(X[:, 0], dtype="Float64")}),
+    ]
+    for values in (X, *frames):
+        kept = values.copy()
+        imputer = SimpleImputer(strategy="median", keep_empty_features=True)
+        expected = imputer.fit_transform(values)
+        for out in (
+            MedianFill().fit_transform(values),
+            MedianFill().fit(values).transform(values),
+        ):
+            np.testing.assert_array_equal(out, expected)
+            out[...] = -1.0  # a later step's in-place scaling
+            if isinstance(values, np.ndarray):
+                np.testing.assert_array_equal(values, kept)
+            else:
+                pd.testing.assert_frame_equal(values, kept)
+
+
 def test_missing_flags_are_missing_indicator_s_columns_and_names():
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(0)
