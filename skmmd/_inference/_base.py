@@ -11,7 +11,12 @@ from sklearn.model_selection import train_test_split
 
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
-from ._blocks import BLOCK_SIZE_CONSTRAINT, check_features, check_order
+from ._blocks import (
+    BLOCK_SIZE_CONSTRAINT,
+    check_features,
+    check_order,
+    check_projection,
+)
 from ._calibration import (
     aggregated_rule,
     final_p_value,
@@ -85,11 +90,16 @@ def head(engine, rows):
 def order_features(transformer, rows, to_host, seed):
     """The features of ``rows`` that the order check reads (on the host; a
     wide map's projected at once, as the check projects them, so that one
-    sample's features are held at a time), or None where the map rejects
-    them: the pipeline then names the rows at fault, and the check stays
-    silent."""
+    sample's features are held at a time; a map of several blocks, such as
+    a table's, projects each block's as it maps it, through its
+    ``_projected_features(rows, projection)``), or None where the map
+    rejects them: the pipeline then names the rows at fault, and the check
+    stays silent."""
+    projected = getattr(transformer, "_projected_features", None)
     try:
         with np.errstate(all="ignore"):
+            if projected is not None:
+                return projected(rows, lambda width: check_projection(width, seed))
             return check_features(to_host(transformer.transform(rows)), seed)
     except (ValueError, TypeError):
         return None

@@ -338,15 +338,21 @@ class SerialDependenceWarning(UserWarning):
 def check_features(Z, seed):
     """Features of a check as a dense float64 array of at most
     ``_budgets.ORDER_CHECK_WIDTH`` columns: a seeded Gaussian projection of
-    wider (or sparse) ones, whose traced autocovariances it keeps in
-    expectation."""
+    wider (or sparse) ones (:func:`check_projection`), whose traced
+    autocovariances it keeps in expectation."""
     width = Z.shape[1]
     if width <= _budgets.ORDER_CHECK_WIDTH and not sp.issparse(Z):
         return np.asarray(Z, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(Z @ check_projection(width, seed), dtype=np.float64)
+
+
+def check_projection(width, seed):
+    """The ``(width, _budgets.ORDER_CHECK_WIDTH)`` seeded Gaussian projection
+    (scaled by ``1 / sqrt(ORDER_CHECK_WIDTH)``) of a check's wider features."""
     rng = _streams.generator(seed, _streams.ORDER_CHECK)
     R = rng.normal(size=(width, _budgets.ORDER_CHECK_WIDTH))
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.asarray(Z @ (R / np.sqrt(R.shape[1])), dtype=np.float64)
+    return R / np.sqrt(R.shape[1])
 
 
 def inflation(samples, seed, paired=False):

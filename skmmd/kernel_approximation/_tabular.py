@@ -327,6 +327,24 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 Z[:, at[name]] = weights[name] * block.transform(V)
         return Z
 
+    def _projected_features(self, X, projection):
+        """``transform(X) @ projection(width)`` (a check's projection of the
+        ``width`` features, see :func:`skmmd._inference._base.order_features`)
+        when the features are wider than the projection, each block's
+        projected as it is mapped: the table's features are never stored
+        side by side."""
+        X = self._checked(X)
+        at, weights = self._layout()
+        width = max(place.stop for place in at.values())
+        R = projection(width)
+        if R.shape[1] >= width:
+            return self.transform(X)
+        out = np.zeros((X.shape[0], R.shape[1]))
+        with self._fitted_kinds(), _names_checked():
+            for name, block, V in self._prepared_blocks(X):
+                out += block.transform(V) @ (weights[name] * R[at[name]])
+        return out
+
     def _checked(self, X):
         check_is_fitted(self)
         X = self._validate(X, reset=False)

@@ -111,3 +111,29 @@ def test_bandwidth_is_the_numeric_blocks_and_none_without_numbers():
     numeric = fitted.column_transformer_.named_transformers_["numeric"]
     assert fitted.bandwidth_ == numeric[-1].bandwidth_ == 1.5
     assert TabularSampler(random_state=0).fit(table[["s"]]).bandwidth_ is None
+
+
+def test_projected_features_are_the_features_projected():
+    """The order check's projection of a table's features, block by block
+    as they are mapped, equals the features projected whole (narrow
+    features, no wider than the projection, are returned as they are)."""
+    from skmmd._inference._base import order_features
+    from skmmd._inference._blocks import check_features
+
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(
+        {
+            "age": rng.normal(40, 10, size=300),
+            "city": rng.choice(["Oslo", "Lima", "Pune"], size=300),
+            "income": rng.lognormal(size=300),
+        }
+    )
+    frame.loc[[4, 9], "age"] = np.nan
+    for n_components, projected in ((256, True), (16, False)):
+        sampler = TabularSampler(n_components=n_components, random_state=0)
+        sampler.fit(frame)
+        Z = sampler.transform(frame)
+        assert (Z.shape[1] > 64) == projected
+        ours = order_features(sampler, frame, np.asarray, seed=7)
+        np.testing.assert_allclose(ours, check_features(Z, 7), rtol=1e-10, atol=1e-12)
+        assert ours.shape == (300, 64 if projected else Z.shape[1])
