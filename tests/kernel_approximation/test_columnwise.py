@@ -186,3 +186,33 @@ def test_fit_a_part_of_the_columns_at_a_time_is_the_whole_fit(rng, monkeypatch):
             np.testing.assert_array_equal(other.edges_, fits[0].edges_)
             np.testing.assert_array_equal(other.bandwidths_, fits[0].bandwidths_)
             np.testing.assert_array_equal(other.table_, fits[0].table_)
+
+
+def test_median_distances_are_the_median_gaps(rng):
+    """Each column's median distance is the median of its finite gaps over
+    the pairs (found by partition, bit for bit np.median's); where that is
+    0 (mostly ties), the mean of the nonzero gaps; 1 for a constant
+    column."""
+    from skmmd.kernel_approximation._columnwise import (
+        _median_distances,
+        _median_pairs,
+    )
+
+    values = rng.standard_cauchy((700, 6))
+    values[rng.random(700) < 0.3, 1] = np.nan
+    values[:, 2] = rng.random(700) < 0.1  # mostly ties: median gap 0
+    values[:, 3] = 5.0  # constant
+    values[:3, 4] = np.inf
+    pairs = _median_pairs(700, np.random.default_rng(2))
+    found = _median_distances(values, pairs)
+    for j in range(6):
+        gaps = np.abs(values[pairs[0], j] - values[pairs[1], j])
+        gaps = gaps[np.isfinite(gaps)]
+        median = np.median(gaps)
+        if median > 0:
+            assert found[j] == median
+        elif np.any(gaps > 0):
+            np.testing.assert_allclose(found[j], gaps[gaps > 0].mean(), rtol=1e-12)
+        else:
+            assert found[j] == 1.0
+    assert found[2] > 0 and found[3] == 1.0
