@@ -203,10 +203,11 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             counts = np.empty((n_groups, n_cells))
             offsets = groups * n_cells
             for columns, cells in sliced_cells(X, edges, index):
-                for j, c in zip(columns, cells):
+                trig = _trig_rows(table, columns)
+                for j, c, rows in zip(columns, cells, trig):
                     flat = np.bincount(offsets + c, minlength=counts.size)
                     counts[...] = flat.reshape(counts.shape)
-                    _add_product(S, j, counts, table)
+                    _add_product(S, j, counts, rows)
             return
         lo, scale, start = index
         threads = min(num_threads(), m)
@@ -217,7 +218,7 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
                 counts[...] = 0.0
                 x = np.ascontiguousarray(X[:, j])  # one compiled layout
                 _count_cells(x, edges[j], lo[j], scale[j], start[j], groups, counts)
-                _add_product(S, j, counts, table)
+                _add_product(S, j, counts, _trig_rows(table, [j])[0])
 
         if threads < 2:
             columns(0)
@@ -228,14 +229,21 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
             list(pool.map(columns, range(threads)))
 
 
-def _add_product(S, j, counts, table):
+def _trig_rows(table, columns):
+    """The cosine and sine features of the value cells of ``columns`` (all
+    cells but the last, the missing values'), float64: ``(k, cells - 1,
+    w - 1)``, each column's C-contiguous."""
+    return table[columns, :-1, :-1].astype(np.float64)
+
+
+def _add_product(S, j, counts, trig):
     """Column ``j``'s counts per (group, cell) times its table, added to its
     block of ``S``: the one product both counters share, so that their sums
-    are equal bit for bit. The last cell (missing values), whose table row
-    is the missing indicator alone (the only feature that is 0 in every
-    other cell), adds its counts to that feature; the other cells (a power
-    of two, the shape BLAS multiplies fastest) give the cosines and sines."""
-    w, present = table.shape[2], table.shape[1] - 1
-    trig = table[j, :present, : w - 1].astype(np.float64)
+    are equal bit for bit. ``trig``: its :func:`_trig_rows`. The last cell
+    (missing values), whose table row is the missing indicator alone (the
+    only feature that is 0 in every other cell), adds its counts to that
+    feature; the other cells (a power of two, the shape BLAS multiplies
+    fastest) give the cosines and sines."""
+    present, w = trig.shape[0], trig.shape[1] + 1
     S[:, j * w : (j + 1) * w - 1] += counts[:, :present] @ trig
     S[:, (j + 1) * w - 1] += counts[:, present]
