@@ -49,18 +49,19 @@ class ColumnSums(FeatureSums):
         width = self.blocks[0].shape[1] // self.n_blocks
         step = max(1, _CACHE_FEATURES // width)
         out = np.empty((3, A.shape[0], self.n_blocks))
-        # One slice's sums of X* and Y* and one product, reused by every
-        # slice (summed in place: the values of new arrays per product).
-        S_x, S_y, product = np.empty((3, A.shape[0], step * width))
+        # One slice's sums of X* and of Y* and one product, reused by every
+        # slice (summed in place, not a new array per product); with
+        # permutations Y*'s sums are the rest of the total, in the product's.
+        shape = (A.shape[0], step * width)
+        S_x, product = np.empty(shape), np.empty(shape)
+        S_y = product if permutation else np.empty(shape)
         for lo in range(0, self.n_blocks, step):
             hi = min(lo + step, self.n_blocks)
             cols = slice(lo * width, hi * width)
             s_x, s_y, p = (S[:, : (hi - lo) * width] for S in (S_x, S_y, product))
-            s_x[...], s_y[...], start = (
-                self.fixed["s_x"][cols],
-                self.fixed["s_y"][cols],
-                0,
-            )
+            s_x[...], start = self.fixed["s_x"][cols], 0
+            if not permutation:
+                s_y[...] = self.fixed["s_y"][cols]
             for block in self.blocks:
                 rows = slice(start, start + block.shape[0])
                 s_x += np.matmul(A[:, rows], block[:, cols], out=p)
