@@ -122,12 +122,38 @@ class Quartiles(RobustScaler):
         self.center_, low, high = np.empty((3, X.shape[1]))
         # A slice of columns at a time: copies of a slice, not of the block.
         for part in _budgets.column_slices(X.shape[1], X.shape[0]):
-            self.center_[part] = np.median(X[:, part], axis=0)
-            low[part], high[part] = np.percentile(
-                X[:, part], self.quantile_range, axis=0
+            self.center_[part], (low[part], high[part]) = _median_and_quantiles(
+                X[:, part], self.quantile_range
             )
         self.scale_ = handle_zeros_in_scale(high - low, copy=False)
         return self
+
+
+def _median_and_quantiles(X, percents):
+    """``np.median(X, axis=0)`` and ``np.percentile(X, percents, axis=0)``
+    (its linear interpolation) of a block without NaN, bit for bit, from
+    one partition of one copy: NumPy's two calls each copy and partition it.
+    The median is the mean of the middle order statistics (one for an odd
+    number of rows); a percentile interpolates between the order statistics
+    around ``(n - 1) q`` as NumPy's ``_lerp`` does."""
+    n = X.shape[0]
+    virtual = (n - 1) * np.true_divide(np.asarray(percents, dtype=np.float64), 100)
+    previous = np.floor(virtual)
+    following = previous + 1
+    previous[virtual >= n - 1] = following[virtual >= n - 1] = -1
+    previous[virtual < 0] = following[virtual < 0] = 0
+    previous, following = previous.astype(np.intp), following.astype(np.intp)
+    t = (virtual - previous)[:, None]
+    half = n // 2
+    middle = [half - 1, half] if n % 2 == 0 else [half]
+    kth = np.unique(np.concatenate([previous, following, middle]) % n)
+    X = np.partition(X, kth, axis=0)
+    median = np.mean(X[middle[0] : middle[-1] + 1], axis=0)
+    a, b = X[previous], X[following]
+    diff = b - a
+    quantiles = np.add(a, diff * t)
+    np.subtract(b, diff * (1 - t), out=quantiles, where=t >= 0.5)
+    return median, quantiles
 
 
 class MissingFlags(TransformerMixin, BaseEstimator):

@@ -42,7 +42,7 @@ def _block(n, rng):
     return X
 
 
-@pytest.mark.parametrize("n", [7, 120, 601, 5000])
+@pytest.mark.parametrize("n", [2, 3, 7, 120, 601, 4096, 5000])
 def test_median_fill_and_quartiles_are_sklearn_s_bit_for_bit(n):
     X = _block(n, np.random.default_rng(n))
     imputer = SimpleImputer(strategy="median", keep_empty_features=True).fit(X)
