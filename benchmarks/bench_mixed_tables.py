@@ -18,7 +18,8 @@ Parts (``--parts``, several allowed):
     and the scipy loop reject, and how many of the five columns each flags.
 ``speed``
     Wall time and peak resident memory, one thread each, every measurement
-    a fresh process (``--runs`` of each, alternated; medians): ``mmd_test(X,
+    a fresh process (``--runs`` of each, default 7, alternated; medians, and
+    the range): ``mmd_test(X,
     Y, explain=True, random_state=0)`` against ``scipy_loop`` on the
     500-column table at 5000 rows per sample, and against a loop of
     ``ks_2samp`` with Bonferroni on 1000 normal DataFrame columns at 10^4
@@ -190,8 +191,10 @@ def part_speed(args):
         for which in runs:
             first = [r["first"] for r in runs[which] if r["first"] is not None]
             cold = f" (first call {np.median(first):.2f} s)" if first else ""
+            spread = [r["seconds"] for r in runs[which]]
             print(
-                f"  {which:<6} {seconds[which]:7.2f} s{cold}  peak "
+                f"  {which:<6} {seconds[which]:7.2f} s [{min(spread):.2f}-"
+                f"{max(spread):.2f}]{cold}  peak "
                 f"{memory[which]:6.0f} MB (+{extra[which]:4.0f} MB over the "
                 f"tables) flagged {runs[which][-1]['flagged']}"
             )
@@ -206,7 +209,7 @@ def main(argv=None):
     parser.add_argument("--parts", nargs="+", default=["speed"])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--power-reps", type=int, default=200)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--tables", nargs="+", default=["mixed", "numeric"])
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--width", type=int, default=50)
