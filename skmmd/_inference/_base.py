@@ -92,10 +92,10 @@ def order_features(transformer, rows, to_host, seed):
     wide map's projected at once, as the check projects them, so that one
     sample's features are held at a time; a map of several blocks, such as
     a table's, projects each block's as it maps it, through its
-    ``_projected_features(rows, projection)``), or None where the map
+    ``projected_features(rows, projection)``), or None where the map
     rejects them: the pipeline then names the rows at fault, and the check
     stays silent."""
-    projected = getattr(transformer, "_projected_features", None)
+    projected = getattr(transformer, "projected_features", None)
     try:
         with np.errstate(all="ignore"):
             if projected is not None:

@@ -327,12 +327,40 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 Z[:, at[name]] = weights[name] * block.transform(V)
         return Z
 
-    def _projected_features(self, X, projection):
-        """``transform(X) @ projection(width)`` (a check's projection of the
-        ``width`` features, see :func:`skmmd._inference._base.order_features`)
-        when the features are wider than the projection, each block's
-        projected as it is mapped: the table's features are never stored
-        side by side."""
+    def projected_features(self, X, projection):
+        """Map a table to its features times a projection, block by block.
+
+        ``transform(X) @ projection(width)`` for the ``width`` features, each
+        block's features multiplied as it is mapped, so that the table's
+        features are never stored side by side; when ``projection(width)``
+        has as many columns as there are features or more, ``transform(X)``
+        itself. The tests' check of the rows' order reads the features of a
+        wide map this way (any feature map may define a method of this name
+        and signature).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The table, with the columns seen in ``fit``.
+        projection : callable
+            ``projection(width)``: an array of shape (width, k).
+
+        Returns
+        -------
+        P : ndarray of shape (n_samples, k)
+            The projected features (float64).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skmmd import TabularSampler
+        >>> X = np.random.default_rng(0).normal(size=(50, 3))
+        >>> sampler = TabularSampler(n_components=32, random_state=0).fit(X)
+        >>> R = lambda width: np.ones((width, 2))
+        >>> P = sampler.projected_features(X, R)
+        >>> bool(np.allclose(P, sampler.transform(X) @ np.ones((35, 2))))
+        True
+        """
         X = self._checked(X)
         at, weights = self._layout()
         width = max(place.stop for place in at.values())
@@ -349,7 +377,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         X = self._validate(X, reset=False)
         if is_dataframe(X):
-            self._check_kinds(X)
+            _check_kinds(self, X)
         return X
 
     @contextmanager
@@ -417,44 +445,6 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             else:  # the missing values
                 yield name, block, numbers
 
-    def _check_kinds(self, X):
-        """A TypeError naming the first column of ``X`` whose values are not
-        of the kind seen in ``fit`` (numbers, or strings for a categorical
-        column fitted on strings); columns with no values pass."""
-        import pandas as pd  # only reached with a DataFrame
-
-        infer = pd.api.types.infer_dtype
-        strings = {}
-        if "categorical" in self.column_transformer_.named_transformers_:
-            encoder = self.column_transformer_.named_transformers_["categorical"]
-            for c, values in zip(self.categorical_columns_, encoder.categories_):
-                strings[c] = any(isinstance(v, str) for v in values)
-        dtypes = X.dtypes
-        for c in [*self.numeric_columns_, *self.categorical_columns_]:
-            if c not in strings and dtypes[c].kind in "iuf":
-                continue  # numbers by their dtype: nothing to read
-            if strings.get(c) and isinstance(dtypes[c], pd.StringDtype):
-                continue  # text by its dtype (strings or missing values)
-            column = X[c]
-            if column.isna().all():
-                continue
-            if c in strings:
-                categories = isinstance(column.dtype, pd.CategoricalDtype)
-                kind = infer(column.cat.categories if categories else column, True)
-                if (kind == "string") == strings[c]:
-                    continue
-                fitted = "strings" if strings[c] else "numbers or booleans"
-            elif numeric_series(column):
-                continue
-            else:
-                fitted = "numbers"
-            example = column.dropna().iloc[0]
-            example = example.item() if isinstance(example, np.generic) else example
-            raise TypeError(
-                f"X: column {c!r} held {fitted} when TabularSampler was fitted; "
-                f"got {column.dtype} values such as {example!r}."
-            )
-
     def get_feature_names_out(self, input_features=None):
         """Get the names of the output features, from the column transformer.
 
@@ -480,3 +470,43 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def _check_kinds(sampler, X):
+    """A TypeError naming the first column of ``X`` whose values are not
+    of the kind ``sampler`` (a fitted :class:`TabularSampler`) saw in
+    ``fit`` (numbers, or strings for a categorical column fitted on
+    strings); columns with no values pass."""
+    import pandas as pd  # only reached with a DataFrame
+
+    infer = pd.api.types.infer_dtype
+    strings = {}
+    if "categorical" in sampler.column_transformer_.named_transformers_:
+        encoder = sampler.column_transformer_.named_transformers_["categorical"]
+        for c, values in zip(sampler.categorical_columns_, encoder.categories_):
+            strings[c] = any(isinstance(v, str) for v in values)
+    dtypes = dict(zip(X.columns, X.dtypes))  # no lookup in a Series per column
+    for c in [*sampler.numeric_columns_, *sampler.categorical_columns_]:
+        if c not in strings and dtypes[c].kind in "iuf":
+            continue  # numbers by their dtype: nothing to read
+        if strings.get(c) and isinstance(dtypes[c], pd.StringDtype):
+            continue  # text by its dtype (strings or missing values)
+        column = X[c]
+        if column.isna().all():
+            continue
+        if c in strings:
+            categories = isinstance(column.dtype, pd.CategoricalDtype)
+            kind = infer(column.cat.categories if categories else column, True)
+            if (kind == "string") == strings[c]:
+                continue
+            fitted = "strings" if strings[c] else "numbers or booleans"
+        elif numeric_series(column):
+            continue
+        else:
+            fitted = "numbers"
+        example = column.dropna().iloc[0]
+        example = example.item() if isinstance(example, np.generic) else example
+        raise TypeError(
+            f"X: column {c!r} held {fitted} when TabularSampler was fitted; "
+            f"got {column.dtype} values such as {example!r}."
+        )

@@ -74,12 +74,9 @@ def test_transform_is_the_column_transformers_bit_for_bit():
         np.testing.assert_array_equal(Z, expected)
 
 
-def test_tabular_grouped_sums_match_the_features(monkeypatch):
-    """The fused per-unit sums (the pipeline's path) equal the sums of
-    ``transform``'s rows, in batches of any size, added into ``out``."""
-    import scipy.sparse as sp
-
-    rng = np.random.default_rng(3)
+def _people(rng):
+    """300 rows of a number with two missing values, a text column and a
+    skewed number."""
     frame = pd.DataFrame(
         {
             "age": rng.normal(40, 10, size=300),
@@ -88,6 +85,16 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
         }
     )
     frame.loc[[4, 9], "age"] = np.nan
+    return frame
+
+
+def test_tabular_grouped_sums_match_the_features(monkeypatch):
+    """The fused per-unit sums (the pipeline's path) equal the sums of
+    ``transform``'s rows, in batches of any size, added into ``out``."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(3)
+    frame = _people(rng)
     groups = rng.integers(0, 23, size=300)
     M = sp.csr_matrix((np.ones(300), (groups, np.arange(300))), shape=(23, 300))
     for table in (frame, rng.normal(size=(300, 2))):
@@ -113,7 +120,7 @@ def test_bandwidth_is_the_numeric_blocks_and_none_without_numbers():
     assert TabularSampler(random_state=0).fit(table[["s"]]).bandwidth_ is None
 
 
-def test_projected_features_are_the_features_projected():
+def testprojected_features_are_the_features_projected():
     """The order check's projection of a table's features, block by block
     as they are mapped, equals the features projected whole (narrow
     features, no wider than the projection, are returned as they are)."""
@@ -121,14 +128,7 @@ def test_projected_features_are_the_features_projected():
     from skmmd._inference._blocks import check_features
 
     rng = np.random.default_rng(5)
-    frame = pd.DataFrame(
-        {
-            "age": rng.normal(40, 10, size=300),
-            "city": rng.choice(["Oslo", "Lima", "Pune"], size=300),
-            "income": rng.lognormal(size=300),
-        }
-    )
-    frame.loc[[4, 9], "age"] = np.nan
+    frame = _people(rng)
     for n_components, projected in ((256, True), (16, False)):
         sampler = TabularSampler(n_components=n_components, random_state=0)
         sampler.fit(frame)
