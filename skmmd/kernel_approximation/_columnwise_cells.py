@@ -92,16 +92,17 @@ def sliced_cells(X, edges, index):
     for a in range(0, near.size, _SLICE_COLUMNS):
         columns = near[a : a + _SLICE_COLUMNS]
         at = (edges[columns], lo[columns], scale[columns], start[columns])
-        yield columns, _bucketed(X.T[columns], *at)
+        yield columns, _bucketed(X.T[columns], *at, int(steps[columns].max()))
 
 
-def _bucketed(V, edges, lo, scale, start):
+def _bucketed(V, edges, lo, scale, start, steps):
     """The cells of the rows of ``V`` (one column's values each, ``edges``
     and bucket index ``lo, scale, start`` theirs): each value starts at the
     first cell of its bucket and steps past every edge of the bucket at or
     below it, all values at once; a cell is then checked against its two
     edges, and the values it fails (NaN; a value rounding placed in the
-    next bucket) are searched by searchsorted. The same integers as
+    next bucket) are searched by searchsorted. ``steps``: the most edges a
+    bucket of these columns holds. The same integers as
     :func:`column_cells`."""
     k, n_edges = edges.shape
     n_buckets = start.shape[1] - 1
@@ -126,7 +127,7 @@ def _bucketed(V, edges, lo, scale, start):
     base = np.arange(k)[:, None] * (n_edges + 2)
     at = first.ravel().take(b)
     at += base
-    for _ in range(int(np.diff(start, axis=1).max(initial=0))):
+    for _ in range(steps):
         at += above.take(at) <= V
     wrong = above.take(at) <= V
     wrong |= below.take(at) > V

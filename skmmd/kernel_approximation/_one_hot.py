@@ -68,8 +68,7 @@ def _text_levels(columns):
     code point), then NaN for its missing values."""
     codes, uniques = _encoded(columns)
     width = len(uniques) + 1  # the last entry counts the missing values
-    codes[codes < 0] = len(uniques)
-    codes += np.arange(len(columns))[:, None] * width
+    _stack_codes(codes, len(uniques))
     counts = np.bincount(codes.ravel(), minlength=len(columns) * width)
     counts = counts.reshape(len(columns), width)
     order = np.array(sorted(range(len(uniques)), key=uniques.__getitem__), dtype=int)
@@ -122,12 +121,19 @@ def lookup_columns(indexes, columns):
         for k, j in enumerate(arrow):
             found[k, :-1] = _found(indexes[j], where, len(uniques))
             found[k, -1] = _missing_at(indexes[j])
-        gaps = codes < 0
-        missing[:, arrow] = gaps.T
-        codes[gaps] = len(uniques)  # a missing value's entry
-        codes += np.arange(len(arrow))[:, None] * found.shape[1]
+        missing[:, arrow] = _stack_codes(codes, len(uniques)).T
         positions[:, arrow] = found.ravel().take(codes).T
     return positions, missing
+
+
+def _stack_codes(codes, n_distinct):
+    """``codes`` ((k, n), from :func:`_encoded`) made positions in one flat
+    table of ``n_distinct + 1`` entries per column, the last a missing
+    value's, in place; returns where values are missing."""
+    gaps = codes < 0
+    codes[gaps] = n_distinct
+    codes += np.arange(codes.shape[0])[:, None] * (n_distinct + 1)
+    return gaps
 
 
 def _missing_at(index):

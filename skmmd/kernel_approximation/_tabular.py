@@ -320,8 +320,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             Features (float64).
         """
         X = self._checked(X)
-        at, weights = self._layout()
-        Z = np.empty((X.shape[0], max(place.stop for place in at.values())))
+        at, weights, width = self._layout()
+        Z = np.empty((X.shape[0], width))
         with self._fitted_kinds(), _names_checked():
             for name, block, V in self._prepared_blocks(X):
                 Z[:, at[name]] = weights[name] * block.transform(V)
@@ -362,8 +362,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         True
         """
         X = self._checked(X)
-        at, weights = self._layout()
-        width = max(place.stop for place in at.values())
+        at, weights, width = self._layout()
         R = projection(width)
         if R.shape[1] >= width:
             return self.transform(X)
@@ -398,9 +397,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
         block by its fused kernel, so that its features are never stored."""
         X = self._checked(X)
-        at, weights = self._layout()
+        at, weights, width = self._layout()
         if out is None:
-            width = max(place.stop for place in at.values())
             out = (np.zeros((n_groups, width)), np.zeros(n_groups))
         S, q = out
         with self._fitted_kinds():
@@ -412,13 +410,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         return out
 
     def _layout(self):
-        """Where each block's features sit in the output, and their weights."""
-        transformer = self.column_transformer_
-        weights = {
-            name: transformer.transformer_weights.get(name, 1.0)
-            for name in transformer.output_indices_
-        }
-        return transformer.output_indices_, weights
+        """``(at, weights, width)``: where each block's features sit in the
+        output, their weights, and the number of features."""
+        at = self.column_transformer_.output_indices_
+        weights = self.column_transformer_.transformer_weights
+        width = max(place.stop for place in at.values())
+        return at, {name: weights.get(name, 1.0) for name in at}, width
 
     def _prepared_blocks(self, X):
         """``(name, block, V)`` for each block of the fitted column transformer
