@@ -5,7 +5,7 @@ in one vectorized pass: the categorical half of the per-column reports of
 import numpy as np
 
 from .._utils._tables import is_dataframe
-from ._one_hot import column_values, grouped_counts, lookup_columns
+from ._one_hot import OneHotLevels, column_values, grouped_counts, lookup_columns
 
 
 class ColumnwiseCategories:
@@ -35,7 +35,8 @@ class ColumnwiseCategories:
     Attributes
     ----------
     levels_ : list of pandas.Index
-        Each column's kept levels, most frequent first.
+        Each column's kept levels, most frequent first (levels of equal
+        counts in ``OneHotEncoder``'s sorted order).
     block_width_ : int
         Features per column: the most kept levels plus 2.
     n_blocks_ : int
@@ -54,11 +55,17 @@ class ColumnwiseCategories:
         import pandas as pd
 
         self.levels_ = []
-        for values in self._values(X):
-            counts = pd.Series(values).value_counts(sort=True)
+        # Every column's levels and counts in one pass over the text columns
+        # (:meth:`OneHotLevels.levels_of`, the table map's), not one hashing
+        # of each column.
+        selected = X[self.columns] if is_dataframe(X) else X[:, self.columns]
+        for categories, counts in OneHotLevels.levels_of(selected):
+            present = ~pd.isna(categories)
+            categories, counts = categories[present], counts[present]
             few = self.max_categories is None or counts.size <= self.max_categories
             keep = counts.size if few else self.max_categories - 1
-            self.levels_.append(counts.index[:keep])
+            order = np.argsort(-counts, kind="stable")[:keep]
+            self.levels_.append(pd.Index(categories[order], dtype=categories.dtype))
         self.block_width_ = max(len(levels) for levels in self.levels_) + 2
         self.n_blocks_ = len(self.columns)
         self._n_features_out = self.n_blocks_ * self.block_width_

@@ -54,3 +54,33 @@ def test_grouped_sums_are_the_features_summed_per_group():
     np.testing.assert_array_equal(q, 3 * np.bincount(groups))
     part = blocks.subset(1, 3)
     np.testing.assert_array_equal(part.transform(X), Z[:, blocks.block_width_ :])
+
+
+@pytest.mark.parametrize("max_categories", [None, 3])
+def test_levels_are_the_most_frequent_ties_in_sorted_order(max_categories):
+    # Levels of every kind (text held by pyarrow and as objects, categories,
+    # booleans, integers), with missing values and tied counts: each
+    # column's kept levels are its present values by count, then sorted.
+    rng = np.random.default_rng(1)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "text": pd.array(rng.choice(["d", "b", "a", "c", None], n), dtype="str"),
+            "objects": np.array(["q", "p", None, "r"], dtype=object)[
+                rng.integers(0, 4, n)
+            ],
+            "plan": pd.Categorical(rng.choice(["z", "y", "x"], n)),
+            "flag": rng.random(n) < 0.5,
+            "count": rng.integers(0, 5, n),
+            "tied": np.repeat(["w", "u", "v", "t"], n // 4),
+        }
+    )
+    blocks = ColumnwiseCategories(list(X.columns), max_categories=max_categories)
+    blocks.fit(X)
+    for column, levels in zip(X.columns, blocks.levels_):
+        counts = X[column].astype(object).value_counts(dropna=True)
+        expected = sorted(counts.index, key=lambda level: (-counts[level], level))
+        if max_categories is not None and len(expected) > max_categories:
+            expected = expected[: max_categories - 1]
+        assert list(levels) == expected, column
+    assert list(blocks.levels_[-1]) == (["t", "u"] if max_categories else list("tuvw"))
