@@ -17,7 +17,7 @@ from sklearn.base import (
     clone,
 )
 from sklearn.preprocessing import RobustScaler
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from .._utils import _budgets
 from .._utils._compat import (
@@ -90,17 +90,18 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 def _new_values(estimator, X, reset):
     """``X``'s values as float64 (``validate_data``, NaN allowed) in an
     array of their own, which the caller may change in place: a copy only
-    where they are ``X``'s own memory. (scikit-learn's ``copy=True`` reads a
-    DataFrame's values twice to find that out: a wide table's largest
-    arrays.)"""
+    where they are ``X``'s own memory. A DataFrame's are read once, by
+    pandas' ``to_numpy(copy=True)``, which copies only a view of its own
+    data (scikit-learn's ``copy=True`` read a DataFrame twice to find that
+    out: a wide table's largest arrays)."""
+    if is_dataframe(X):
+        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        values = X.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+        return check_array(values, ensure_all_finite="allow-nan", copy=False)
     values = validate_data(
         estimator, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=reset
     )
-    if is_dataframe(X):
-        own = (np.asarray(column) for _, column in X.items())
-    else:
-        own = iter([np.asarray(X)])
-    if values.flags.writeable and not any(np.may_share_memory(values, a) for a in own):
+    if values.flags.writeable and not np.may_share_memory(values, np.asarray(X)):
         return values
     return values.copy()
 
@@ -163,7 +164,12 @@ class MissingFlags(TransformerMixin, BaseEstimator):
     built, and a wide table's chunk is not validated column by column again."""
 
     def fit(self, X, y=None):
-        validate_data(self, X, dtype=None, ensure_all_finite="allow-nan")
+        # A DataFrame's width and names are all the fit keeps: its values are
+        # read, and checked, by transform (not converted here as well).
+        if is_dataframe(X):
+            validate_data(self, X, skip_check_array=True)
+        else:
+            validate_data(self, X, dtype=None, ensure_all_finite="allow-nan")
         return self
 
     def transform(self, X):
