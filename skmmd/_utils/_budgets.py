@@ -46,6 +46,12 @@ SLICE_ENTRIES = 2**15
 # where a fit needs each column's values several times (2 MB in float64).
 PART_ENTRIES = 2**18
 
+# Random pairs of rows behind a table's median distances: the bandwidth of
+# TabularSampler's numeric block and each column's in a report. Independent
+# pairs of all the fit rows set a median as well as every pair of a
+# subsample, in time linear in the rows.
+MEDIAN_PAIRS = 4096
+
 
 def column_slices(n_columns, n_rows, entries=None):
     """Slices covering the columns of an ``(n_rows, n_columns)`` array, each

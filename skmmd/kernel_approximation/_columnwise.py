@@ -14,8 +14,6 @@ from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 _GRID_ROWS = 4096
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
-# Random pairs of rows behind each column's median distance.
-_MEDIAN_PAIRS = 4096
 
 
 def _values(X, columns):
@@ -44,7 +42,7 @@ def _median_distances(values, pairs):
     a, b = pairs
     # A slice of columns at a time: the temporaries of a slice, not of all.
     out = np.empty(values.shape[1])
-    for columns in _budgets.column_slices(values.shape[1], _MEDIAN_PAIRS):
+    for columns in _budgets.column_slices(values.shape[1], _budgets.MEDIAN_PAIRS):
         out[columns] = _median_gaps(values[a, columns], values[b, columns], n)
     return out
 
@@ -52,7 +50,7 @@ def _median_distances(values, pairs):
 def _median_pairs(n, rng):
     """The random pairs of the ``n`` fit rows behind each column's median
     distance, the same for every column."""
-    return rng.integers(0, n, size=(2, _MEDIAN_PAIRS))
+    return rng.integers(0, n, size=(2, _budgets.MEDIAN_PAIRS))
 
 
 def _median_gaps(left, right, n):

@@ -120,6 +120,26 @@ def test_bandwidth_is_the_numeric_blocks_and_none_without_numbers():
     assert TabularSampler(random_state=0).fit(table[["s"]]).bandwidth_ is None
 
 
+@pytest.mark.parametrize("n_rows", [300, 3000])
+def test_median_bandwidth_is_every_pairs_to_a_few_percent(n_rows):
+    # The median over random pairs of the fit rows (every pair of a small
+    # table) against the median over every pair of the prepared rows.
+    from scipy.spatial.distance import pdist
+
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.standard_t(3, size=(n_rows, 40)) * rng.random(40) * 5)
+    table.columns = [f"c{j}" for j in range(40)]
+    fitted = TabularSampler(random_state=0).fit(table)
+    numeric = fitted.column_transformer_.named_transformers_["numeric"]
+    prepared = numeric[:-1].transform(table)
+    every = float(np.median(pdist(prepared)))
+    if n_rows <= 1000:  # every pair, exactly
+        assert fitted.bandwidth_ == pytest.approx(every, rel=1e-12)
+    else:
+        assert fitted.bandwidth_ == pytest.approx(every, rel=0.03)
+        assert fitted.bandwidth_ != every
+
+
 def testprojected_features_are_the_features_projected():
     """The order check's projection of a table's features, block by block
     as they are mapped, equals the features projected whole (narrow
