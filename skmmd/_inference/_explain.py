@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .._utils import _budgets, _streams
-from .._utils._tables import is_dataframe, numeric_array_column, numeric_series
+from .._utils._tables import is_dataframe, numeric_array_column, numeric_dtype
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._columnwise import ColumnwiseFourier
@@ -113,11 +113,13 @@ def base_map(transformer, random_state):
     return TabularSampler(random_state=random_state)
 
 
-def _numeric(X, column):
-    """Whether one column of ``X`` holds numbers (booleans are categories)."""
+def _numeric(X, columns):
+    """The ``columns`` of ``X`` that hold numbers (booleans are categories):
+    a DataFrame's by their dtypes, read once (no column taken)."""
     if is_dataframe(X):
-        return numeric_series(X[column])
-    return numeric_array_column(np.asarray(X[:, column]))
+        dtypes = dict(zip(X.columns, X.dtypes.tolist()))
+        return {c for c in columns if numeric_dtype(dtypes[c])}
+    return {c for c in columns if numeric_array_column(np.asarray(X[:, c]))}
 
 
 # Unit sums of one part of a report's columns (128 MB): a pass over the rows
@@ -174,7 +176,8 @@ class ColumnMaps:
         alone = [
             label for label, cols in groups.items() if columnwise and len(cols) == 1
         ]
-        numeric = [label for label in alone if _numeric(few, groups[label][0])]
+        numbers = _numeric(few, [groups[label][0] for label in alone])
+        numeric = [label for label in alone if groups[label][0] in numbers]
         categorical = [label for label in alone if label not in set(numeric)]
         others = [label for label in groups if label not in set(alone)]
         self.blocks = []

@@ -191,16 +191,17 @@ def canonical(X, name="X"):
 
     types = pd.api.types
     changed = {}
-    dtypes = X.dtypes
-    # Text columns holding no missing value, found together (one call over
-    # all of them, not one per column): taken as they are.
-    text = [p for p, dtype in enumerate(dtypes) if isinstance(dtype, pd.StringDtype)]
+    # Numbers and booleans have nothing to convert or check; text columns
+    # holding no missing value, found together (one call over all of them,
+    # not one per column), are taken as they are.
+    others = [(p, d) for p, d in enumerate(X.dtypes.tolist()) if d.kind not in "iufb"]
+    text = [p for p, dtype in others if isinstance(dtype, pd.StringDtype)]
     gaps = X.iloc[:, text].isna().any().to_numpy(dtype=bool) if text else []
     complete = {p for p, gap in zip(text, gaps) if not gap}
-    for position, (label, dtype) in enumerate(dtypes.items()):
-        if dtype.kind in "iufb" or position in complete:
-            continue  # numbers and booleans: nothing to convert or check
-        column = X.iloc[:, position]
+    for position, dtype in others:
+        if position in complete:
+            continue
+        label, column = X.columns[position], X.iloc[:, position]
         if types.is_object_dtype(dtype) and types.infer_dtype(column, skipna=True) in (
             "mixed",
             "mixed-integer",
