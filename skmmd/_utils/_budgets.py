@@ -43,7 +43,8 @@ GRAM_ENTRIES = 2**26
 # table's peak memory.
 SLICE_ENTRIES = 2**15
 # Entries of the values of one part of a wide table's columns read at once
-# where a fit needs each column's values several times (2 MB in float64).
+# where a fit needs each column's values several times (2 MB in float64),
+# and of the rows of one block of the random pairs behind a median distance.
 PART_ENTRIES = 2**18
 
 # Random pairs of rows behind a table's median distances: the bandwidth of

@@ -252,12 +252,14 @@ def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
 
 def _random_pair_distances(X, n_pairs, rng, metric):
     """Distances of ``n_pairs`` random pairs of distinct rows of X, in
-    float64, blockwise (linear in the rows)."""
+    float64, blockwise (linear in the rows; each block's rows and their
+    differences within ``_budgets.PART_ENTRIES`` entries, as each pair's
+    distance is the same whatever the block)."""
     n = X.shape[0]
     first = rng.randint(n, size=n_pairs)
     second = (first + rng.randint(1, n, size=n_pairs)) % n
     out = np.empty(n_pairs)
-    for block in gen_batches(n_pairs, max(1, _budgets.BLOCK_ENTRIES // X.shape[1])):
+    for block in gen_batches(n_pairs, max(1, _budgets.PART_ENTRIES // X.shape[1])):
         diff = X[first[block]] - X[second[block]]
         if metric == "manhattan":
             out[block] = np.asarray(abs(diff).sum(axis=1)).ravel()
@@ -293,7 +295,8 @@ def _subsample_distances(X, max_samples, random_state, metric, n_pairs=None):
         )
     if n > max_samples and n_pairs is not None:
         rng = check_random_state(random_state)
-        return _random_pair_distances(X.astype(np.float64), n_pairs, rng, metric)
+        X = X.astype(np.float64, copy=False)
+        return _random_pair_distances(X, n_pairs, rng, metric)
     if n > max_samples:
         rng = check_random_state(random_state)
         X = X[np.sort(rng.choice(n, size=max_samples, replace=False))]

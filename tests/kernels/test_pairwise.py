@@ -170,6 +170,18 @@ def test_median_bandwidth_of_random_pairs():
         median_bandwidth(X, n_pairs=0)
 
 
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan"])
+def test_random_pairs_are_the_same_whatever_the_block(monkeypatch, metric):
+    # Each block of pairs holds a budget's entries: a few pairs per block
+    # give every distance, and the median, bit for bit.
+    from skmmd._utils import _budgets
+
+    X = np.random.default_rng(2).normal(size=(3000, 40))
+    whole = median_bandwidth(X, random_state=0, n_pairs=5000, metric=metric)
+    monkeypatch.setattr(_budgets, "PART_ENTRIES", 7 * 40)
+    assert median_bandwidth(X, random_state=0, n_pairs=5000, metric=metric) == whole
+
+
 def test_median_bandwidth_ties_and_constant():
     # 8 of 10 points identical: 28 of 45 distances are 0, so the median of the
     # positive ones is used: eight 1s, eight 3s and one 2.
