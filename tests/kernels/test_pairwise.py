@@ -173,13 +173,17 @@ def test_median_bandwidth_of_random_pairs():
 @pytest.mark.parametrize("metric", ["euclidean", "manhattan"])
 def test_random_pairs_are_the_same_whatever_the_block(monkeypatch, metric):
     # Each block of pairs holds a budget's entries: a few pairs per block
-    # give every distance, and the median, bit for bit.
+    # give every distance, and the median, bit for bit; so do rows stored
+    # by column.
     from skmmd._utils import _budgets
 
     X = np.random.default_rng(2).normal(size=(3000, 40))
     whole = median_bandwidth(X, random_state=0, n_pairs=5000, metric=metric)
     monkeypatch.setattr(_budgets, "PART_ENTRIES", 7 * 40)
     assert median_bandwidth(X, random_state=0, n_pairs=5000, metric=metric) == whole
+    # and whatever the rows' layout (a table's values are Fortran-ordered)
+    F = np.asfortranarray(X)
+    assert median_bandwidth(F, random_state=0, n_pairs=5000, metric=metric) == whole
 
 
 def test_median_bandwidth_ties_and_constant():
