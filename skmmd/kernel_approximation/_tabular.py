@@ -78,8 +78,10 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         ``bool``); for an array, columns that do not convert to numbers.
     bandwidth : "median" or float, default="median"
         Bandwidth of the Gaussian kernel on the robustly scaled numeric
-        columns; ``"median"`` is the median pairwise distance of the scaled
-        data passed to ``fit``.
+        columns; ``"median"`` is the median distance between rows of the
+        scaled data passed to ``fit``: over every pair of up to 1000 rows,
+        else over 4096 random pairs of distinct rows (as precise, in time
+        linear in the rows).
     max_categories : int or None, default=100
         Largest number of one-hot columns per categorical column: rarer
         categories are pooled into one "infrequent" column (OneHotEncoder's
@@ -87,7 +89,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         even for identifiers with millions of values, at that width).
     random_state : int, RandomState instance or None, default=None
         Pseudo-random number generator to control the Fourier frequencies and
-        the subsample of the median heuristic. Pass an int for reproducible
+        the pairs of the median heuristic. Pass an int for reproducible
         output across multiple function calls.
 
     Attributes
