@@ -297,3 +297,42 @@ def test_emcee_chains_of_the_target_are_accepted(rng):
     assert result.pvalue > 0.05
     # The same chains drawn from a wider law than the model are rejected.
     assert goodness_of_fit_test(1.5 * chains, model, random_state=0).pvalue < 0.01
+
+
+@pytest.mark.parametrize("table", [True, False])
+def test_the_order_check_reads_the_rows_the_stream_maps(rng, table):
+    """The features of each sample's first rows, read as the stream sums its
+    first chunk (a table's map gives them with its sums), are those the
+    check would map on their own; ordered rows warn, shuffled ones do not."""
+    pd = pytest.importorskip("pandas")
+    from skmmd import TabularSampler
+    from skmmd._inference import _streaming
+    from skmmd._inference._base import OrderHeads, order_features
+
+    X, Y = _two_sample(rng, 5000, 0.8)
+    if table:
+        X, Y = (pd.DataFrame(S, columns=["a", "b"]) for S in (X, Y))
+        X["c"] = Y["c"] = np.where(np.arange(5000) % 400 < 200, "up", "down")
+        sampler = TabularSampler(n_components=200, random_state=0)
+    else:
+        sampler = RandomFourierSampler(n_components=200, random_state=0)
+    sampler.fit(pd.concat([X, Y]) if table else np.vstack([X, Y]))
+    watch = OrderHeads(0, [2048, 2048], 7, _streaming.HOST)
+    width = sampler.transform(X[:1]).shape[1]
+    stream = _streaming.Stream([sampler], [width], 8, 1)
+    stream.add((X, Y), 8, watch)
+    for S, ours in zip((X, Y), watch.features):
+        head = S.iloc[:2048] if table else S[:2048]
+        expected = order_features(sampler, head, np.asarray, 7)
+        np.testing.assert_allclose(ours, expected, rtol=1e-9, atol=1e-9)
+    with pytest.warns(SerialDependenceWarning):
+        watch.warn()
+    shuffled = [
+        S.sample(frac=1, random_state=0) if table else rng.permutation(S)
+        for S in (X, Y)
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        MMDTest(sampler, n_resamples=19, random_state=0).fit(*shuffled)
+    with pytest.warns(SerialDependenceWarning):
+        MMDTest(sampler, n_resamples=19, random_state=0).fit(X, Y)

@@ -105,6 +105,51 @@ def order_features(transformer, rows, to_host, seed):
         return None
 
 
+class OrderHeads:
+    """The order check's features of each sample's first rows, read as the
+    stream maps them (:meth:`~._streaming.Stream.add`'s ``watch``), not by
+    mapping them again: a map with ``grouped_sums_and_projected`` (a
+    table's, :class:`~skmmd.TabularSampler`) gives them with the sums of
+    the chunk, from the features it computes for those; another map's are
+    mapped on their own, as :func:`order_features` maps them.
+
+    ``map_index``: the position of the checked map in the stream's maps;
+    ``n_rows``: the rows each sample's check reads (the first chunk holds
+    them). :meth:`warn` then checks them (:func:`warn_if_ordered`).
+    """
+
+    def __init__(self, map_index, n_rows, seed, rows):
+        self.map_index, self.n_rows, self.seed, self.rows = (
+            map_index,
+            n_rows,
+            seed,
+            rows,
+        )
+        self.features = [None] * len(n_rows)
+
+    def grouped_sums(self, transformer, X, sample, groups, n_groups, out):
+        """The rows' features summed per group into ``out``, and the
+        features of the sample's first rows kept."""
+        k = min(self.n_rows[sample], self.rows.n_rows(X))
+        fused = getattr(transformer, "grouped_sums_and_projected", None)
+        if fused is None:
+            head_rows = self.rows.take(X, slice(0, k))
+            to_host = self.rows.to_host
+            self.features[sample] = order_features(
+                transformer, head_rows, to_host, self.seed
+            )
+            return self.rows.grouped_sums(transformer, X, groups, n_groups, out=out)
+        projection = functools.partial(check_projection, seed=self.seed)
+        *sums, self.features[sample] = fused(
+            X, groups, n_groups, k, projection, out=out
+        )
+        return sums
+
+    def warn(self):
+        """Warn when the rows look ordered (:func:`warn_if_ordered`)."""
+        warn_if_ordered(self.features, self.seed)
+
+
 def warn_if_ordered(features, seed, paired=False):
     """For a test of exchangeable rows: warn when the ``features`` of the
     first rows of each sample (or of each variable, ``paired``;

@@ -125,10 +125,11 @@ class InMemory:
             self.rows.namespace,
         )
 
-    def add(self, stream, X, Y, unit):
+    def add(self, stream, X, Y, unit, watch=None):
         """Add both samples (or one pair of variables, ``Y`` None) to
-        ``stream`` at unit size ``unit``."""
-        return stream.add((X, Y), unit)
+        ``stream`` at unit size ``unit`` (``watch``: see
+        :meth:`~._streaming.Stream.add`)."""
+        return stream.add((X, Y), unit, watch)
 
     def pairs(self, test, X, y, validate):
         """Validated variables ``(X, Y)`` of an independence test's ``fit``:
@@ -173,7 +174,9 @@ class Lazy(InMemory):
             idx = np.arange(self.n_rows(X) + self.n_rows(Y))
         return _dask.take_pooled(X, Y, idx)
 
-    def add(self, stream, X, Y, unit):
+    def add(self, stream, X, Y, unit, watch=None):
+        if watch is not None:
+            raise ValueError("A stream of dask arrays reads no rows on the client.")
         return _dask.add_to_stream(stream, X, Y, unit)
 
     def pairs(self, test, X, y, validate):

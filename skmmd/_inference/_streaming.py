@@ -182,11 +182,13 @@ class UnitSums:
         self.sums = [[np.zeros((0, D)) for _ in range(2)] for D in self.n_features]
         self.sq = [[np.zeros(0) for _ in range(2)] for _ in self.n_features]
 
-    def add_chunk(self, transformers, X, sample, start, total, rows=HOST):
+    def add_chunk(self, transformers, X, sample, start, total, rows=HOST, watch=None):
         """Add the rows ``start ..`` of sample ``sample`` (of ``total`` rows, or
         more when the stream goes on) in place. ``transformers`` are the
         fitted maps, in the order of this state's ``n_features``; ``rows``
-        the row operations of ``X``'s kind.
+        the row operations of ``X``'s kind. ``watch`` (e.g.
+        :class:`~._base.OrderHeads`) sums the chunk of a sample's first rows
+        through its map ``watch.map_index``, reading what it needs of them.
 
         Raises a ValueError naming the rows when a feature map rejects the
         chunk or returns non-finite features; the state is then left partly
@@ -207,7 +209,10 @@ class UnitSums:
         for k, transformer in enumerate(transformers):
             S, q = self.sums[k][sample][at], self.sq[k][sample][at]
             try:
-                rows.grouped_sums(transformer, X, units, hi - lo, out=(S, q))
+                if watch is not None and k == watch.map_index and start == 0:
+                    watch.grouped_sums(transformer, X, sample, units, hi - lo, (S, q))
+                else:
+                    rows.grouped_sums(transformer, X, units, hi - lo, out=(S, q))
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{where}: {error}") from error
             # The sums held were finite before: a non-finite one is this chunk's.
@@ -439,14 +444,16 @@ def ordered_unit(n_x, n_y, n_features_out):
     return _budgets.smallest_unit(fits)
 
 
-def add_array(state, transformers, widths, X, sample, start, total, rows=HOST):
+def add_array(
+    state, transformers, widths, X, sample, start, total, rows=HOST, watch=None
+):
     """Add the rows of an in-memory array to ``state`` in place, chunk by
     chunk (see :meth:`UnitSums.add_chunk`)."""
     size = rows.n_rows(X)
     step = rows.chunk_rows(transformers, widths)
     for lo in range(0, size, step):
         chunk = rows.take(X, slice(lo, min(lo + step, size)))
-        state.add_chunk(transformers, chunk, sample, start + lo, total, rows)
+        state.add_chunk(transformers, chunk, sample, start + lo, total, rows, watch)
     return state
 
 
@@ -476,12 +483,13 @@ class Stream:
     def n_rows(self):
         return [self.state.n_rows[s] + self.tail.n_rows[s] for s in range(2)]
 
-    def add(self, samples, unit):
+    def add(self, samples, unit, watch=None):
         """Add rows of each sample (``samples = (X, Y)``, None for no rows) at unit
         size ``unit`` (a multiple of the current one). Every chunk is mapped before
         anything changes, so a chunk that fails leaves the stream as it was (an
         empty stream, the first call, is summed into a new state that replaces it at
-        the end, with no staged copy of the sums)."""
+        the end, with no staged copy of the sums). ``watch``: see
+        :meth:`UnitSums.add_chunk` (the first call's rows only)."""
         pending = []
         for s, X in enumerate(samples):
             fresh = X is not None and self.rows.n_rows(X)
@@ -494,9 +502,9 @@ class Stream:
             pending.append((rows, self.state.n_rows[s], size))
         if any(self.state.n_rows):
             return self._add_staged(pending, unit)
-        return self._add_in_place(pending, unit)
+        return self._add_in_place(pending, unit, watch)
 
-    def _tail(self, pending, unit):
+    def _tail(self, pending, unit, watch=None):
         """Buffers and unit sums of each sample's last, incomplete superblock."""
         tail, buffers = self.new_state(unit), []
         for s, (rows, start, size) in enumerate(pending):
@@ -513,11 +521,12 @@ class Stream:
                     start + flush,
                     start + size,
                     self.rows,
+                    watch,
                 )
             buffers.append([kept] if kept is not None else [])
         return buffers, tail
 
-    def _add_in_place(self, pending, unit):
+    def _add_in_place(self, pending, unit, watch=None):
         state = self.new_state(unit)
         for s, (rows, start, size) in enumerate(pending):
             flush = size // _SUPERBLOCK * _SUPERBLOCK
@@ -532,8 +541,9 @@ class Stream:
                     0,
                     flush,
                     self.rows,
+                    watch,
                 )
-        self.buffers, self.tail = self._tail(pending, unit)
+        self.buffers, self.tail = self._tail(pending, unit, watch)
         self.state = state
         return self
 

@@ -248,19 +248,29 @@ class UfuncFourier(RandomFourierSampler):
     def _sums_per_group(self, X, groups, n_groups, out=None):
         """``transform(X)`` summed per group, and the squared norms, a block
         of rows at a time (added into ``out = (S, q)`` when given)."""
+        return self.sums_and_head(X, groups, n_groups, 0, None, out)[:2]
+
+    def sums_and_head(self, X, groups, n_groups, n_rows, R, out=None):
+        """:meth:`grouped_sums` ``(S, q)``, and the features of the first
+        ``n_rows`` rows times ``R`` (``(n_components, k)``), taken from the
+        blocks of features the sums compute: ``(S, q, head)``."""
         if out is None:
             out = (np.zeros((n_groups, self.n_components)), np.zeros(n_groups))
         S, q = out
         X = self._validate_transform_data(X)
+        head = np.zeros((n_rows, 0 if R is None else R.shape[1]))
         for rows, P in self._projections(X):
             Z = np.empty(P.shape[:1] + (self.n_components,), dtype=X.dtype)
             self._features(P, Z)
+            first = slice(rows.start, min(n_rows, rows.start + Z.shape[0]))
+            if first.start < first.stop:
+                head[first] = Z[: first.stop - first.start] @ R
             part, q_part = summed(
                 Z.astype(np.float64, copy=False), groups[rows], n_groups
             )
             S += part
             q += q_part
-        return S, q
+        return S, q, head
 
     def get_feature_names_out(self, input_features=None):
         """``"randomfouriersampler{i}"`` (RandomFourierSampler's names)."""

@@ -398,18 +398,88 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         ``out = (S, q)`` when given; see
         :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
         block by its fused kernel, so that its features are never stored."""
+        if out is None:
+            check_is_fitted(self)
+            width = self._layout()[2]
+            out = (np.zeros((n_groups, width)), np.zeros(n_groups))
+        self.grouped_sums_and_projected(X, groups, n_groups, 0, None, out)
+        return out
+
+    def grouped_sums_and_projected(
+        self, X, groups, n_groups, n_rows, projection, out=None
+    ):
+        """:meth:`grouped_sums` and :meth:`projected_features` of the first
+        rows at once.
+
+        ``grouped_sums(X, groups, n_groups, out)``, and the features of the
+        first ``n_rows`` rows times ``projection(width)``, each block's taken
+        from the features it computes for the sums (the Fourier block's
+        rows are not mapped twice): the tests' check of the rows' order
+        reads a table's first rows this way as the pipeline sums them (any
+        feature map may define a method of this name and signature).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The table, with the columns seen in ``fit``.
+        groups : ndarray of shape (n_samples,) of int
+            The group of each row, in ``0 .. n_groups - 1``.
+        n_groups : int
+            Number of groups.
+        n_rows : int
+            The first rows whose features are projected (at most
+            ``n_samples``).
+        projection : callable or None
+            ``projection(width)``: an array of shape (width, k); None for no
+            rows.
+        out : tuple of two ndarrays, default=None
+            ``(S, q)`` to add the sums into, as in :meth:`grouped_sums`.
+
+        Returns
+        -------
+        S : ndarray of shape (n_groups, n_features_out)
+            The feature rows of each group, summed (float64).
+        q : ndarray of shape (n_groups,)
+            The squared norms of the feature rows of each group, summed.
+        P : ndarray of shape (n_rows, k)
+            ``projected_features(X[:n_rows], projection)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skmmd import TabularSampler
+        >>> X = np.random.default_rng(0).normal(size=(50, 3))
+        >>> sampler = TabularSampler(n_components=32, random_state=0).fit(X)
+        >>> groups = np.arange(50) % 5
+        >>> R = lambda width: np.ones((width, 2))
+        >>> S, q, P = sampler.grouped_sums_and_projected(X, groups, 5, 10, R)
+        >>> bool(np.allclose(P, sampler.projected_features(X[:10], R)))
+        True
+        """
         X = self._checked(X)
         at, weights, width = self._layout()
         if out is None:
             out = (np.zeros((n_groups, width)), np.zeros(n_groups))
         S, q = out
-        with self._fitted_kinds():
+        R = None if not n_rows else projection(width)
+        whole = R is not None and R.shape[1] >= width  # the features themselves
+        P = np.zeros((n_rows, width if whole else 0 if R is None else R.shape[1]))
+        with self._fitted_kinds(), _names_checked():
             for name, block, V in self._prepared_blocks(X):
-                part, q_part = block.grouped_sums(V, groups, n_groups)
+                into = P[:, at[name]] if whole else P
+                part, q_part = _block_sums(
+                    block,
+                    V,
+                    (groups, n_groups),
+                    into,
+                    None if whole or R is None else weights[name] * R[at[name]],
+                )
+                if whole:
+                    into *= weights[name]
                 # Each block's sums added where its features sit (no stacked copy).
                 S[:, at[name]] += weights[name] * part
                 q += weights[name] ** 2 * q_part
-        return out
+        return S, q, P
 
     def _layout(self):
         """``(at, weights, width)``: where each block's features sit in the
@@ -469,6 +539,24 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def _block_sums(block, V, grouping, P, R):
+    """A block's grouped sums of ``V`` (``grouping = (groups, n_groups)``),
+    and its features of ``V``'s first ``len(P)`` rows added into ``P``,
+    times ``R`` (None: as they are): the Fourier block's from the features
+    its fused sums compute, another's mapped (a few rows)."""
+    if not P.shape[0]:
+        return block.grouped_sums(V, *grouping)
+    if R is not None and isinstance(block, UfuncFourier):
+        *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
+        P += head
+        return sums
+    features = block.transform(
+        V.iloc[: P.shape[0]] if is_dataframe(V) else V[: P.shape[0]]
+    )
+    P += features if R is None else features @ R
+    return block.grouped_sums(V, *grouping)
 
 
 def _check_kinds(sampler, X):

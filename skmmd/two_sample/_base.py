@@ -18,6 +18,7 @@ from .._inference import _blocks, _engines, _inputs, _streaming
 from .._inference._base import (
     CALIBRATED,
     SHARED_CONSTRAINTS,
+    OrderHeads,
     StreamedResults,
     fit_indices,
     head,
@@ -28,7 +29,7 @@ from .._inference._base import (
 )
 from .._inference._calibration import FeatureSums, n_max
 from .._inference._explain import needs_pandas, unit_width
-from .._utils import _array_api
+from .._utils import _array_api, _budgets
 from .._utils._compat import (
     Interval,
     RealNotInt,
@@ -343,10 +344,18 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """Unit sums of the whole samples by the input's engine, then the
         results."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
-        self._check_order(engine, X, Y, transformers[self._checked_map()], seed)
+        watch = None
+        if self.block_size is None and not engine.lazy:
+            # The order check reads the first rows as the stream maps them.
+            heads = [min(k, _budgets.ORDER_CHECK_ROWS) for k in (m, n)]
+            watch = OrderHeads(self._checked_map(), heads, seed, engine.rows)
+        else:
+            self._check_order(engine, X, Y, transformers[self._checked_map()], seed)
         widths = self._start_stream(engine, transformers, X, seed)
         unit = self._resolve_unit(m, n, unit_width(transformers, widths))
-        engine.add(self._stream, X, Y, unit)
+        engine.add(self._stream, X, Y, unit, watch)
+        if watch is not None:
+            watch.warn()
         if self.train_size is None:
             self.n_train_ = 0
         # The resampling runs when a result is first read (StreamedResults):

@@ -157,3 +157,35 @@ def testprojected_features_are_the_features_projected():
         ours = order_features(sampler, frame, np.asarray, seed=7)
         np.testing.assert_allclose(ours, check_features(Z, 7), rtol=1e-10, atol=1e-12)
         assert ours.shape == (300, 64 if projected else Z.shape[1])
+
+
+@pytest.mark.parametrize("n_components", [256, 16])
+@pytest.mark.parametrize("n_rows", [0, 40, 300])
+def test_grouped_sums_and_projected_are_both_at_once(monkeypatch, n_components, n_rows):
+    """The sums with the first rows' projected features (the order check's,
+    as the pipeline sums a chunk): the sums bit for bit those of
+    grouped_sums, the features those of projected_features, also when the
+    Fourier block's rows come in several blocks (a few rows each)."""
+    from skmmd._inference._blocks import check_projection
+
+    rng = np.random.default_rng(6)
+    frame = _people(rng)
+    groups = rng.integers(0, 23, size=300)
+    projection = lambda width: check_projection(width, 3)  # noqa: E731
+    for table in (frame, frame[["age", "income"]].to_numpy()):
+        sampler = TabularSampler(n_components=n_components, random_state=0)
+        sampler.fit(table)
+        for entries in (2**22, 7 * n_components):
+            monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
+            S, q, P = sampler.grouped_sums_and_projected(
+                table, groups, 23, n_rows, projection
+            )
+            expected = sampler.grouped_sums(table, groups, 23)
+            np.testing.assert_array_equal(S, expected[0])
+            np.testing.assert_array_equal(q, expected[1])
+            head = table.iloc[:n_rows] if hasattr(table, "iloc") else table[:n_rows]
+            if n_rows:
+                ours = sampler.projected_features(head, projection)
+                np.testing.assert_allclose(P, ours, rtol=1e-10, atol=1e-12)
+            else:
+                assert P.shape[0] == 0
