@@ -398,49 +398,30 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         ``out = (S, q)`` when given; see
         :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
         block by its fused kernel, so that its features are never stored."""
-        if out is None:
-            check_is_fitted(self)
-            width = self._layout()[2]
-            out = (np.zeros((n_groups, width)), np.zeros(n_groups))
-        self.grouped_sums_and_projected(X, groups, n_groups, 0, None, out)
-        return out
+        return _sums_and_head(self, self._checked(X), groups, n_groups, 0, None, out)[0]
 
     def grouped_sums_and_projected(
         self, X, groups, n_groups, n_rows, projection, out=None
     ):
-        """:meth:`grouped_sums` and :meth:`projected_features` of the first
-        rows at once.
-
-        ``grouped_sums(X, groups, n_groups, out)``, and the features of the
-        first ``n_rows`` rows times ``projection(width)``, each block's taken
-        from the features it computes for the sums (the Fourier block's
-        rows are not mapped twice): the tests' check of the rows' order
-        reads a table's first rows this way as the pipeline sums them (any
-        feature map may define a method of this name and signature).
+        """:meth:`grouped_sums`, and :meth:`projected_features` of the first
+        ``n_rows`` rows, each block's from the features it computes for the
+        sums (the tests' order check reads a table's first rows this way, as the
+        pipeline sums them; any map may define a method of this signature).
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            The table, with the columns seen in ``fit``.
-        groups : ndarray of shape (n_samples,) of int
-            The group of each row, in ``0 .. n_groups - 1``.
-        n_groups : int
-            Number of groups.
+        X, groups, n_groups, out
+            As in :meth:`grouped_sums`.
         n_rows : int
             The first rows whose features are projected (at most
-            ``n_samples``).
-        projection : callable or None
-            ``projection(width)``: an array of shape (width, k); None for no
-            rows.
-        out : tuple of two ndarrays, default=None
-            ``(S, q)`` to add the sums into, as in :meth:`grouped_sums`.
+            ``n_samples``; 0: none, and ``projection`` is not called).
+        projection : callable
+            ``projection(width)``: an array of shape (width, k).
 
         Returns
         -------
-        S : ndarray of shape (n_groups, n_features_out)
-            The feature rows of each group, summed (float64).
-        q : ndarray of shape (n_groups,)
-            The squared norms of the feature rows of each group, summed.
+        S, q : ndarray
+            As :meth:`grouped_sums` returns them.
         P : ndarray of shape (n_rows, k)
             ``projected_features(X[:n_rows], projection)``.
 
@@ -457,28 +438,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         True
         """
         X = self._checked(X)
-        at, weights, width = self._layout()
-        if out is None:
-            out = (np.zeros((n_groups, width)), np.zeros(n_groups))
-        S, q = out
-        R = None if not n_rows else projection(width)
-        whole = R is not None and R.shape[1] >= width  # the features themselves
-        P = np.zeros((n_rows, width if whole else 0 if R is None else R.shape[1]))
-        with self._fitted_kinds(), _names_checked():
-            for name, block, V in self._prepared_blocks(X):
-                into = P[:, at[name]] if whole else P
-                part, q_part = _block_sums(
-                    block,
-                    V,
-                    (groups, n_groups),
-                    into,
-                    None if whole or R is None else weights[name] * R[at[name]],
-                )
-                if whole:
-                    into *= weights[name]
-                # Each block's sums added where its features sit (no stacked copy).
-                S[:, at[name]] += weights[name] * part
-                q += weights[name] ** 2 * q_part
+        (S, q), P = _sums_and_head(self, X, groups, n_groups, n_rows, projection, out)
         return S, q, P
 
     def _layout(self):
@@ -539,6 +499,34 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
+    """:meth:`TabularSampler.grouped_sums_and_projected` of checked ``X``:
+    ``((S, q), P)``, ``(S, q)`` being ``out`` when given."""
+    at, weights, width = sampler._layout()
+    if out is None:
+        out = (np.zeros((n_groups, width)), np.zeros(n_groups))
+    S, q = out
+    R = None if not n_rows else projection(width)
+    whole = R is not None and R.shape[1] >= width  # the features themselves
+    P = np.zeros((n_rows, width if whole else 0 if R is None else R.shape[1]))
+    with sampler._fitted_kinds(), _names_checked():
+        for name, block, V in sampler._prepared_blocks(X):
+            into = P[:, at[name]] if whole else P
+            part, q_part = _block_sums(
+                block,
+                V,
+                (groups, n_groups),
+                into,
+                None if whole or R is None else weights[name] * R[at[name]],
+            )
+            if whole:
+                into *= weights[name]
+            # Each block's sums added where its features sit (no stacked copy).
+            S[:, at[name]] += weights[name] * part
+            q += weights[name] ** 2 * q_part
+    return out, P
 
 
 def _block_sums(block, V, grouping, P, R):
