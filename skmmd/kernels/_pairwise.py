@@ -259,9 +259,10 @@ def _random_pair_distances(X, n_pairs, rng, metric):
     first = rng.randint(n, size=n_pairs)
     second = (first + rng.randint(1, n, size=n_pairs)) % n
     out = np.empty(n_pairs)
-    if not sp.issparse(X):
+    if not sp.issparse(X) and X.size <= _budgets.BLOCK_ENTRIES:
         # Rows of a Fortran-ordered X (a table's prepared columns) lie far
-        # apart: gathered from one C-ordered copy, several times faster.
+        # apart: gathered from a C-ordered copy (of at most a block's
+        # entries; a larger X is gathered as it is), several times faster.
         X = np.ascontiguousarray(X)
     for block in gen_batches(n_pairs, max(1, _budgets.PART_ENTRIES // X.shape[1])):
         diff = X[first[block]] - X[second[block]]
