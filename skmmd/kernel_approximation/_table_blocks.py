@@ -226,9 +226,11 @@ class UfuncFourier(RandomFourierSampler):
 
     def _projections(self, X):
         """``(rows, X[rows] W)`` of validated ``X``, a block of rows at a time
-        (each block's features within ``BLOCK_ENTRIES``)."""
+        (each block's features within ``PART_ENTRIES``: a table test sums a
+        chunk's features beside its other maps' sums, where a larger block
+        was its peak memory)."""
         W = self.random_weights_.astype(X.dtype, copy=False)
-        step = max(1, _budgets.BLOCK_ENTRIES // self.n_components)
+        step = max(1, _budgets.PART_ENTRIES // self.n_components)
         for lo in range(0, X.shape[0], step):
             rows = slice(lo, lo + step)
             yield rows, X[rows] @ W

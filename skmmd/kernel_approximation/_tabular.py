@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _streams
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
@@ -540,10 +540,14 @@ def _block_sums(block, V, grouping, P, R):
         *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
         P += head
         return sums
-    features = block.transform(
-        V.iloc[: P.shape[0]] if is_dataframe(V) else V[: P.shape[0]]
-    )
-    P += features if R is None else features @ R
+    # A part of the rows at a time (features within PART_ENTRIES): the
+    # stream's sums are held meanwhile.
+    width = P.shape[1] if R is None else R.shape[0]
+    step = max(1, _budgets.PART_ENTRIES // max(width, 1))
+    for lo in range(0, P.shape[0], step):
+        rows = slice(lo, min(lo + step, P.shape[0]))
+        features = block.transform(V.iloc[rows] if is_dataframe(V) else V[rows])
+        P[rows] += features if R is None else features @ R
     return block.grouped_sums(V, *grouping)
 
 
