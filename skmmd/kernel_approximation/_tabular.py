@@ -429,12 +429,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         --------
         >>> import numpy as np
         >>> from skmmd import TabularSampler
-        >>> X = np.random.default_rng(0).normal(size=(50, 3))
-        >>> sampler = TabularSampler(n_components=32, random_state=0).fit(X)
-        >>> groups = np.arange(50) % 5
-        >>> R = lambda width: np.ones((width, 2))
-        >>> S, q, P = sampler.grouped_sums_and_projected(X, groups, 5, 10, R)
-        >>> bool(np.allclose(P, sampler.projected_features(X[:10], R)))
+        >>> X = np.random.default_rng(0).normal(size=(40, 2))
+        >>> sampler = TabularSampler(n_components=16, random_state=0).fit(X)
+        >>> first = lambda width: np.eye(width)[:, :3]  # the first 3 features
+        >>> groups = np.arange(40) % 4
+        >>> S, q, P = sampler.grouped_sums_and_projected(X, groups, 4, 10, first)
+        >>> bool(np.allclose(P, sampler.transform(X[:10])[:, :3]))
         True
         """
         X = self._checked(X)
