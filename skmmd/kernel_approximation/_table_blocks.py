@@ -283,6 +283,28 @@ class UfuncFourier(RandomFourierSampler):
         )
 
 
+def block_sums_and_head(block, V, grouping, P, R):
+    """A table map's block's grouped sums of ``V`` (``grouping = (groups,
+    n_groups)``), and its features of ``V``'s first ``len(P)`` rows added
+    into ``P``, times ``R`` (None: as they are): the Fourier block's from
+    the features its fused sums compute, another's mapped (a few rows)."""
+    if not P.shape[0]:
+        return block.grouped_sums(V, *grouping)
+    if R is not None and isinstance(block, UfuncFourier):
+        *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
+        P += head
+        return sums
+    # A part of the rows at a time (features within PART_ENTRIES): the
+    # stream's sums are held meanwhile.
+    width = P.shape[1] if R is None else R.shape[0]
+    step = max(1, _budgets.PART_ENTRIES // max(width, 1))
+    for lo in range(0, P.shape[0], step):
+        rows = slice(lo, min(lo + step, P.shape[0]))
+        features = block.transform(V.iloc[rows] if is_dataframe(V) else V[rows])
+        P[rows] += features if R is None else features @ R
+    return block.grouped_sums(V, *grouping)
+
+
 class _Measured(TransformerMixin, BaseEstimator):
     """A block inside :func:`fit_blocks`: ``fit_transform`` fits a clone of
     ``estimator`` and returns, instead of its features, an all-zero sparse

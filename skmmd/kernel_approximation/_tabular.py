@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _budgets, _streams
+from .._utils import _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
@@ -29,6 +29,7 @@ from ._table_blocks import (
     MissingFlags,
     Quartiles,
     UfuncFourier,
+    block_sums_and_head,
     clip_far,
     fit_blocks,
 )
@@ -332,13 +333,10 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
     def projected_features(self, X, projection):
         """Map a table to its features times a projection, block by block.
 
-        ``transform(X) @ projection(width)`` for the ``width`` features, each
-        block's features multiplied as it is mapped, so that the table's
-        features are never stored side by side; when ``projection(width)``
-        has as many columns as there are features or more, ``transform(X)``
-        itself. The tests' check of the rows' order reads the features of a
-        wide map this way (any feature map may define a method of this name
-        and signature).
+        ``transform(X) @ projection(width)``, each block's features
+        multiplied as it is mapped (never stored side by side);
+        ``transform(X)`` when ``projection(width)`` has ``width`` columns or
+        more. The tests' order check reads a wide map's features this way.
 
         Parameters
         ----------
@@ -394,34 +392,38 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             ) from error
 
     def _sums_per_group(self, X, groups, n_groups, out=None):
-        """``transform(X)`` summed per group, and the squared norms (added into
-        ``out = (S, q)`` when given; see
-        :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): the Fourier
-        block by its fused kernel, so that its features are never stored."""
+        """:meth:`grouped_sums`: the Fourier block's features never stored."""
         return _sums_and_head(self, self._checked(X), groups, n_groups, 0, None, out)[0]
 
     def grouped_sums_and_projected(
         self, X, groups, n_groups, n_rows, projection, out=None
     ):
-        """:meth:`grouped_sums`, and :meth:`projected_features` of the first
-        ``n_rows`` rows, each block's from the features it computes for the
-        sums (the tests' order check reads a table's first rows this way, as the
-        pipeline sums them; any map may define a method of this signature).
+        """Sum the features per group and project the first rows' features.
+
+        :meth:`grouped_sums`, and :meth:`projected_features` of the first
+        ``n_rows`` rows from the features each block computes for the sums
+        (the tests' order check; any map may define this method).
 
         Parameters
         ----------
-        X, groups, n_groups, out
-            As in :meth:`grouped_sums`.
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The table, with the columns seen in ``fit``.
+        groups : ndarray of shape (n_samples,) of int
+            The group of each row, in ``0 .. n_groups - 1``.
+        n_groups : int
+            Number of groups.
         n_rows : int
             The first rows whose features are projected (at most
             ``n_samples``; 0: none, and ``projection`` is not called).
         projection : callable
             ``projection(width)``: an array of shape (width, k).
+        out : tuple of two ndarrays, default=None
+            ``(S, q)`` to add the sums into, as in :meth:`grouped_sums`.
 
         Returns
         -------
         S, q : ndarray
-            As :meth:`grouped_sums` returns them.
+            :meth:`grouped_sums`'s (``out``'s arrays when given).
         P : ndarray of shape (n_rows, k)
             ``projected_features(X[:n_rows], projection)``.
 
@@ -450,12 +452,11 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         return at, {name: weights.get(name, 1.0) for name in at}, width
 
     def _prepared_blocks(self, X):
-        """``(name, block, V)`` for each block of the fitted column transformer
-        on checked ``X``: the map that gives the block's features of ``V``,
-        as the column transformer's own ``transform`` would (without its
-        checks and copies of each block's columns, which ``_checked`` has
-        made): the numeric columns read once for two blocks, and the numeric
-        block's last step (the Fourier map) given its prepared values."""
+        """``(name, block, V)`` for each fitted block on checked ``X``: the
+        map of the block's features of ``V``, as the column transformer's
+        ``transform`` would (without its checks and per-block copies): the
+        numeric columns read once for two blocks, the Fourier map given the
+        numeric block's prepared values."""
         frame = is_dataframe(X)
         numbers = None
         for name, block, columns in self.column_transformer_.transformers_:
@@ -514,7 +515,7 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
     with sampler._fitted_kinds(), _names_checked():
         for name, block, V in sampler._prepared_blocks(X):
             into = P[:, at[name]] if whole else P
-            part, q_part = _block_sums(
+            part, q_part = block_sums_and_head(
                 block,
                 V,
                 (groups, n_groups),
@@ -527,28 +528,6 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
             S[:, at[name]] += weights[name] * part
             q += weights[name] ** 2 * q_part
     return out, P
-
-
-def _block_sums(block, V, grouping, P, R):
-    """A block's grouped sums of ``V`` (``grouping = (groups, n_groups)``),
-    and its features of ``V``'s first ``len(P)`` rows added into ``P``,
-    times ``R`` (None: as they are): the Fourier block's from the features
-    its fused sums compute, another's mapped (a few rows)."""
-    if not P.shape[0]:
-        return block.grouped_sums(V, *grouping)
-    if R is not None and isinstance(block, UfuncFourier):
-        *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
-        P += head
-        return sums
-    # A part of the rows at a time (features within PART_ENTRIES): the
-    # stream's sums are held meanwhile.
-    width = P.shape[1] if R is None else R.shape[0]
-    step = max(1, _budgets.PART_ENTRIES // max(width, 1))
-    for lo in range(0, P.shape[0], step):
-        rows = slice(lo, min(lo + step, P.shape[0]))
-        features = block.transform(V.iloc[rows] if is_dataframe(V) else V[rows])
-        P[rows] += features if R is None else features @ R
-    return block.grouped_sums(V, *grouping)
 
 
 def _check_kinds(sampler, X):
