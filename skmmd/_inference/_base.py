@@ -107,40 +107,28 @@ def order_features(transformer, rows, to_host, seed):
 
 class OrderHeads:
     """The order check's features of each sample's first rows, read as the
-    stream maps them (:meth:`~._streaming.Stream.add`'s ``watch``), not by
-    mapping them again: a map with ``grouped_sums_and_projected`` (a
-    table's, :class:`~skmmd.TabularSampler`) gives them with the sums of
-    the chunk, from the features it computes for those; another map's are
-    mapped on their own, as :func:`order_features` maps them.
+    stream maps them (:meth:`~._streaming.Stream.add`'s ``watch``) from a
+    map that has ``grouped_sums_and_projected`` (a table's,
+    :class:`~skmmd.TabularSampler`): the sums of the chunk, and the first
+    rows' features from those the map computes for them, not a second
+    mapping of those rows (:func:`order_features`).
 
-    ``map_index``: the position of the checked map in the stream's maps;
-    ``n_rows``: the rows each sample's check reads (the first chunk holds
-    them). :meth:`warn` then checks them (:func:`warn_if_ordered`).
+    ``map_index``: the position of the checked map in the stream's maps,
+    whose first chunk of each sample must hold the rows the check reads
+    (those of :func:`head`). :meth:`warn` then checks them
+    (:func:`warn_if_ordered`).
     """
 
-    def __init__(self, map_index, n_rows, seed, rows):
-        self.map_index, self.n_rows, self.seed, self.rows = (
-            map_index,
-            n_rows,
-            seed,
-            rows,
-        )
-        self.features = [None] * len(n_rows)
+    def __init__(self, map_index, seed):
+        self.map_index, self.seed = map_index, seed
+        self.features = [None, None]
 
     def grouped_sums(self, transformer, X, sample, groups, n_groups, out):
         """The rows' features summed per group into ``out``, and the
         features of the sample's first rows kept."""
-        k = min(self.n_rows[sample], self.rows.n_rows(X))
-        fused = getattr(transformer, "grouped_sums_and_projected", None)
-        if fused is None:
-            head_rows = self.rows.take(X, slice(0, k))
-            to_host = self.rows.to_host
-            self.features[sample] = order_features(
-                transformer, head_rows, to_host, self.seed
-            )
-            return self.rows.grouped_sums(transformer, X, groups, n_groups, out=out)
+        k = min(X.shape[0], _budgets.ORDER_CHECK_ROWS)
         projection = functools.partial(check_projection, seed=self.seed)
-        *sums, self.features[sample] = fused(
+        *sums, self.features[sample] = transformer.grouped_sums_and_projected(
             X, groups, n_groups, k, projection, out=out
         )
         return sums

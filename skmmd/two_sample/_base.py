@@ -340,18 +340,30 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             ]
             warn_if_ordered(features, seed)
 
+    def _order_watch(self, engine, transformers, widths, seed):
+        """The :class:`OrderHeads` that reads the order check's rows as the
+        stream maps them, where the checked map gives them with its sums and
+        a first chunk holds them (in memory); else None: the rows are
+        checked before the stream (:meth:`_check_order`)."""
+        checked = transformers[self._checked_map()]
+        if (
+            self.block_size is None
+            and not engine.lazy
+            and hasattr(checked, "grouped_sums_and_projected")
+            and engine.rows.chunk_rows(transformers, widths)
+            >= _budgets.ORDER_CHECK_ROWS
+        ):
+            return OrderHeads(self._checked_map(), seed)
+        return None
+
     def _fit_stream(self, engine, X, Y, transformers, seed):
         """Unit sums of the whole samples by the input's engine, then the
         results."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
-        watch = None
-        if self.block_size is None and not engine.lazy:
-            # The order check reads the first rows as the stream maps them.
-            heads = [min(k, _budgets.ORDER_CHECK_ROWS) for k in (m, n)]
-            watch = OrderHeads(self._checked_map(), heads, seed, engine.rows)
-        else:
-            self._check_order(engine, X, Y, transformers[self._checked_map()], seed)
         widths = self._start_stream(engine, transformers, X, seed)
+        watch = self._order_watch(engine, transformers, widths, seed)
+        if watch is None:
+            self._check_order(engine, X, Y, transformers[self._checked_map()], seed)
         unit = self._resolve_unit(m, n, unit_width(transformers, widths))
         engine.add(self._stream, X, Y, unit, watch)
         if watch is not None:
