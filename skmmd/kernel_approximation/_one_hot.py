@@ -6,6 +6,7 @@ instead of a Python loop over the values: on text columns that loop was most
 of a table test's time (``benchmarks/bench_mixed_tables.py``)."""
 
 import numpy as np
+from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -205,6 +206,16 @@ def grouped_counts(positions, groups, n_groups, width):
     return S.astype(np.float64), q
 
 
+def one_hot_rows(positions, width):
+    """The one-hot rows of ``width`` given by their ones' ``positions`` (n, k;
+    -1: none), as a sparse CSR matrix."""
+    known = positions >= 0
+    columns = positions[known]
+    indptr = np.concatenate([[0], np.cumsum(known.sum(axis=1))])
+    shape = (positions.shape[0], width)
+    return sparse.csr_matrix((np.ones(columns.size), columns, indptr), shape=shape)
+
+
 def _infrequent(counts, max_categories):
     """OneHotEncoder's infrequent categories (positions), or an empty array:
     all but the ``max_categories - 1`` most frequent, ties in the order of
@@ -305,6 +316,16 @@ class OneHotLevels(TransformerMixin, BaseEstimator):
         summed per group, counted from the values' positions (the one-hot
         rows are never stored)."""
         return grouped_counts(self._positions(X), groups, n_groups, sum(self._widths))
+
+    def sums_and_head(self, X, groups, n_groups, n_rows, R):
+        """:meth:`grouped_sums` ``(S, q)``, and the features of the first
+        ``n_rows`` rows times ``R`` (``(width, k)``), from the same positions:
+        ``(S, q, head)``. The values are looked up once; the head is the
+        sparse one-hot rows times ``R``."""
+        positions = self._positions(X)
+        width = sum(self._widths)
+        S, q = grouped_counts(positions, groups, n_groups, width)
+        return S, q, one_hot_rows(positions[:n_rows], width) @ R
 
     def get_feature_names_out(self, input_features=None):
         """``"{column}_{category}"`` per output column, and

@@ -191,6 +191,14 @@ class MissingFlags(TransformerMixin, BaseEstimator):
         q = np.bincount(groups, weights=gaps.sum(axis=1), minlength=n_groups)
         return S, q.astype(np.float64)
 
+    def sums_and_head(self, V, groups, n_groups, n_rows, R):
+        """:meth:`grouped_sums` ``(S, q)``, and the indicators of the first
+        ``n_rows`` rows times ``R`` (``(n_features_in_, k)``): ``(S, q,
+        head)``."""
+        S, q = self.grouped_sums(V, groups, n_groups)
+        head = np.isnan(float_values(V)[:n_rows]) @ R
+        return S, q, head
+
     def get_feature_names_out(self, input_features=None):
         """``"missingindicator_{column}"`` per input column (MissingIndicator's
         names)."""
@@ -287,10 +295,11 @@ def block_sums_and_head(block, V, grouping, P, R):
     """A table map's block's grouped sums of ``V`` (``grouping = (groups,
     n_groups)``), and its features of ``V``'s first ``len(P)`` rows added
     into ``P``, times ``R`` (None: as they are): the Fourier block's from
-    the features its fused sums compute, another's mapped (a few rows)."""
+    the features its sums compute (the Fourier, one-hot and missing-value
+    blocks' ``sums_and_head``), another's mapped (a few rows)."""
     if not P.shape[0]:
         return block.grouped_sums(V, *grouping)
-    if R is not None and isinstance(block, UfuncFourier):
+    if R is not None and hasattr(block, "sums_and_head"):
         *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
         P += head
         return sums

@@ -165,18 +165,25 @@ def test_grouped_sums_and_projected_are_both_at_once(monkeypatch, n_components, 
     """The sums with the first rows' projected features (the order check's,
     as the pipeline sums a chunk): the sums bit for bit those of
     grouped_sums, the features those of projected_features, also when the
-    Fourier block's rows come in several blocks (a few rows each)."""
+    Fourier block's rows come in several blocks (a few rows each), and
+    with a level unseen in fit (a one-hot row of zeros)."""
     from skmmd._inference._blocks import check_projection
 
     rng = np.random.default_rng(6)
     frame = _people(rng)
+    unseen = frame.assign(city=frame["city"].where(rng.random(300) < 0.9, "Rome"))
     groups = rng.integers(0, 23, size=300)
     projection = lambda width: check_projection(width, 3)  # noqa: E731
-    for table in (frame, frame[["age", "income"]].to_numpy()):
+    for fitted, table in (
+        (frame, frame),
+        (frame, unseen),
+        (frame[["age", "income"]].to_numpy(),) * 2,
+    ):
         sampler = TabularSampler(n_components=n_components, random_state=0)
-        sampler.fit(table)
+        sampler.fit(fitted)
         for entries in (2**22, 7 * n_components):
             monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
+            monkeypatch.setattr(_budgets, "PART_ENTRIES", entries)
             S, q, P = sampler.grouped_sums_and_projected(
                 table, groups, 23, n_rows, projection
             )
