@@ -178,8 +178,9 @@ class ColumnMaps:
         ]
         numbers = _numeric(few, [groups[label][0] for label in alone])
         numeric = [label for label in alone if groups[label][0] in numbers]
-        categorical = [label for label in alone if label not in set(numeric)]
-        others = [label for label in groups if label not in set(alone)]
+        numeric_set, alone_set = set(numeric), set(alone)
+        categorical = [label for label in alone if label not in numeric_set]
+        others = [label for label in groups if label not in alone_set]
         self.blocks = []
         if numeric:
             self.blocks.append(

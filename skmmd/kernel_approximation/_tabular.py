@@ -25,9 +25,8 @@ from .._utils._tables import (
 from ._base import FusedSums
 from ._one_hot import OneHotLevels
 from ._table_blocks import (
-    MedianFill,
+    MedianQuartiles,
     MissingFlags,
-    Quartiles,
     UfuncFourier,
     block_sums_and_head,
     clip_far,
@@ -264,12 +263,12 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 n_components=self.n_components,
                 random_state=seed,
             )
-            # keep_empty_features: an all-NaN column becomes a constant, not a
-            # dropped one (the map's width does not depend on the data).
-            imputer = MedianFill()
+            # The imputer's medians (keep_empty_features: an all-NaN column
+            # becomes a constant, not a dropped one, so the map's width does
+            # not depend on the data) and the robust scaler's statistics in
+            # one step; its new array clipped in place.
             clip = FunctionTransformer(clip_far, feature_names_out="one-to-one")
-            # The imputer's new array, scaled and clipped in place.
-            numbers = make_pipeline(imputer, Quartiles(copy=False), clip, rff)
+            numbers = make_pipeline(MedianQuartiles(), clip, rff)
             blocks += [
                 ("numeric", numbers, numeric),
                 ("missing", MissingFlags(), numeric),

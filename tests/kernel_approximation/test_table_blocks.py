@@ -19,10 +19,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import RobustScaler
 
 from skmmd import RandomFourierSampler, TabularSampler
+from skmmd._utils import _budgets
 from skmmd.kernel_approximation._table_blocks import (
     MedianFill,
+    MedianQuartiles,
     MissingFlags,
-    Quartiles,
     UfuncFourier,
     fit_blocks,
 )
@@ -43,28 +44,33 @@ def _block(n, rng):
 
 
 @pytest.mark.parametrize("n", [2, 3, 7, 120, 601, 4096, 5000])
-def test_median_fill_and_quartiles_are_sklearn_s_bit_for_bit(n):
+def test_median_fill_and_quartiles_are_sklearn_s_bit_for_bit(n, monkeypatch):
+    """MedianFill is SimpleImputer's medians; MedianQuartiles is SimpleImputer
+    then RobustScaler (medians, centre, scale and values), also with the
+    columns taken a few at a time and with columns of every value missing."""
     X = _block(n, np.random.default_rng(n))
     imputer = SimpleImputer(strategy="median", keep_empty_features=True).fit(X)
     filled = MedianFill().fit(X).transform(X)
     np.testing.assert_array_equal(filled, imputer.transform(X))
-    ours, theirs = Quartiles().fit(filled), RobustScaler().fit(filled)
-    np.testing.assert_array_equal(ours.center_, theirs.center_)
-    np.testing.assert_array_equal(ours.scale_, theirs.scale_)
-    np.testing.assert_array_equal(ours.transform(filled), theirs.transform(filled))
-    # With missing values or other options, scikit-learn's own fit.
-    gappy = Quartiles().fit(X)
-    np.testing.assert_array_equal(gappy.scale_, RobustScaler().fit(X).scale_)
-    wide = Quartiles(quantile_range=(10.0, 90.0)).fit(filled)
-    np.testing.assert_array_equal(
-        wide.scale_, RobustScaler(quantile_range=(10.0, 90.0)).fit(filled).scale_
-    )
-    # The table map's scaler works in place: the same fit and values.
-    in_place = Quartiles(copy=False).fit(filled)
-    np.testing.assert_array_equal(in_place.scale_, theirs.scale_)
-    np.testing.assert_array_equal(
-        in_place.transform(filled.copy()), ours.transform(filled)
-    )
+    scaler = RobustScaler().fit(filled)
+    wide = np.column_stack([X, np.full(n, np.nan), X[:, ::-1]])
+    for entries in (_budgets.SLICE_ENTRIES, 2 * n):
+        monkeypatch.setattr(_budgets, "SLICE_ENTRIES", entries)
+        ours = MedianQuartiles().fit(X)
+        np.testing.assert_array_equal(ours.statistics_, imputer.statistics_)
+        np.testing.assert_array_equal(ours.center_, scaler.center_)
+        np.testing.assert_array_equal(ours.scale_, scaler.scale_)
+        np.testing.assert_array_equal(ours.transform(X), scaler.transform(filled))
+        np.testing.assert_array_equal(
+            MedianQuartiles().fit_transform(X), scaler.transform(filled)
+        )
+        theirs = make_pipeline(
+            SimpleImputer(strategy="median", keep_empty_features=True),
+            RobustScaler(),
+        ).fit(wide)
+        np.testing.assert_array_equal(
+            MedianQuartiles().fit(wide).transform(wide), theirs.transform(wide)
+        )
 
 
 def test_the_table_map_never_changes_its_input(rng):
