@@ -270,6 +270,7 @@ def ranked(
     flag="moved",
     log_p=None,
     verb="moved",
+    stacked=None,
 ):
     """The report of ``explain``: each column group's statistic (``observed``,
     in the order of ``labels``) against its column of ``null`` (the same
@@ -286,13 +287,15 @@ def ranked(
     maxT, a test of "no column changed" whatever the correction
     (:func:`decide` combines it with the table's test). ``log_p``: the
     statistics' fitted log p-values
-    (:func:`~._corrections.fitted_log_p_values`) when already computed.
+    (:func:`~._corrections.fitted_log_p_values`) when already computed;
+    ``stacked``: ``np.vstack([observed, null])`` when the caller holds it
+    (not a second copy of the null).
     """
     import pandas as pd
 
     from ._column_report import column_report
 
-    T = np.vstack([observed, null])
+    T = np.vstack([observed, null]) if stacked is None else stacked
     log_p = _corrections.fitted_log_p_values(T) if log_p is None else log_p
     p_values = _corrections.permutation_p_values(T)
     adjusted, pooled = _corrections.adjusted_p_values(

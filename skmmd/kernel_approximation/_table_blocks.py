@@ -7,6 +7,7 @@ by NumPy's ufuncs; and the column transformer of all blocks fitted without
 computing the features of its fit rows."""
 
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 from scipy import sparse
@@ -78,6 +79,15 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         return self._filled(_new_values(self, X, reset=False))
 
+    def transform_in_place(self, X):
+        """``transform`` of a new array of values that the caller gives up:
+        filled in place (a float64 array is not copied)."""
+        check_is_fitted(self)
+        values = validate_data(
+            self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False
+        )
+        return self._filled(values)
+
     def _filled(self, X):
         """``X`` (a new array) with each missing value set to its column's
         median, in place."""
@@ -90,13 +100,20 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 def _new_values(estimator, X, reset):
     """``X``'s values as float64 (``validate_data``, NaN allowed) in an
     array of their own, which the caller may change in place: a copy only
-    where they are ``X``'s own memory. A DataFrame's are read once, by
-    pandas' ``to_numpy(copy=True)``, which copies only a view of its own
-    data (scikit-learn's ``copy=True`` read a DataFrame twice to find that
-    out: a wide table's largest arrays)."""
+    where they are ``X``'s own memory. A DataFrame's are read once, a part
+    of its columns at a time, into one C-ordered array (scikit-learn's
+    ``copy=True`` read a DataFrame twice to find that out: a wide table's
+    largest arrays; and the Fourier map's bandwidth gathers rows, which a
+    Fortran-ordered array would have it copy once more)."""
     if is_dataframe(X):
         validate_data(estimator, X, skip_check_array=True, reset=reset)
-        values = X.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+        values = np.empty(X.shape)
+        for part in _budgets.column_slices(
+            X.shape[1], X.shape[0], _budgets.PART_ENTRIES
+        ):
+            values[:, part] = X.iloc[:, part].to_numpy(
+                dtype=np.float64, na_value=np.nan
+            )
         return check_array(values, ensure_all_finite="allow-nan", copy=False)
     values = validate_data(
         estimator, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=reset
@@ -380,3 +397,64 @@ def fit_blocks(column_transformer, X):
     ]
     column_transformer.sparse_output_ = False  # the blocks' features are dense
     return column_transformer
+
+
+@contextmanager
+def names_checked():
+    """Silence scikit-learn's "X does not have valid feature names" while the
+    numeric block's steps, fitted on the DataFrame's columns, take the
+    block's values as one array: the names were checked against ``fit``'s
+    by the sampler itself."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "X does not have valid feature names")
+        yield
+
+
+def prepared_blocks(column_transformer, X):
+    """``(name, block, V)`` for each fitted block of a table map's
+    ``column_transformer`` on checked ``X``: the map of the block's features
+    of ``V``, as the column transformer's ``transform`` would (without its
+    checks and per-block copies). The numeric columns are read once, into
+    one array of this chunk's own (a part of the columns at a time), for
+    two blocks: first the missing values', then the numeric block's, which
+    prepares them in place (imputed, scaled, clipped) for the Fourier map:
+    a wide chunk's numeric values are held once, not beside a prepared copy.
+    The blocks come in that order (the missing values first), the
+    categorical last; callers whose rounding depends on the order add their
+    results in the column transformer's."""
+    frame = is_dataframe(X)
+    rank = {"missing": 0, "numeric": 1}
+    blocks = sorted(
+        (b for b in column_transformer.transformers_ if b[0] != "remainder"),
+        key=lambda b: rank.get(b[0], 2),
+    )
+    numbers = None
+    for name, block, columns in blocks:
+        if name == "categorical":  # counted from the levels' positions
+            yield name, block, X.iloc[:, columns] if frame else X[:, columns]
+            continue
+        if numbers is None:
+            numbers = _own_values(X, columns, frame)
+        if name == "numeric":  # prepared in place, then the Fourier map
+            prepared, numbers = block[0].transform_in_place(numbers), None
+            if len(block) > 2:
+                prepared = block[1:-1].transform(prepared)
+            yield name, block[-1], prepared
+            del prepared
+        else:  # the missing values
+            yield name, block, numbers
+
+
+def _own_values(X, columns, frame):
+    """The float64 values of ``X``'s ``columns`` (NaN where missing), in a new
+    array: a DataFrame's read a part of the columns at a time into a
+    Fortran-ordered array (the layout of pandas' ``to_numpy``), an array's
+    columns taken (a copy)."""
+    if not frame:
+        return np.asarray(X[:, columns], dtype=np.float64)
+    values = np.empty((X.shape[0], len(columns)), order="F")
+    for part in _budgets.column_slices(len(columns), X.shape[0], _budgets.PART_ENTRIES):
+        values[:, part] = X.iloc[:, columns[part]].to_numpy(
+            dtype=np.float64, na_value=np.nan
+        )
+    return values

@@ -1,7 +1,6 @@
 """A feature map for raw tables: numeric, categorical, boolean columns and
 missing values, composed from scikit-learn's column tools."""
 
-import warnings
 from contextlib import contextmanager
 from numbers import Integral, Real
 
@@ -16,7 +15,6 @@ from .._utils._tables import (
     canonical,
     canonical_array,
     check_columns,
-    float_values,
     is_dataframe,
     numeric_array_column,
     numeric_dtype,
@@ -31,22 +29,13 @@ from ._table_blocks import (
     block_sums_and_head,
     clip_far,
     fit_blocks,
+    names_checked,
+    prepared_blocks,
 )
 
 # Rows behind the numeric block's medians, quartiles and bandwidth (a
 # seeded subsample above it); the categories come from every row.
 _STATISTIC_ROWS = 4096
-
-
-@contextmanager
-def _names_checked():
-    """Silence scikit-learn's "X does not have valid feature names" while the
-    numeric block's steps, fitted on the DataFrame's columns, take the
-    block's values as one array: the names were checked against ``fit``'s
-    by the sampler itself."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "X does not have valid feature names")
-        yield
 
 
 class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
@@ -324,8 +313,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         X = self._checked(X)
         at, weights, width = self._layout()
         Z = np.empty((X.shape[0], width))
-        with self._fitted_kinds(), _names_checked():
-            for name, block, V in self._prepared_blocks(X):
+        with self._fitted_kinds(), names_checked():
+            for name, block, V in prepared_blocks(self.column_transformer_, X):
                 Z[:, at[name]] = weights[name] * block.transform(V)
         return Z
 
@@ -366,8 +355,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         if R.shape[1] >= width:
             return self.transform(X)
         out = np.zeros((X.shape[0], R.shape[1]))
-        with self._fitted_kinds(), _names_checked():
-            for name, block, V in self._prepared_blocks(X):
+        with self._fitted_kinds(), names_checked():
+            for name, block, V in prepared_blocks(self.column_transformer_, X):
                 out += block.transform(V) @ (weights[name] * R[at[name]])
         return out
 
@@ -450,30 +439,6 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         width = max(place.stop for place in at.values())
         return at, {name: weights.get(name, 1.0) for name in at}, width
 
-    def _prepared_blocks(self, X):
-        """``(name, block, V)`` for each fitted block on checked ``X``: the
-        map of the block's features of ``V``, as the column transformer's
-        ``transform`` would (without its checks and per-block copies): the
-        numeric columns read once for two blocks, the Fourier map given the
-        numeric block's prepared values."""
-        frame = is_dataframe(X)
-        numbers = None
-        for name, block, columns in self.column_transformer_.transformers_:
-            if name == "remainder":
-                continue
-            if name == "categorical":  # counted from the levels' positions
-                yield name, block, X.iloc[:, columns] if frame else X[:, columns]
-                continue
-            if numbers is None:
-                V = X.iloc[:, columns] if frame else X[:, columns]
-                numbers = float_values(V)  # one read, two blocks
-            if name == "numeric":  # prepared, then the Fourier map
-                with _names_checked():
-                    prepared = block[:-1].transform(numbers)
-                yield name, block[-1], prepared
-            else:  # the missing values
-                yield name, block, numbers
-
     def get_feature_names_out(self, input_features=None):
         """Get the names of the output features, from the column transformer.
 
@@ -511,8 +476,9 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
     R = None if not n_rows else projection(width)
     whole = R is not None and R.shape[1] >= width  # the features themselves
     P = np.zeros((n_rows, width if whole else 0 if R is None else R.shape[1]))
-    with sampler._fitted_kinds(), _names_checked():
-        for name, block, V in sampler._prepared_blocks(X):
+    norms = {}
+    with sampler._fitted_kinds(), names_checked():
+        for name, block, V in prepared_blocks(sampler.column_transformer_, X):
             into = P[:, at[name]] if whole else P
             part, q_part = block_sums_and_head(
                 block,
@@ -525,7 +491,12 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
                 into *= weights[name]
             # Each block's sums added where its features sit (no stacked copy).
             S[:, at[name]] += weights[name] * part
-            q += weights[name] ** 2 * q_part
+            norms[name] = weights[name] ** 2 * q_part
+    # The squared norms added in the blocks' own order, whatever the order
+    # they were mapped in (the same rounding).
+    for name in at:
+        if name in norms:
+            q += norms[name]
     return out, P
 
 

@@ -129,20 +129,25 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         null_scale=scales,
         **loop_options(test, seed, rule, p_of),
     )
-    # The columns' fitted tails once, for the decision and the report.
-    log_p = _corrections.fitted_log_p_values(np.vstack([observed[1:], null[:, 1:]]))
-    p_value = _corrections.decision_p_value(np.r_[observed[0], null[:, 0]], log_p=log_p)
-    table_p = float(_calibration.p_value(observed[0], null[:, 0], tolerance[0]))
+    # The columns' statistics stacked once (the full null dropped: only the
+    # table's column of it is kept) and their fitted tails computed once,
+    # for the decision and the report.
+    T, table_null = np.vstack([observed[1:], null[:, 1:]]), null[:, 0].copy()
+    del null
+    log_p = _corrections.fitted_log_p_values(T)
+    p_value = _corrections.decision_p_value(np.r_[observed[0], table_null], log_p=log_p)
+    table_p = float(_calibration.p_value(observed[0], table_null, tolerance[0]))
     report = ranked(
         columns.labels,
-        observed[1:],
-        null[:, 1:],
+        T[0],
+        T[1:],
         _intervals(col_sums, m, n),
         "mmd2",
         test,
         log_p=log_p,
+        stacked=T,
     )
-    return float(observed[0]), null[:, 0], p_value, table_p, rule, report
+    return float(observed[0]), table_null, p_value, table_p, rule, report
 
 
 def column_report(test, engine, X, Y, columns, rng, seed):

@@ -21,8 +21,10 @@ from ..statistics._features import mmd2_from_parts
 from ._sums import draw_counts, observed_counts, products
 
 # Features of the columns whose sums one slice of ColumnSums.products takes:
-# the slice's unit sums (a few hundred units) and products stay in cache.
-_CACHE_FEATURES = 2048
+# the slice's unit sums (a few hundred units) and products stay in cache, and
+# its two buffers (a chunk of resamples by the slice) are a calibration's
+# largest temporaries (half of 2048's at the same speed, the same bits).
+_CACHE_FEATURES = 1024
 
 
 class ColumnSums(FeatureSums):
@@ -128,15 +130,16 @@ def _statistics(sums, A, C, m, n, unbiased, permutation):
 
 
 def _chunked_statistics(sums, edges, start, A, C, m, n, unbiased, permutation):
-    """:func:`_statistics` of resamples ``start, start + 1, ...``, bit-identical
-    for any batching.
+    """:func:`_statistics`' statistics of resamples ``start, start + 1, ...``,
+    bit-identical for any batching (their rounding scales are dropped: only
+    the observed statistic's sets the ties' tolerance).
 
     BLAS may round a row of a matrix product differently depending on the
     matrix shape and the row's position, so the products are always taken on
     the same chunks of resamples, ``edges[i]:edges[i + 1]`` of the global
     resample index, padded with empty resamples.
     """
-    stats, scales = [], []
+    stats = []
     stop = start + A.shape[0]
     i = int(np.searchsorted(edges, start, side="right")) - 1
     while edges[i] < stop:
@@ -151,11 +154,10 @@ def _chunked_statistics(sums, edges, start, A, C, m, n, unbiased, permutation):
             P = np.zeros((chunk_rows, W.shape[1]))
             P[rows] = W[lo - start : hi - start]
             padded.append(P)
-        stat, scale = _statistics(sums, *padded, m, n, unbiased, permutation)
+        stat, _ = _statistics(sums, *padded, m, n, unbiased, permutation)
         stats.append(stat[rows])
-        scales.append(scale[rows])
         i += 1
-    return np.concatenate(stats), np.concatenate(scales)
+    return np.concatenate(stats)
 
 
 def _chunks(n_resamples, stopping):
@@ -210,7 +212,7 @@ def _columns(pairs):
 
 
 def _null_of(results):
-    return np.concatenate([stat for stat, _ in results])
+    return np.concatenate([stat for (stat,) in results])
 
 
 def resampled_statistics(
@@ -287,11 +289,14 @@ def resampled_statistics(
     rng = np.random.default_rng(seed)
 
     def work(start, A, C):
-        stat, scale = _columns(
-            _chunked_statistics(s, edges, start, A, C, m, n, unbiased, permutation)
-            for s in sums_list
+        stat = np.column_stack(
+            [
+                _chunked_statistics(s, edges, start, A, C, m, n, unbiased, permutation)
+                for s in sums_list
+            ]
         )
-        return stat * null_scale, scale * null_scale
+        stat *= null_scale  # a new array: scaled in place
+        return (stat,)
 
     observed, scale = _columns(
         _statistics(s, *observed_counts(n_units), m, n, unbiased, permutation)
