@@ -160,12 +160,18 @@ def pooled_p_values(T, log_p):
     pooled p-value too small.
     """
     t = -log_p[0]
-    null = fitted_log_p_values(T[1:]).ravel()  # sorted in place: no copies
-    np.negative(null, out=null)
-    null.sort()
     tolerance = _TIE_RTOL * np.maximum(np.abs(t), 1.0)
-    below = np.searchsorted(null, t - tolerance, side="left")
-    return (1.0 + null.size - below) / (1.0 + null.size)
+    # The resampled values counted below each observed one slice by slice
+    # (those of fitted_log_p_values(T[1:]), whose slices these are): the
+    # counts of one sorted array of all of them, never held at once.
+    below = np.zeros(t.size, dtype=np.int64)
+    for columns in _budgets.column_slices(T.shape[1], T.shape[0] - 1):
+        null = _fitted_log_p(T[1:, columns]).ravel()
+        np.negative(null, out=null)
+        null.sort()
+        below += np.searchsorted(null, t - tolerance, side="left")
+    size = (T.shape[0] - 1) * T.shape[1]
+    return (1.0 + size - below) / (1.0 + size)
 
 
 def adjusted_p_values(T, correction, permutation_p, log_p=None):
