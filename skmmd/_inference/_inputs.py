@@ -164,10 +164,11 @@ def check_same_columns(X, Y):
             "X and Y must have their columns in the same order; these columns "
             f"are at different positions: {moved} (reorder Y with Y[X.columns])."
         )
+    # Columns of one dtype are of one kind: only the others are looked at.
     mixed = [
         f"{c!r} ({dx} in X, {dy} in Y)"
-        for c, dx, dy in zip(cx, X.dtypes, Y.dtypes)
-        if column_kind(dx) != column_kind(dy)
+        for c, dx, dy in zip(cx, X.dtypes.tolist(), Y.dtypes.tolist())
+        if dx != dy and column_kind(dx) != column_kind(dy)
     ]
     if mixed:
         raise ValueError(
