@@ -431,6 +431,11 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         (S, q), P = _sums_and_head(self, X, groups, n_groups, n_rows, projection, out)
         return S, q, P
 
+    @property
+    def _n_features_out(self):
+        """The output width (what the stream reads instead of mapping a row)."""
+        return self._layout()[2]
+
     def _layout(self):
         """``(at, weights, width)``: where each block's features sit in the
         output, their weights, and the number of features."""
