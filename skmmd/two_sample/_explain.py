@@ -129,9 +129,11 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         null_scale=scales,
         **loop_options(test, seed, rule, p_of),
     )
-    # The columns' statistics stacked once (the full null dropped: only the
+    # The intervals' temporaries before the report's arrays exist; the
+    # columns' statistics stacked once (the full null dropped: only the
     # table's column of it is kept) and their fitted tails computed once,
     # for the decision and the report.
+    intervals = _intervals(col_sums, m, n)
     T, table_null = np.vstack([observed[1:], null[:, 1:]]), null[:, 0].copy()
     del null
     log_p = _corrections.fitted_log_p_values(T)
@@ -141,7 +143,7 @@ def joint(test, table, table_scale, columns, sums, m, n, seed):
         columns.labels,
         T[0],
         T[1:],
-        _intervals(col_sums, m, n),
+        intervals,
         "mmd2",
         test,
         log_p=log_p,
