@@ -129,9 +129,9 @@ class MedianQuartiles(MedianFill):
     and the scaler's ``center_`` and ``scale_``, bit for bit those of the
     two (``SimpleImputer``, then ``RobustScaler`` on its output), from one
     partition of each column (a full column's median is both its fill and
-    its centre: the two steps partitioned every column twice, a tenth of a
-    wide table map's fit). ``transform`` fills and scales one new array in
-    place: one copy of a chunk's values, not one per step."""
+    its centre, where the two steps partitioned every column twice).
+    ``transform`` fills and scales one new array in place: one copy of a
+    chunk's values, not one per step."""
 
     def _fit_values(self, X):
         """Fit on the validated values ``X``, left as they are."""

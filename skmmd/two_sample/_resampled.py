@@ -22,8 +22,8 @@ from ._sums import draw_counts, observed_counts, products
 
 # Features of the columns whose sums one slice of ColumnSums.products takes:
 # the slice's unit sums (a few hundred units) and products stay in cache, and
-# its two buffers (a chunk of resamples by the slice) are a calibration's
-# largest temporaries (half of 2048's at the same speed, the same bits).
+# its two buffers (a chunk of resamples by the slice), a calibration's
+# largest temporaries, stay small; the products' bits do not depend on it.
 _CACHE_FEATURES = 1024
 
 
