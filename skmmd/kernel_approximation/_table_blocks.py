@@ -69,9 +69,7 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             for part in _budgets.column_slices(full.size, X.shape[0]):
                 columns = X[:, full[part]]  # a copy, partitioned in place
                 medians[full[part]] = np.median(columns, axis=0, overwrite_input=True)
-            with warnings.catch_warnings():  # an all-missing column's median is 0
-                warnings.simplefilter("ignore", RuntimeWarning)
-                medians[gaps] = np.nanmedian(X[:, gaps], axis=0)
+            medians[gaps] = _gap_medians(X[:, gaps])
         self.statistics_ = np.where(np.isnan(medians), 0.0, medians)
         return self
 
@@ -97,6 +95,14 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return X
 
 
+def _gap_medians(X):
+    """``np.nanmedian(X, axis=0)`` of columns holding a missing value, NaN
+    (no warning) for a column of missing values only: its fill becomes 0."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(X, axis=0)
+
+
 def _new_values(estimator, X, reset):
     """``X``'s values as float64 (``validate_data``, NaN allowed) in an
     array of their own, which the caller may change in place: a copy only
@@ -107,13 +113,7 @@ def _new_values(estimator, X, reset):
     Fortran-ordered array would have it copy once more)."""
     if is_dataframe(X):
         validate_data(estimator, X, skip_check_array=True, reset=reset)
-        values = np.empty(X.shape)
-        for part in _budgets.column_slices(
-            X.shape[1], X.shape[0], _budgets.PART_ENTRIES
-        ):
-            values[:, part] = X.iloc[:, part].to_numpy(
-                dtype=np.float64, na_value=np.nan
-            )
+        values = _frame_values(X, range(X.shape[1]), order="C")
         return check_array(values, ensure_all_finite="allow-nan", copy=False)
     values = validate_data(
         estimator, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=reset
@@ -146,9 +146,7 @@ class MedianQuartiles(MedianFill):
                 _median_and_quantiles(X[:, columns], (25.0, 75.0))
             )
         medians = self.center_.copy()
-        with warnings.catch_warnings():  # an all-missing column's median is 0
-            warnings.simplefilter("ignore", RuntimeWarning)
-            medians[gappy] = np.nanmedian(X[:, gappy], axis=0)
+        medians[gappy] = _gap_medians(X[:, gappy])
         self.statistics_ = np.where(np.isnan(medians), 0.0, medians)
         if gappy.size:  # the scaler's statistics of the filled columns
             filled = X[:, gappy]  # a copy, filled in place
@@ -433,8 +431,12 @@ def prepared_blocks(column_transformer, X):
         if name == "categorical":  # counted from the levels' positions
             yield name, block, X.iloc[:, columns] if frame else X[:, columns]
             continue
-        if numbers is None:
-            numbers = _own_values(X, columns, frame)
+        if numbers is None:  # a new array: an array's columns taken (a copy)
+            numbers = (
+                _frame_values(X, columns, order="F")  # pandas' to_numpy layout
+                if frame
+                else np.asarray(X[:, columns], dtype=np.float64)
+            )
         if name == "numeric":  # prepared in place, then the Fourier map
             prepared, numbers = block[0].transform_in_place(numbers), None
             if len(block) > 2:
@@ -445,16 +447,15 @@ def prepared_blocks(column_transformer, X):
             yield name, block, numbers
 
 
-def _own_values(X, columns, frame):
-    """The float64 values of ``X``'s ``columns`` (NaN where missing), in a new
-    array: a DataFrame's read a part of the columns at a time into a
-    Fortran-ordered array (the layout of pandas' ``to_numpy``), an array's
-    columns taken (a copy)."""
-    if not frame:
-        return np.asarray(X[:, columns], dtype=np.float64)
-    values = np.empty((X.shape[0], len(columns)), order="F")
+def _frame_values(X, columns, order):
+    """The float64 values of DataFrame ``X``'s ``columns`` (positions; NaN
+    where missing) in a new array of ``order``, read a part of the columns
+    at a time (no copy of the frame's block beside the array)."""
+    columns = list(columns)
+    values = np.empty((X.shape[0], len(columns)), order=order)
     for part in _budgets.column_slices(len(columns), X.shape[0], _budgets.PART_ENTRIES):
-        values[:, part] = X.iloc[:, columns[part]].to_numpy(
-            dtype=np.float64, na_value=np.nan
-        )
+        taken = columns[part]
+        if taken == list(range(taken[0], taken[-1] + 1)):  # a view, not a take
+            taken = slice(taken[0], taken[-1] + 1)
+        values[:, part] = X.iloc[:, taken].to_numpy(dtype=np.float64, na_value=np.nan)
     return values
