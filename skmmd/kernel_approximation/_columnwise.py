@@ -14,6 +14,13 @@ from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 _GRID_ROWS = 4096
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
+# A column's cosines and sines on its grid span few directions (its kernel's
+# eigenvalues fall fast): the directions kept are the fewest whose dropped
+# eigenvalues sum to at most this, so no kernel value between two cells, nor
+# a row's squared norm, changes by more (before rows are rescaled to unit
+# norm). Every cost of a report's columns (their products, unit sums and
+# resamples) is in proportion to the width kept.
+_KERNEL_TOLERANCE = 1e-6
 
 
 def _values(X, columns):
@@ -118,6 +125,23 @@ def _slice_grids(values, n_cells):
     return edges, centres
 
 
+def _principal(trig):
+    """``(rotated, ranks)``: the rows of each column's cosines and sines
+    ``trig`` (k, cells, 2 D), float64, in the eigenvector basis of their Gram
+    matrix (largest first), the directions past each column's rank (the
+    fewest whose dropped eigenvalues sum to at most ``_KERNEL_TOLERANCE``)
+    zero, and every row rescaled to unit norm; its ranks (k,)."""
+    values, vectors = np.linalg.eigh(np.matmul(trig.transpose(0, 2, 1), trig))
+    # Ascending eigenvalues: those dropped are the smallest whose sum stays
+    # within the tolerance.
+    dropped = np.count_nonzero(np.cumsum(values, axis=1) <= _KERNEL_TOLERANCE, axis=1)
+    ranks = np.maximum(values.shape[1] - dropped, 1)
+    rotated = np.matmul(trig, vectors[:, :, ::-1])
+    rotated *= np.arange(rotated.shape[2]) < ranks[:, None, None]
+    rotated /= np.sqrt(np.einsum("kcf,kcf->kc", rotated, rotated))[:, :, None]
+    return rotated, ranks
+
+
 class ColumnwiseFourier:
     """Random Fourier features of each numeric column on its own, for all
     columns at once.
@@ -136,15 +160,20 @@ class ColumnwiseFourier:
     Frequencies are stratified Gaussian quantiles ``Phi^-1((k + u) / L) /
     s``, ``L = D / len(bandwidth_scales)`` per scale, one uniform ``u``
     drawn per map, so a column's map is the same in a table of any width.
-    Every row of a column's features has unit norm.
+    The cosines and sines of a column's cells span few directions: they are
+    rotated onto the leading eigenvectors of their Gram matrix, the fewest
+    that change no kernel value by more than ``1e-6``, and every cost of a
+    report's columns is in proportion to the width kept (a block is as wide
+    as the most any column keeps, with zeros past a column's own). Every
+    row of a column's features has unit norm.
 
     Parameters
     ----------
     columns : list
         The numeric columns (labels of a DataFrame, positions of an array).
     n_frequencies : int, default=16
-        Frequencies ``D`` per column (``2 D + 1`` features: cosines, sines
-        and the missing indicator).
+        Frequencies ``D`` per column: ``2 D`` cosines and sines, of which
+        the leading directions are kept, and the missing indicator.
     n_cells : int, default=256
         Cells of each column's grid (a power of two).
     bandwidth_scales : tuple of float, default=(0.5, 1.0, 2.0, 4.0)
@@ -158,7 +187,8 @@ class ColumnwiseFourier:
     bandwidths_ : ndarray of shape (m,)
         Each column's ``sigma_j``.
     block_width_ : int
-        Features per column, ``2 D + 1``.
+        Features per column: the most directions any column keeps (at most
+        ``2 D``) and the missing indicator.
     """
 
     def __init__(
@@ -215,15 +245,22 @@ class ColumnwiseFourier:
         # float32: half the memory of a wide table's cells (its rounding,
         # 1e-7, is far below the features' own error); sums are float64.
         table = np.zeros((m, self.n_cells + 1, 2 * D + 1), dtype=np.float32)
+        ranks = np.empty(m, dtype=np.int64)
         for part in _budgets.column_slices(m, self.n_cells * D):  # float64 phases
             phases = ((centres[part] - middle[part]) / self.bandwidths_[part, None])[
                 :, :, None
             ] * frequencies
-            table[part, :-1, :D] = np.cos(phases) / np.sqrt(D)
-            table[part, :-1, D : 2 * D] = np.sin(phases) / np.sqrt(D)
+            trig = np.concatenate([np.cos(phases), np.sin(phases)], axis=2)
+            trig /= np.sqrt(D)
+            table[part, :-1, :-1], ranks[part] = _principal(trig)
+        # Each column keeps its own directions (zeros past them, so its map
+        # is the same in a table of any width); the block is as wide as the
+        # most any column keeps, plus the missing values' indicator.
+        width = int(ranks.max())
+        table = np.concatenate([table[:, :, :width], table[:, :, -1:]], axis=2)
         table[:, -1, -1] = 1.0  # the missing values' cell
         self.table_ = table
-        self.block_width_ = 2 * D + 1
+        self.block_width_ = width + 1
         self.n_blocks_ = m
         self._n_features_out = m * self.block_width_
         return self

@@ -156,11 +156,49 @@ def test_columnwise_sums_equal_summed_features(rng):
 
 
 def test_columnwise_map_of_a_column_does_not_depend_on_the_others(rng):
-    X = rng.normal(size=(800, 30))
+    """A column keeps its own directions whatever the others keep: in a
+    wider block its features are those it has alone, then zeros."""
+    X = np.column_stack(
+        [
+            rng.normal(size=(800, 10)),
+            rng.standard_cauchy((800, 10)),
+            rng.poisson(2.0, (800, 10)),
+        ]
+    )
     wide = ColumnwiseFourier(list(range(30)), random_state=3).fit(X)
-    alone = ColumnwiseFourier([17], random_state=3).fit(X)
-    np.testing.assert_array_equal(wide.table_[17], alone.table_[0])
-    np.testing.assert_array_equal(wide.subset(17, 18).table_, alone.table_)
+    widths = []
+    for j in (3, 17, 25):
+        alone = ColumnwiseFourier([j], random_state=3).fit(X)
+        k = alone.block_width_ - 1
+        widths.append(alone.block_width_)
+        for table in (wide.table_[j], wide.subset(j, j + 1).table_[0]):
+            np.testing.assert_array_equal(table[:, :k], alone.table_[0, :, :k])
+            np.testing.assert_array_equal(table[:, k:-1], 0.0)
+            np.testing.assert_array_equal(table[:, -1], alone.table_[0, :, -1])
+    assert wide.block_width_ >= max(widths) > min(widths)
+
+
+def test_columnwise_directions_keep_the_kernel(rng, monkeypatch):
+    """The leading directions of a column's cosines and sines change no
+    kernel value by more than the tolerance (against all 2 D of them,
+    rotated), with rows of unit norm and far fewer features."""
+    from skmmd.kernel_approximation import _columnwise
+
+    X = np.column_stack(
+        [rng.normal(size=3000), rng.standard_t(3, 3000), rng.poisson(3.0, 3000)]
+    )
+    X[::11, 0] = np.nan
+    kept = ColumnwiseFourier([0, 1, 2], random_state=0).fit(X)
+    monkeypatch.setattr(_columnwise, "_KERNEL_TOLERANCE", -1.0)  # keep all
+    full = ColumnwiseFourier([0, 1, 2], random_state=0).fit(X)
+    assert full.block_width_ == 2 * 16 + 1
+    assert kept.block_width_ <= 17
+    rows = rng.choice(3000, 400, replace=False)
+    Z, Z_full = (m.transform(X[rows]).reshape(400, 3, -1) for m in (kept, full))
+    np.testing.assert_allclose((Z**2).sum(axis=2), 1.0, rtol=1e-6)
+    for j in range(3):
+        error = np.abs(Z[:, j] @ Z[:, j].T - Z_full[:, j] @ Z_full[:, j].T)
+        assert 0 < error.max() < 3e-6
 
 
 def test_fit_a_part_of_the_columns_at_a_time_is_the_whole_fit(rng, monkeypatch):
