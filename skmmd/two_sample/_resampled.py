@@ -44,40 +44,52 @@ class ColumnSums(FeatureSums):
             q_x=sums.fixed["q_x"] / n_blocks,
             q_y=sums.fixed["q_y"] / n_blocks,
         )
+        # Each unit's and the remainder's products with the total, per
+        # column: with permutations Y*'s sums are the total less X*'s, so
+        # every product follows from ||s_x||^2 and these (one pass over a
+        # batch's sums instead of three).
+        w = self.total.size // n_blocks
+        total = self.total.reshape(n_blocks, w)
+        self._with_total = np.vstack(
+            [
+                np.einsum("gjk,jk->gj", b.reshape(-1, n_blocks, w), total)
+                for b in self.blocks
+            ]
+        )
+        self._fixed_with_total = np.einsum(
+            "jk,jk->j", self.fixed["s_x"].reshape(n_blocks, w), total
+        )
+        self._total_norms = np.einsum("jk,jk->j", total, total)
 
     def products(self, A, C, permutation):
         """Each column's ``(a^T K a, c^T K c, a^T K c)``, (batch, n_blocks)
-        each, over slices of the columns whose feature sums stay in cache."""
+        each, over slices of the columns whose feature sums stay in cache.
+        A report's columns are resampled by permutation only: Y*'s sums are
+        the total ``t`` less X*'s, so ``c^T K c = t^T K t - 2 a^T K t + a^T
+        K a`` and ``a^T K c = a^T K t - a^T K a``, where ``a^T K t`` is one
+        small product with the units' products with the total."""
+        if not permutation:
+            raise ValueError("A report's columns are resampled by permutation.")
         width = self.blocks[0].shape[1] // self.n_blocks
         step = max(1, _CACHE_FEATURES // width)
-        out = np.empty((3, A.shape[0], self.n_blocks))
-        # One slice's sums of X* and of Y* and one product, reused by every
-        # slice (summed in place, not a new array per product); with
-        # permutations Y*'s sums are the rest of the total, in the product's.
+        P_xx = np.empty((A.shape[0], self.n_blocks))
+        # One slice's sums of X* and one product, reused by every slice
+        # (summed in place, not a new array per product).
         shape = (A.shape[0], step * width)
         S_x, product = np.empty(shape), np.empty(shape)
-        S_y = product if permutation else np.empty(shape)
         for lo in range(0, self.n_blocks, step):
             hi = min(lo + step, self.n_blocks)
             cols = slice(lo * width, hi * width)
-            s_x, s_y, p = (S[:, : (hi - lo) * width] for S in (S_x, S_y, product))
+            s_x, p = (S[:, : (hi - lo) * width] for S in (S_x, product))
             s_x[...], start = self.fixed["s_x"][cols], 0
-            if not permutation:
-                s_y[...] = self.fixed["s_y"][cols]
             for block in self.blocks:
                 rows = slice(start, start + block.shape[0])
                 s_x += np.matmul(A[:, rows], block[:, cols], out=p)
-                if not permutation:
-                    s_y += np.matmul(C[:, rows], block[:, cols], out=p)
                 start += block.shape[0]
-            if permutation:
-                np.subtract(self.total[cols], s_x, out=s_y)
             s_x = s_x.reshape(A.shape[0], hi - lo, width)
-            s_y = s_y.reshape(A.shape[0], hi - lo, width)
-            out[0, :, lo:hi] = np.einsum("ijk,ijk->ij", s_x, s_x)
-            out[1, :, lo:hi] = np.einsum("ijk,ijk->ij", s_y, s_y)
-            out[2, :, lo:hi] = np.einsum("ijk,ijk->ij", s_x, s_y)
-        return out[0], out[1], out[2]
+            P_xx[:, lo:hi] = np.einsum("ijk,ijk->ij", s_x, s_x)
+        with_total = A @ self._with_total + self._fixed_with_total
+        return P_xx, self._total_norms - 2.0 * with_total + P_xx, with_total - P_xx
 
 
 def _statistics(sums, A, C, m, n, unbiased, permutation):
