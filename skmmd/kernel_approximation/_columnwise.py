@@ -127,17 +127,20 @@ def _slice_grids(values, n_cells):
 
 def _principal(trig):
     """``(rotated, ranks)``: the rows of each column's cosines and sines
-    ``trig`` (k, cells, 2 D), float64, in the eigenvector basis of their Gram
-    matrix (largest first), the directions past each column's rank (the
-    fewest whose dropped eigenvalues sum to at most ``_KERNEL_TOLERANCE``)
-    zero, and every row rescaled to unit norm; its ranks (k,)."""
+    ``trig`` (k, cells, 2 D), float64, on the leading eigenvectors of their
+    Gram matrix (largest first), as many as the highest rank of the ``k``
+    columns (a column's rank: the fewest whose dropped eigenvalues sum to at
+    most ``_KERNEL_TOLERANCE``; zeros past it), every row rescaled to unit
+    norm; and the ranks (k,)."""
     values, vectors = np.linalg.eigh(np.matmul(trig.transpose(0, 2, 1), trig))
     # Ascending eigenvalues: those dropped are the smallest whose sum stays
     # within the tolerance.
     dropped = np.count_nonzero(np.cumsum(values, axis=1) <= _KERNEL_TOLERANCE, axis=1)
     ranks = np.maximum(values.shape[1] - dropped, 1)
-    rotated = np.matmul(trig, vectors[:, :, ::-1])
-    rotated *= np.arange(rotated.shape[2]) < ranks[:, None, None]
+    # The kept eigenvectors, largest first, contiguous (a product BLAS takes).
+    kept = np.ascontiguousarray(vectors[:, :, ::-1][:, :, : ranks.max()])
+    kept *= np.arange(kept.shape[2]) < ranks[:, None, None]
+    rotated = np.matmul(trig, kept)
     rotated /= np.sqrt(np.einsum("kcf,kcf->kc", rotated, rotated))[:, :, None]
     return rotated, ranks
 
@@ -252,7 +255,8 @@ class ColumnwiseFourier:
             ] * frequencies
             trig = np.concatenate([np.cos(phases), np.sin(phases)], axis=2)
             trig /= np.sqrt(D)
-            table[part, :-1, :-1], ranks[part] = _principal(trig)
+            rotated, ranks[part] = _principal(trig)
+            table[part, :-1, : rotated.shape[2]] = rotated
         # Each column keeps its own directions (zeros past them, so its map
         # is the same in a table of any width); the block is as wide as the
         # most any column keeps, plus the missing values' indicator.
