@@ -10,7 +10,13 @@ import numpy as np
 from sklearn.base import clone
 
 from .._utils import _budgets, _streams
-from .._utils._tables import is_dataframe, numeric_array_column, numeric_dtype
+from .._utils._tables import (
+    column_labels,
+    dtypes_by_label,
+    is_dataframe,
+    numeric_array_column,
+    numeric_dtype,
+)
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..kernel_approximation._columnwise import ColumnwiseFourier
@@ -79,7 +85,7 @@ def check_explain_options(explain, columns, options):
 def column_groups(X, columns):
     """``{label: [column, ...]}``: every column alone by default, or the
     groups given (a dict, or a list of columns and lists of columns)."""
-    keys = list(X.columns) if is_dataframe(X) else list(range(X.shape[1]))
+    keys = column_labels(X) if is_dataframe(X) else list(range(X.shape[1]))
     if columns is None:
         return {str(k): [k] for k in keys}
     items = (
@@ -117,7 +123,7 @@ def _numeric(X, columns):
     """The ``columns`` of ``X`` that hold numbers (booleans are categories):
     a DataFrame's by their dtypes, read once (no column taken)."""
     if is_dataframe(X):
-        dtypes = dict(zip(X.columns, X.dtypes.tolist()))
+        dtypes = dtypes_by_label(X)
         return {c for c in columns if numeric_dtype(dtypes[c])}
     return {c for c in columns if numeric_array_column(np.asarray(X[:, c]))}
 

@@ -21,7 +21,13 @@ from sklearn.utils.validation import column_or_1d
 
 from .._utils import _array_api
 from .._utils._compat import validate_data
-from .._utils._tables import check_columns, column_kind, is_dataframe
+from .._utils._tables import (
+    check_columns,
+    column_kind,
+    column_labels,
+    dtypes_by_label,
+    is_dataframe,
+)
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 
 FLOAT_DTYPES = [np.float64, np.float32]
@@ -150,7 +156,7 @@ def _classes(labels, n_rows):
 def check_same_columns(X, Y):
     """Raise a ValueError naming the columns that differ between two tables:
     missing on one side, in another order, or numeric on one side only."""
-    cx, cy = list(X.columns), list(Y.columns)
+    cx, cy = column_labels(X), column_labels(Y)
     if cx != cy:
         only_x = [c for c in cx if c not in cy]
         only_y = [c for c in cy if c not in cx]
@@ -382,7 +388,7 @@ def _frames(estimator, X, Y, reset, min_rows):
 def check_finite_columns(X, name):
     """Name the sample and the columns holding an infinite number (missing
     values are NaN; an infinity is an error of the data)."""
-    numbers = [c for c, dtype in X.dtypes.items() if dtype.kind in "fc"]
+    numbers = [c for c, dtype in dtypes_by_label(X).items() if dtype.kind in "fc"]
     # One check per block of columns (pandas applies the ufunc blockwise),
     # not one per column: a wide table's columns cost as much as its values.
     infinite = np.isinf(X[numbers]).any()

@@ -24,6 +24,19 @@ def is_dataframe(X):
     return hasattr(X, "columns") and hasattr(X, "iloc")
 
 
+def column_labels(X):
+    """The column labels of DataFrame ``X``, a list made in one call: a
+    pandas 3 text ``Index`` (held by pyarrow) iterated in Python yields
+    its labels one at a time, about a microsecond each, and a wide table's
+    checks list them many times."""
+    return X.columns.tolist()
+
+
+def dtypes_by_label(X):
+    """``{label: dtype}`` of DataFrame ``X``'s columns (:func:`column_labels`)."""
+    return dict(zip(column_labels(X), X.dtypes.tolist()))
+
+
 def float_values(X):
     """The values of numeric columns (a DataFrame's, read once, or an array)
     as float64, NaN where missing (pandas' ``pd.NA`` included); a float64
@@ -70,9 +83,8 @@ def numeric_dtype(dtype):
 def check_numbers_only(frame, name="X"):
     """Raise a ValueError naming the columns of a pandas or dask DataFrame
     that do not hold numbers or booleans (by dtype: nothing is computed)."""
-    other = [
-        c for c, t in frame.dtypes.items() if getattr(t, "kind", "O") not in "biuf"
-    ]
+    dtypes = dtypes_by_label(frame)
+    other = [c for c, t in dtypes.items() if getattr(t, "kind", "O") not in "biuf"]
     if other:
         raise ValueError(
             f"{name}'s columns {other[:5]} are not numeric: the test needs numbers."
@@ -103,10 +115,10 @@ def check_columns(X, name="X"):
             f"them first, e.g. {name}.columns = ['_'.join(map(str, c)) for c in "
             f"{name}.columns]."
         )
-    labels = list(columns)
-    if len(set(labels)) != len(labels):
+    names = columns.tolist()
+    if len(set(names)) != len(names):
         seen, repeated = set(), []
-        for label in labels:
+        for label in names:
             if label in seen and label not in repeated:
                 repeated.append(label)
             seen.add(label)
@@ -114,9 +126,9 @@ def check_columns(X, name="X"):
             f"{name} has duplicate column labels {repeated[:10]}; each column "
             "needs its own label."
         )
-    kinds = {isinstance(label, str) for label in labels}
+    kinds = {isinstance(label, str) for label in names}
     if len(kinds) > 1:
-        odd = [label for label in labels if not isinstance(label, str)]
+        odd = [label for label in names if not isinstance(label, str)]
         raise TypeError(
             f"{name} mixes string and non-string column labels (e.g. {odd[:5]}); "
             f"use one kind, e.g. {name}.columns = {name}.columns.astype(str)."

@@ -6,7 +6,12 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils import _budgets
-from .._utils._tables import canonical, float_values, is_dataframe
+from .._utils._tables import (
+    canonical,
+    column_labels,
+    float_values,
+    is_dataframe,
+)
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 
 # Rows of the fit sample that set each column's grid and bandwidth: enough
@@ -29,7 +34,7 @@ def _values(X, columns):
     columns."""
     columns = list(columns)
     if is_dataframe(X):
-        if columns != list(X.columns):
+        if columns != column_labels(X):
             X = X[columns]
         return float_values(canonical(X))
     X = np.asarray(X)

@@ -15,6 +15,8 @@ from .._utils._tables import (
     canonical,
     canonical_array,
     check_columns,
+    column_labels,
+    dtypes_by_label,
     is_dataframe,
     numeric_array_column,
     numeric_dtype,
@@ -191,7 +193,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
     def _split_columns(self, X):
         """(numeric, categorical) column keys of X."""
         frame = is_dataframe(X)
-        keys = list(X.columns) if frame else list(range(X.shape[1]))
+        keys = column_labels(X) if frame else list(range(X.shape[1]))
         if self.categorical == "auto":
             if frame:
                 kinds = zip(keys, X.dtypes)  # by dtype, no column taken
@@ -280,7 +282,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         n_columns = len(numeric) + len(categorical)
         # Columns by position: ColumnTransformer reads integer labels as
         # positions, which would route labels [1, 0] to the wrong blocks.
-        keys = list(X.columns) if is_dataframe(X) else list(range(X.shape[1]))
+        keys = column_labels(X) if is_dataframe(X) else list(range(X.shape[1]))
         blocks = [(name, t, [keys.index(c) for c in cols]) for name, t, cols in blocks]
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
         if fit_rows is not None:
@@ -518,7 +520,7 @@ def _check_kinds(sampler, X):
         encoder = sampler.column_transformer_.named_transformers_["categorical"]
         for c, values in zip(sampler.categorical_columns_, encoder.categories_):
             strings[c] = any(isinstance(v, str) for v in values)
-    dtypes = dict(zip(X.columns, X.dtypes))  # no lookup in a Series per column
+    dtypes = dtypes_by_label(X)  # no lookup in a Series per column
     for c in [*sampler.numeric_columns_, *sampler.categorical_columns_]:
         if c not in strings and dtypes[c].kind in "iuf":
             continue  # numbers by their dtype: nothing to read
