@@ -282,8 +282,13 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         n_columns = len(numeric) + len(categorical)
         # Columns by position: ColumnTransformer reads integer labels as
         # positions, which would route labels [1, 0] to the wrong blocks.
+        # (Integer arrays: scikit-learn reads a list's kind element by element.)
         keys = column_labels(X) if is_dataframe(X) else list(range(X.shape[1]))
-        blocks = [(name, t, [keys.index(c) for c in cols]) for name, t, cols in blocks]
+        position = {key: i for i, key in enumerate(keys)}
+        blocks = [
+            (name, t, np.array([position[c] for c in cols], dtype=np.intp))
+            for name, t, cols in blocks
+        ]
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
         if fit_rows is not None:
             X = X.iloc[fit_rows] if is_dataframe(X) else X[fit_rows]
