@@ -252,21 +252,24 @@ class ColumnwiseFourier:
         middle = centres[:, self.n_cells // 2 : self.n_cells // 2 + 1]
         # float32: half the memory of a wide table's cells (its rounding,
         # 1e-7, is far below the features' own error); sums are float64.
-        table = np.zeros((m, self.n_cells + 1, 2 * D + 1), dtype=np.float32)
-        ranks = np.empty(m, dtype=np.int64)
-        for part in _budgets.column_slices(m, self.n_cells * D):  # float64 phases
+        # Each part's kept directions are held until the widest is known.
+        slices = _budgets.column_slices(m, self.n_cells * D)  # float64 phases
+        ranks, kept = np.empty(m, dtype=np.int64), []
+        for part in slices:
             phases = ((centres[part] - middle[part]) / self.bandwidths_[part, None])[
                 :, :, None
             ] * frequencies
             trig = np.concatenate([np.cos(phases), np.sin(phases)], axis=2)
             trig /= np.sqrt(D)
             rotated, ranks[part] = _principal(trig)
-            table[part, :-1, : rotated.shape[2]] = rotated
+            kept.append(rotated.astype(np.float32))
         # Each column keeps its own directions (zeros past them, so its map
         # is the same in a table of any width); the block is as wide as the
         # most any column keeps, plus the missing values' indicator.
         width = int(ranks.max())
-        table = np.concatenate([table[:, :, :width], table[:, :, -1:]], axis=2)
+        table = np.zeros((m, self.n_cells + 1, width + 1), dtype=np.float32)
+        for part, rotated in zip(slices, kept):
+            table[part, :-1, : rotated.shape[2]] = rotated
         table[:, -1, -1] = 1.0  # the missing values' cell
         self.table_ = table
         self.block_width_ = width + 1
