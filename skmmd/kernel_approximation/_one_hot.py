@@ -177,10 +177,15 @@ def _encoded(columns):
         stored = pa.array(values.array)  # pandas' own arrays, no copy
         parts = stored.chunks if isinstance(stored, pa.ChunkedArray) else [stored]
         chunks += [part.cast(pa.large_string()) for part in parts]
-    encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
-    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
+    # Encoded as chunks (not one concatenated copy of the text): the chunks
+    # of the result share one dictionary.
+    encoded = pc.dictionary_encode(pa.chunked_array(chunks, pa.large_string()))
+    indices = pa.chunked_array([c.indices for c in encoded.chunks], pa.int32())
+    codes = pc.fill_null(indices, -1).to_numpy()
     codes = codes.astype(np.int64).reshape(len(columns), len(columns[0]))
-    return codes, encoded.dictionary.to_pylist()
+    return codes, [] if not encoded.num_chunks else encoded.chunks[
+        0
+    ].dictionary.to_pylist()
 
 
 def _positions_of(index, codes, found):
