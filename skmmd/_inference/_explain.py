@@ -146,14 +146,14 @@ class FitRows:
     ``take(idx)`` gives those at positions ``idx`` (None: all), so that a
     numeric table is never pooled whole for a few thousand rows."""
 
-    def __init__(self, n, take):
-        self.n, self.take = n, take
+    def __init__(self, n, take, frame=None):
+        self.n, self.take, self.frame = n, take, frame
 
     @classmethod
     def of(cls, rows):
-        """Rows already in memory."""
+        """Rows already in memory (``frame``: the rows themselves)."""
         n = rows.shape[0] if hasattr(rows, "shape") else len(rows)
-        return cls(n, lambda idx: rows if idx is None else _take(rows, idx))
+        return cls(n, lambda idx: rows if idx is None else _take(rows, idx), rows)
 
 
 def _take(rows, idx):
@@ -177,8 +177,14 @@ class ColumnMaps:
 
     def __init__(self, base, fit_rows, groups, random_state, columnwise=True):
         rows = fit_rows if isinstance(fit_rows, FitRows) else FitRows.of(fit_rows)
-        # The numeric block's grids need a few thousand rows: those only.
-        few = rows.take(grid_rows(rows.n, random_state))
+        # The numeric block's grids need a few thousand rows: those only (of
+        # a DataFrame in memory, read by the block a part of its columns at
+        # a time).
+        at = grid_rows(rows.n, random_state)
+        if is_dataframe(rows.frame):
+            few = rows.frame
+        else:
+            few, at = rows.take(at), None
         alone = [
             label for label, cols in groups.items() if columnwise and len(cols) == 1
         ]
@@ -192,7 +198,7 @@ class ColumnMaps:
             self.blocks.append(
                 ColumnwiseFourier(
                     [groups[label][0] for label in numeric], random_state=random_state
-                ).fit(few)
+                ).fit(few, rows=at)
             )
         every = rows.take(None) if others or categorical else None
         if categorical:

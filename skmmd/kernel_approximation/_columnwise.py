@@ -28,14 +28,16 @@ _BUCKETS = 1024
 _KERNEL_TOLERANCE = 1e-6
 
 
-def _values(X, columns):
+def _values(X, columns, rows=None):
     """The float64 values of ``columns`` (labels of a DataFrame, positions of
-    an array), NaN where missing; no copy of a float64 array's consecutive
-    columns."""
+    an array), NaN where missing; a DataFrame's at positions ``rows`` only
+    (None: all); no copy of a float64 array's consecutive columns."""
     columns = list(columns)
     if is_dataframe(X):
         if columns != column_labels(X):
             X = X[columns]
+        if rows is not None:
+            X = X.iloc[rows]
         return float_values(canonical(X))
     X = np.asarray(X)
     if columns == list(range(columns[0], columns[0] + len(columns))):
@@ -214,18 +216,21 @@ class ColumnwiseFourier:
         self.bandwidth_scales = bandwidth_scales
         self.random_state = random_state
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, rows=None):
+        """Fit each column's grid, bandwidth and features on the rows of
+        ``X`` at positions ``rows`` (default: a seeded sample of at most
+        4096 of them). A DataFrame's rows are read a part of its columns at
+        a time (no copy of the sample's rows of all columns at once)."""
         rng = check_random_state(self.random_state)
         u = rng.uniform()
         gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         n = X.shape[0]
-        rows = (
-            np.sort(gen.choice(n, _GRID_ROWS, replace=False))
-            if n > _GRID_ROWS
-            else slice(None)
-        )
-        X = X.iloc[rows] if is_dataframe(X) else np.asarray(X)[rows]
-        m, n = len(self.columns), X.shape[0]
+        if rows is None and n > _GRID_ROWS:
+            rows = np.sort(gen.choice(n, _GRID_ROWS, replace=False))
+        if not is_dataframe(X):
+            X = np.asarray(X) if rows is None else np.asarray(X)[rows]
+            rows = None
+        m, n = len(self.columns), X.shape[0] if rows is None else len(rows)
         pairs = _median_pairs(n, gen)
         self.edges_, centres = (
             np.empty((m, self.n_cells - 1)),
@@ -235,7 +240,7 @@ class ColumnwiseFourier:
         # A part of the columns at a time: a wide table's values are never
         # read into one array.
         for part in _budgets.column_slices(m, n, _budgets.PART_ENTRIES):
-            values = _values(X, self.columns[part])
+            values = _values(X, self.columns[part], rows)
             self.edges_[part], centres[part] = _grids(values, self.n_cells)
             self.bandwidths_[part] = _median_distances(values, pairs)
         self._index = bucket_starts(self.edges_, _BUCKETS)

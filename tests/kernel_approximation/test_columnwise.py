@@ -254,3 +254,20 @@ def test_median_distances_are_the_median_gaps(rng):
         else:
             assert found[j] == 1.0
     assert found[2] > 0 and found[3] == 1.0
+
+
+def test_fit_on_rows_of_a_frame_is_the_fit_on_those_rows(rng):
+    """Fit on positions ``rows`` of a DataFrame (read a part of its columns
+    at a time) is the fit on the frame of those rows, bit for bit."""
+    import pandas as pd
+
+    values = rng.standard_t(3, size=(6000, 5))
+    values[::13, 1] = np.nan
+    frame = pd.DataFrame(values, columns=list("abcde"))
+    frame["f"] = rng.poisson(3.0, 6000)
+    rows = np.sort(rng.choice(6000, 4096, replace=False))
+    columns = list(frame.columns)
+    whole = ColumnwiseFourier(columns, random_state=5).fit(frame.iloc[rows])
+    read = ColumnwiseFourier(columns, random_state=5).fit(frame, rows=rows)
+    for name in ("edges_", "bandwidths_", "table_"):
+        np.testing.assert_array_equal(getattr(read, name), getattr(whole, name))
