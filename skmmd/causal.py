@@ -42,9 +42,11 @@ class SkmmdCIT(CIT_Base):
         each test runs on the rows complete for its variables).
     random_state : int, RandomState instance or None, default=0
         Seed of every test, combined with the variables tested.
-    n_resamples, n_folds, n_z_features, z_screen
+    n_resamples, n_folds, n_z_features, z_screen, block_size
         As in :class:`~skmmd.ConditionalHSICTest` (defaults 999, 5, "auto",
-        True), checked by the same constraints.
+        True, None), checked by the same constraints. ``block_size``: the
+        rows are in time order (blocks of consecutive rows, contiguous
+        folds; see :ref:`time_ordered`).
     level : float, default=0.05
         The level ``n_resamples="auto"`` stops at: the search's ``alpha``
         (which ``pc`` and ``fci`` take for themselves).
@@ -85,6 +87,7 @@ class SkmmdCIT(CIT_Base):
         n_folds=5,
         n_z_features="auto",
         z_screen=True,
+        block_size=None,
         cache_path=None,
         table=None,
     ):
@@ -96,6 +99,7 @@ class SkmmdCIT(CIT_Base):
             n_folds=n_folds,
             n_z_features=n_z_features,
             z_screen=z_screen,
+            block_size=block_size,
         )
         super().__init__(self.search.data, cache_path=cache_path)
         key = json.dumps(self.search.params, sort_keys=True).encode()

@@ -129,6 +129,19 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         Rows per unit of the bootstrap. ``"auto"``: 1 while ``B x n x Dx Dg
         Dy`` stays within about ``2^34`` multiply-adds, else the smallest power
         of two that does.
+    block_size : None, "auto" or int, default=None
+        For rows in time order (series, lagged variables of a causal search
+        on time series): one multiplier per block of this many consecutive
+        rows (a dependent wild bootstrap), its statistics widened by the
+        correction for the dependence between neighbouring blocks, so that
+        the p-value holds when neighbouring rows depend on each other;
+        ``"auto"`` chooses the length from the residual products, as every
+        family does. The cross-fitting folds are then contiguous stretches
+        of rows, and each fold's fit trains on rows more than a block away
+        from the fold (at most a quarter of a fold on each side).
+        ``None``: exchangeable rows (random folds; a
+        :class:`SerialDependenceWarning` when the residual products of the
+        first rows look ordered). See :ref:`time_ordered`.
     batch : int or None, default=None
         Bootstrap draws per matrix product (None: about ``2^23`` weights).
     random_state : int, RandomState instance or None, default=None
@@ -174,10 +187,17 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         The ridge penalty each feature of x and of y was fit with (a tenth
         of its cross-validated one).
     null_scale_ : float
-        The factor of the bootstrap statistics (1 without Z, and from 100
-        rows per Z feature).
+        The factor of the bootstrap statistics: the wild re-fits' (1 without
+        Z, and from 100 rows per Z feature), times ``block_scale_`` with
+        ``block_size``.
     resample_unit_ : int
         Rows per bootstrap unit.
+    block_size_ : int or None
+        With ``block_size``: rows per block.
+    block_scale_ : float or None
+        With ``block_size``: the factor of the bootstrap statistics that
+        corrects for the dependence between neighbouring blocks (at least 1;
+        ``null_scale_`` includes it).
     n_samples_ : int
         Number of rows.
     n_features_in_ : int
@@ -253,7 +273,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         **{
             k: v
             for k, v in SHARED_CONSTRAINTS.items()
-            if k not in ("statistic", "block_size")
+            if k != "statistic"
         },
     }
 
@@ -271,6 +291,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         n_resamples=999,
         alpha=0.05,
         resample_unit="auto",
+        block_size=None,
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -287,6 +308,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         self.n_resamples = n_resamples
         self.alpha = alpha
         self.resample_unit = resample_unit
+        self.block_size = block_size
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -389,7 +411,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
     def _test_params(self):
         """The parameters of :func:`calibrated`."""
         names = ("n_folds", "penalties", "n_resamples", "resample_unit", "batch")
-        names += ("alpha",)
+        names += ("alpha", "block_size")
         return {
             **{name: getattr(self, name) for name in names},
             "n_jobs": self.n_jobs,
@@ -430,11 +452,14 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         features = RowFeatures(
             *(None if m is None else (m, V) for m, V in zip(maps, data[:2] + [Z, Z]))
         )
-        run = calibrated(features, len(data[0]), seed, **self._test_params())
+        run = calibrated(
+            features, len(data[0]), seed, check_order=True, **self._test_params()
+        )
         parts, null, observed = run.parts, run.null, run.statistic
         self.penalty_ = run.penalty
         self.null_scale_ = parts.null_scale
         self.resample_unit_ = run.unit
+        self.block_size_, self.block_scale_ = run.block, run.block_scale
         self.n_samples_ = len(data[0])
         set_calibrated(self, observed, null, run.p_value)
         effect, se = parts.effect()

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._inference import _calibration, _streaming
+from .._inference import _blocks, _calibration, _streaming
+from .._inference._base import warn_if_ordered
 from .._inference._multiplier import (
     bootstrap_units,
     multiplier_unit,
@@ -24,7 +25,7 @@ from .._utils._tables import is_dataframe
 from .._utils._threads import one_blas_thread
 from ..statistics._conditional import residual_products
 from ..statistics._mean_norm import MultiplierParts
-from ._ridge import RidgeFolds, fold_labels
+from ._ridge import RidgeFolds, fold_labels, time_fold_labels
 from ._wild_bootstrap import null_scale
 
 # The ridge fits with the cross-validated penalty divided by this: the
@@ -43,6 +44,11 @@ _CACHE_ENTRIES = 2**23
 # correct is of the order of Dz / n_train, negligible beyond.
 _SCALE_DRAWS = 8
 _SCALE_ROWS = 100
+# Rows in time order: the first rows whose features' dependence sets the gap
+# between a fold and its fit's training rows (block_size="auto"), and the
+# largest share of a fold that gap may hold out on each side.
+_GAP_ROWS = 2**14
+_GAP_SHARE = 4
 
 
 class RowFeatures:
@@ -94,9 +100,9 @@ class _ResidualProducts:
     """The pipeline's map: row positions (a contiguous range) -> the products
     ``vec(r_i g_i' s_i')`` of their cross-fitted residuals and weights."""
 
-    def __init__(self, features, ridge, seed, n_folds, widths):
+    def __init__(self, features, ridge, labels, widths):
         self.features, self.ridge = features, ridge
-        self.seed, self.n_folds, self.widths = seed, n_folds, widths
+        self.labels, self.widths = labels, widths
 
     def transform(self, positions):
         lo, hi = int(positions[0]), int(positions[-1]) + 1
@@ -104,11 +110,37 @@ class _ResidualProducts:
         Dx, Dy, _, Dg = self.widths
         for a, b in _chunks(hi - lo, sum(self.widths) + Dx * Dy * Dg):
             A, B, C, G = self.features(lo + a, lo + b)
-            folds = fold_labels(self.seed, np.arange(lo + a, lo + b), self.n_folds)
+            folds = self.labels(np.arange(lo + a, lo + b))
             R = self.ridge.residuals(C, np.hstack([A, B]), folds)
             x, y = R[:, : A.shape[1]], R[:, A.shape[1] :]
             parts.append(residual_products(x, y, G))
         return np.vstack(parts)
+
+
+def fold_gap(block_size, features, n_rows, n_folds):
+    """Rows kept between each fold and the rows its fit trains on, for rows
+    in time order (:func:`~._ridge.time_fold_labels`): ``block_size`` rows,
+    or for ``"auto"`` the block length of the library's rule
+    (:class:`~skmmd._inference._blocks.BlockChoice`) read from the
+    features of x, y and z of the first ``_GAP_ROWS`` rows; at most a
+    ``1 / _GAP_SHARE`` share of a fold, so that every fit keeps most of its
+    rows. None for exchangeable rows (``block_size=None``: random folds)."""
+    if block_size is None:
+        return None
+    most = n_rows // (_GAP_SHARE * n_folds)
+    if block_size != "auto":
+        return min(int(block_size), most)
+    A, B, C, _ = features(0, min(n_rows, _GAP_ROWS))
+    dependence = _blocks.map_dependence([np.hstack([A, B, C])])
+    return min(_blocks.BlockChoice([dependence], "auto", 1).rows, most)
+
+
+def _labeller(fold_seed, n_rows, n_folds, gap):
+    """The fold labels of row positions: random folds (``gap`` None), or
+    contiguous ones with held-out rows near their edges."""
+    if gap is None:
+        return lambda positions: fold_labels(fold_seed, positions, n_folds)
+    return lambda positions: time_fold_labels(positions, n_rows, n_folds, gap)
 
 
 class ConditionalRun(NamedTuple):
@@ -120,6 +152,8 @@ class ConditionalRun(NamedTuple):
     p_value: float
     penalty: np.ndarray  # the ridge's penalty of each target
     unit: int  # rows per resampling unit
+    block: "int | None"  # rows per block (rows in time order), else None
+    block_scale: "float | None"  # the block null's correction, else None
 
 
 def conditional_parts(
@@ -133,9 +167,12 @@ def conditional_parts(
     resample_unit="auto",
     design=None,
     fold_seed=None,
+    block_size=None,
+    gap=None,
+    check_order=False,
 ):
     """The :class:`~skmmd.statistics._mean_norm.MultiplierParts` of one test, the
-    ridge's penalties and the resampling unit.
+    ridge's penalties, the resampling unit and the blocks.
 
     ``features(lo, hi)`` returns the features ``(A, B, C, G)`` of x, y and z
     and the weights of the rows ``lo .. hi - 1``. Two passes over the rows:
@@ -144,18 +181,38 @@ def conditional_parts(
     ``design``: a :class:`~skmmd.conditional._ridge.FoldDesign` shared by the
     tests with the same features of z and folds (``fold_seed``, default
     ``seed``), whose statistics and eigendecompositions they then compute once.
+
+    ``block_size`` (None, ``"auto"`` or int): rows in time order. The folds
+    are then contiguous stretches, each fit trained on rows more than
+    ``gap`` rows away from its fold (None: :func:`fold_gap`), the units are
+    consecutive rows and the bootstrap draws one multiplier per block of
+    them (:mod:`skmmd._inference._blocks`), its statistics widened by the
+    block null's correction. ``check_order``: with ``block_size=None``,
+    warn when the residual products of the first rows look serially
+    dependent (:func:`~skmmd._inference._base.warn_if_ordered`).
+
+    Returns
+    -------
+    parts, penalty, unit, block, block_scale
+        The bootstrap's parts, the penalty of each target, rows per unit,
+        rows per block and the block null's correction (both None for
+        exchangeable rows).
     """
     fold_seed = seed if fold_seed is None else fold_seed
     features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
+    if block_size is not None and gap is None:
+        gap = fold_gap(block_size, features, n_rows, n_folds)
+    labels = _labeller(fold_seed, n_rows, n_folds, gap)
     # Double cross-fitting (the x- and y-features of a row fit on disjoint
     # folds) where the folds allow: a row's noise then enters one of the two
     # fits used at another row, not both.
     split = widths[0] if n_folds >= 4 else None
-    ridge = RidgeFolds(n_folds, penalties, split, _UNDERSMOOTH, design)
+    ridge = RidgeFolds(
+        n_folds, penalties, split, _UNDERSMOOTH, design, held_out=gap is not None
+    )
     for lo, hi in _chunks(n_rows, sum(widths)):
         A, B, C, _ = features(lo, hi)
-        folds = fold_labels(fold_seed, np.arange(lo, hi), n_folds)
-        ridge.add(C, np.hstack([A, B]), folds)
+        ridge.add(C, np.hstack([A, B]), labels(np.arange(lo, hi)))
     # Eigendecompositions of Dz x Dz matrices on one BLAS thread: several
     # threads beside numba's idle workers oversubscribe the cores.
     with one_blas_thread():
@@ -165,10 +222,21 @@ def conditional_parts(
         unit = multiplier_unit(n_rows, _calibration.n_max(n_resamples), width)
     else:
         unit = resample_unit
-    products = _ResidualProducts(features, ridge, fold_seed, n_folds, widths)
-    stream = _streaming.Stream([products], [width], unit, seed)
+    products = _ResidualProducts(features, ridge, labels, widths)
+    if check_order and block_size is None:
+        head = min(n_rows, _budgets.ORDER_CHECK_ROWS)
+        warn_if_ordered([products.transform(np.arange(head))], seed)
+    ordered = block_size is not None
+    stream = _streaming.Stream([products], [width], unit, seed, ordered=ordered)
     stream.add((np.arange(n_rows), None), unit)
     (sums,) = stream.sums()
+    block = block_scale = None
+    if ordered:
+        # One multiplier per block of consecutive rows, the null corrected
+        # for the dependence between neighbouring blocks.
+        choice = _blocks.choose(block_size, [sums.series()], unit)
+        (sums,), (block_scale,) = choice.coarsen([sums])
+        block = choice.rows
     U, sizes = bootstrap_units(sums, n_rows, unit)
     kappa = 1.0
     # Without z the fits are means: no excess spread to speak of.
@@ -180,11 +248,14 @@ def conditional_parts(
             for lo, hi in _chunks(n_rows, sum(widths) + extra):
                 A, B, C, G = features(lo, hi)
                 positions = np.arange(lo, hi)
-                folds = fold_labels(fold_seed, positions, n_folds)
-                yield positions, C, np.hstack([A, B]), G, folds
+                yield positions, C, np.hstack([A, B]), G, labels(positions)
 
         kappa = null_scale(chunks, ridge, widths[0], n_draws=_SCALE_DRAWS, seed=seed)
-    return MultiplierParts(U, sizes, null_scale=kappa), ridge.penalty_, unit
+    scale = kappa if block_scale is None else kappa * block_scale
+    # Blocks: the bootstrap centered, so that the small mean the regressions'
+    # bias leaves in the products does not widen it once per block row.
+    parts = MultiplierParts(U, sizes, null_scale=scale, centered=ordered)
+    return parts, ridge.penalty_, unit, block, block_scale
 
 
 def calibrated(
@@ -208,7 +279,7 @@ def calibrated(
     -------
     run : ConditionalRun
     """
-    parts, penalty, unit = conditional_parts(
+    parts, penalty, unit, block, block_scale = conditional_parts(
         features, n_rows, seed, n_resamples=n_resamples, **options
     )
     rule = _calibration.sequential_rule(alpha) if n_resamples == "auto" else None
@@ -223,4 +294,4 @@ def calibrated(
     )
     p = float(_calibration.p_value(observed, null, tolerance))
     p = _calibration.final_p_value(rule, null.shape[0], p)
-    return ConditionalRun(parts, observed, null, p, penalty, unit)
+    return ConditionalRun(parts, observed, null, p, penalty, unit, block, block_scale)

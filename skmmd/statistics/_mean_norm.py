@@ -22,6 +22,13 @@ class MultiplierParts:
     null_scale : float, default=1.0
         Factor of the bootstrap statistics
         (:func:`skmmd.conditional._wild_bootstrap.null_scale`).
+    centered : bool, default=False
+        Draw the bootstrap from the unit sums centered at the mean row
+        (``U_g - m_g S / n``), as for a mean whose value is unknown. With
+        long units (blocks of rows in time order) a small mean of the row
+        features left by a regression's bias enters each unit's square
+        ``m_g`` times over, and the uncentered draws would widen the null by
+        it; centered draws estimate the spread about the mean only.
 
     Attributes
     ----------
@@ -53,8 +60,9 @@ class MultiplierParts:
     array([2.])
     """
 
-    def __init__(self, U, sizes, null_scale=1.0):
+    def __init__(self, U, sizes, null_scale=1.0, centered=False):
         self.null_scale = float(null_scale)
+        self.centered = bool(centered)
         self.U = np.asarray(U, dtype=np.float64)
         self.sizes = np.asarray(sizes, dtype=np.float64)
         if self.U.ndim != 2 or self.sizes.shape != (self.U.shape[0],):
@@ -92,7 +100,10 @@ class MultiplierParts:
         statistics, scales : ndarray of shape (B,)
             One per row of ``W``, and their rounding scales.
         """
-        WU = np.asarray(W, dtype=np.float64) @ self.U
+        W = np.asarray(W, dtype=np.float64)
+        WU = W @ self.U
+        if self.centered:
+            WU -= np.outer(W @ self.sizes, self.total / self.n)
         stat = np.einsum("bd,bd->b", WU, WU) * (self.null_scale / self.n)
         scale = np.abs(W).max(axis=1, initial=0.0) ** 2 * self._abs2 / self.n
         scale = scale * self.null_scale
