@@ -81,6 +81,8 @@ class ConditionalSearch:
     names : list of str or None, default=None
         The variables' names in messages (None: a table's column labels, an
         array's ``X1, X2, ...`` as causal-learn names its nodes).
+    caller : str, default="SkmmdCIT"
+        The adapter whose options are checked, as messages name it.
 
     Attributes
     ----------
@@ -91,9 +93,9 @@ class ConditionalSearch:
         The numbers of the data (text columns: codes, for causal-learn).
     """
 
-    def __init__(self, data, *, level, names=None, **options):
+    def __init__(self, data, *, level, names=None, caller="SkmmdCIT", **options):
         validate_parameter_constraints(
-            CONSTRAINTS, {**options, "level": level}, caller_name="SkmmdCIT"
+            CONSTRAINTS, {**options, "level": level}, caller_name=caller
         )
         self.table, self.data, self._missing = _read(data)
         if names is None:
@@ -103,6 +105,7 @@ class ConditionalSearch:
                 else [f"X{j + 1}" for j in range(self.data.shape[1])]
             )
         self.names = list(names)
+        self.ids = list(range(self.data.shape[1]))
         infinite = np.isinf(self.data).any(axis=0)
         if infinite.any():
             raise ValueError(
@@ -131,6 +134,37 @@ class ConditionalSearch:
     def _seed(self, stream, *key):
         """A seed of ``stream`` from ``random_state`` and the variables."""
         return _streams.search_seed(self.params["random_state"], stream, *key)
+
+    def _ids(self, *columns):
+        """The identities of ``columns`` in the seeds (their positions, or
+        those given to :meth:`extend`)."""
+        return [self.ids[j] for j in columns]
+
+    def extend(self, columns, ids):
+        """Add variables to the search: complete numeric columns of the
+        search's rows, each with an identity (a non-negative int) that the
+        seeds of its tests use in place of its position, so that its tests
+        do not depend on when it was added.
+
+        Parameters
+        ----------
+        columns : ndarray of shape (n_samples, n_new)
+            The new variables' values.
+        ids : list of int
+            Their identities.
+
+        Returns
+        -------
+        positions : list of int
+            Their columns in the search.
+        """
+        start = self.data.shape[1]
+        columns = np.asarray(columns, dtype=np.float64).reshape(len(self.data), -1)
+        self.data = np.hstack([self.data, columns])
+        self._missing = np.hstack([self._missing, np.isnan(columns)])
+        self.names += [f"X{start + j + 1}" for j in range(columns.shape[1])]
+        self.ids += [int(i) for i in ids]
+        return list(range(start, self.data.shape[1]))
 
     def _text(self, columns):
         """Whether any of ``columns`` is mapped as text."""
@@ -166,7 +200,7 @@ class ConditionalSearch:
                     f"variable {self.names[j]!r} (column {j} of data) is constant: "
                     "it is independent of everything; drop it before the search."
                 )
-            fitted = xy_map(V, self._seed(_streams.SEARCH_COLUMN, j))
+            fitted = xy_map(V, self._seed(_streams.SEARCH_COLUMN, *self._ids(j)))
             F = fitted.transform(V)
             features = np.zeros((len(self.data), F.shape[1]))
             features[rows] = F  # the rows with j missing stay unused
@@ -195,7 +229,9 @@ class ConditionalSearch:
             self.data[np.ix_(rows, S)],
             *margins,
             (self._column(i)[rows], self._column(k)[rows]),
-            self._seed(_streams.SEARCH_SCREEN, i, k, len(S), *S),
+            self._seed(
+                _streams.SEARCH_SCREEN, *self._ids(i, k), len(S), *self._ids(*S)
+            ),
         )
         return [S[j] for j in kept]
 
@@ -230,9 +266,9 @@ class ConditionalSearch:
                     Z,
                     self.params["n_z_features"],
                     len(self.data),
-                    self._seed(_streams.SEARCH_Z_MAP, *S),
+                    self._seed(_streams.SEARCH_Z_MAP, *self._ids(*S)),
                 ),
-                weight_map(Z, self._seed(_streams.SEARCH_WEIGHTS, *S)),
+                weight_map(Z, self._seed(_streams.SEARCH_WEIGHTS, *self._ids(*S))),
             )
         return self._z_maps[key]
 
@@ -265,6 +301,11 @@ class ConditionalSearch:
         """The p-value of columns ``i`` and ``k`` independent given the
         columns ``S`` (a list, possibly empty), on the rows complete for
         all of them."""
+        return self.test(i, k, S).p_value
+
+    def test(self, i, k, S):
+        """The :class:`~._pipeline.ConditionalRun` of :meth:`p_value`'s test
+        (its statistic, null and p-value)."""
         A, B = self._column(i), self._column(k)
         complete = self._complete([i, k, *S])
         rows = None if complete.all() else np.flatnonzero(complete)
@@ -294,18 +335,20 @@ class ConditionalSearch:
         return calibrated(
             RowFeatures(A, B, z, weights),
             len(A),
-            self._seed(_streams.SEARCH_TEST, 1, i, k, len(S), *S),
+            self._seed(
+                _streams.SEARCH_TEST, 1, *self._ids(i, k), len(S), *self._ids(*S)
+            ),
             n_resamples=self.params["n_resamples"],
             alpha=self.level,
             n_folds=self.params["n_folds"],
             design=design,
             fold_seed=self._seed(
-                _streams.SEARCH_FOLDS, len(S), *S
+                _streams.SEARCH_FOLDS, len(S), *self._ids(*S)
             ),  # one design per set
             block_size=block_size,
             gap=self._fold_gap(),
             check_order=check,
-        ).p_value
+        )
 
 
 def _read(data):
