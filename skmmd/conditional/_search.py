@@ -27,6 +27,7 @@ from sklearn.utils import check_random_state
 from .._utils import _streams
 from .._utils._compat import validate_parameter_constraints
 from .._utils._tables import is_dataframe
+from .._utils._threads import one_blas_thread
 from ._estimator import ConditionalHSICTest
 from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
 from ._pipeline import RowFeatures, calibrated, fold_gap
@@ -305,7 +306,13 @@ class ConditionalSearch:
 
     def test(self, i, k, S):
         """The :class:`~._pipeline.ConditionalRun` of :meth:`p_value`'s test
-        (its statistic, null and p-value)."""
+        (its statistic, null and p-value), on one BLAS thread: a search's
+        tests are many and small, and threads would wait for each other
+        more than they work."""
+        with one_blas_thread():
+            return self._test(i, k, S)
+
+    def _test(self, i, k, S):
         A, B = self._column(i), self._column(k)
         complete = self._complete([i, k, *S])
         rows = None if complete.all() else np.flatnonzero(complete)
