@@ -7,12 +7,14 @@ import functools
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
 
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions
 from ._blocks import (
     BLOCK_SIZE_CONSTRAINT,
+    check_columns,
     check_features,
     check_order,
     check_projection,
@@ -92,17 +94,40 @@ def order_features(transformer, rows, to_host, seed):
     wide map's projected at once, as the check projects them, so that one
     sample's features are held at a time; a map of several blocks, such as
     a table's, projects each block's as it maps it, through its
-    ``projected_features(rows, projection)``), or None where the map
-    rejects them: the pipeline then names the rows at fault, and the check
-    stays silent."""
+    ``projected_features(rows, projection)``; a wide map of independent
+    draws with ``transform_columns`` computes only a seeded sample of its
+    draws' columns, :func:`sampled_columns`), or None where the map rejects
+    them: the pipeline then names the rows at fault, and the check stays
+    silent."""
     projected = getattr(transformer, "projected_features", None)
     try:
         with np.errstate(all="ignore"):
             if projected is not None:
                 return projected(rows, lambda width: check_projection(width, seed))
+            columns = sampled_columns(transformer, rows, seed)
+            if columns is not None:
+                Z = transformer.transform_columns(rows, columns)
+                return np.asarray(Z, dtype=np.float64)
             return check_features(to_host(transformer.transform(rows)), seed)
     except (ValueError, TypeError):
         return None
+
+
+def sampled_columns(transformer, rows, seed):
+    """The columns of a wide map the order check computes alone
+    (:func:`~._blocks.check_columns`), for a map of independent draws with
+    ``transform_columns`` (a Fourier map's) and rows in NumPy; else None:
+    every feature is computed and projected."""
+    columns_of = getattr(transformer, "transform_columns", None)
+    draws_of = getattr(transformer, "column_draws", None)
+    if columns_of is None or draws_of is None:
+        return None
+    if not (isinstance(rows, np.ndarray) or sp.issparse(rows)):
+        return None
+    draws = draws_of()
+    if draws is None or draws.size <= _budgets.ORDER_CHECK_WIDTH:
+        return None
+    return check_columns(draws, seed)
 
 
 class OrderHeads:

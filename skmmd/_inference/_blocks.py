@@ -355,6 +355,24 @@ def check_projection(width, seed):
     return R / np.sqrt(R.shape[1])
 
 
+def check_columns(draws, seed):
+    """The columns a check reads of a map whose columns come from
+    independent draws (``draws``: each column's draw, a sampler's
+    ``column_draws()``): every column of a seeded sample of
+    ``_budgets.ORDER_CHECK_DRAWS`` draws, fewer where their columns would
+    be more than ``_budgets.ORDER_CHECK_WIDTH`` (at least one draw). Their
+    features are those of the same map with fewer draws, whose traced
+    autocovariances estimate the whole map's up to a factor, which the
+    inflation's ratio does not see."""
+    draws = np.asarray(draws)
+    labels = np.unique(draws)
+    fit = _budgets.ORDER_CHECK_WIDTH * labels.size // max(draws.size, 1)
+    k = max(1, min(_budgets.ORDER_CHECK_DRAWS, fit))
+    rng = _streams.generator(seed, _streams.ORDER_CHECK)
+    chosen = rng.choice(labels, size=min(k, labels.size), replace=False)
+    return np.flatnonzero(np.isin(draws, chosen))
+
+
 def inflation(samples, seed, paired=False):
     """How much wider the null of a statistic of these rows' features is
     than the one exchangeable rows give: the traced long-run variance of

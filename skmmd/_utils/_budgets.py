@@ -115,3 +115,9 @@ ORDER_CHECK_ROWS = 2048
 ORDER_CHECK_MIN = 64
 ORDER_CHECK_WIDTH = 64
 ORDER_INFLATION = 1.25
+# The independent draws (a Fourier map's frequencies) the check reads of a map
+# that computes a sample of its columns alone (transform_columns): each
+# draw's columns are the features of a smaller map of the same kernel, so a
+# sample of draws shows the rows' dependence as a projection of all columns
+# does, without computing the others.
+ORDER_CHECK_DRAWS = 16

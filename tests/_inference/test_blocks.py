@@ -163,3 +163,23 @@ def test_the_paired_check_multiplies_the_two_variables_correlations(rng):
     # Sum over lags of (0.8^k)^2: 1 + 2 * 0.64 / 0.36 = 4.6.
     assert _blocks.inflation([x, y], 0, paired=True) == pytest.approx(4.6, rel=0.3)
     assert _blocks.inflation([x, rng.normal(size=(2000, 1))], 0, paired=True) < 1.3
+
+
+def test_the_order_check_reads_whole_draws_of_a_fourier_map(rng):
+    from skmmd import RandomFourierSampler
+    from skmmd._inference._base import order_features
+    from skmmd._utils import _budgets
+
+    X = ar1(rng, 2000, 0.5, 3)
+    rff = RandomFourierSampler(n_components=1024, random_state=0).fit(X)
+    columns = _blocks.check_columns(rff.column_draws(), 7)
+    # Both columns (cos and sin) of ORDER_CHECK_DRAWS frequencies, seeded.
+    assert columns.size == 2 * _budgets.ORDER_CHECK_DRAWS
+    assert set(columns[columns >= 512] - 512) == set(columns[columns < 512])
+    np.testing.assert_array_equal(columns, _blocks.check_columns(rff.column_draws(), 7))
+    Z = order_features(rff, X, lambda a: a, 7)
+    np.testing.assert_allclose(Z, rff.transform(X)[:, columns], rtol=1e-12, atol=1e-14)
+    with pytest.warns(_blocks.SerialDependenceWarning):
+        _blocks.check_order([Z], 7)
+    iid = order_features(rff, rng.normal(size=(2000, 3)), lambda a: a, 7)
+    assert _blocks.inflation([iid], 7) < _budgets.ORDER_INFLATION

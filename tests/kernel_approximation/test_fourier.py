@@ -276,3 +276,28 @@ def test_feature_names():
     X = np.random.default_rng(0).normal(size=(5, 3))
     names = RandomFourierSampler(n_components=4).fit(X).get_feature_names_out()
     assert list(names) == [f"randomfouriersampler{i}" for i in range(4)]
+
+
+@pytest.mark.parametrize(
+    "feature, n_components", [("cos_sin", 64), ("cos_sin", 65), ("cos_phase", 33)]
+)
+@pytest.mark.parametrize("sparse", [False, True])
+def test_transform_columns_are_those_of_transform(feature, n_components, sparse):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4))
+    rff = RandomFourierSampler(
+        feature=feature, n_components=n_components, random_state=0
+    ).fit(X)
+    columns = rng.permutation(n_components)[:17]
+    columns = np.r_[columns, n_components - 1, 0]  # the last (phase) column too
+    rows = sp.csr_matrix(X) if sparse else X
+    Z = rff.transform_columns(rows, columns)
+    np.testing.assert_allclose(Z, rff.transform(X)[:, columns], rtol=1e-12, atol=1e-14)
+    assert Z.dtype == np.float64
+    Z32 = rff.transform_columns(X.astype(np.float32), columns)
+    assert Z32.dtype == np.float32
+
+
+def test_normalized_features_have_no_columns_alone():
+    # Each normalized column depends on the whole row's norm.
+    assert NormalizedRandomFourierSampler.transform_columns is None
