@@ -1,7 +1,7 @@
 """
-=====================================================================
+======================================================================
 Causal discovery on time series: PCMCI with the kernel test vs ParCorr
-=====================================================================
+======================================================================
 
 Four series, each strongly autocorrelated, with lagged links that are
 non-linear: ``x`` drives ``y`` through a square one step later (a
