@@ -121,3 +121,9 @@ ORDER_INFLATION = 1.25
 # sample of draws shows the rows' dependence as a projection of all columns
 # does, without computing the others.
 ORDER_CHECK_DRAWS = 16
+
+# A causal search's tests of fewer rows than this run on one BLAS thread:
+# their products and eigendecompositions are small, and threads would wait
+# for each other more than they work; larger ones keep BLAS's threads for
+# the regressions' products of all rows.
+SEARCH_ONE_THREAD_ROWS = 2**13

@@ -19,12 +19,14 @@ causal-learn's ``mv_fisherz`` does), each map fit on the rows where its
 variables are present.
 """
 
+import contextlib
 from collections import OrderedDict
 
 import numpy as np
+from sklearn import config_context
 from sklearn.utils import check_random_state
 
-from .._utils import _streams
+from .._utils import _budgets, _streams
 from .._utils._compat import validate_parameter_constraints
 from .._utils._tables import is_dataframe
 from .._utils._threads import one_blas_thread
@@ -306,10 +308,14 @@ class ConditionalSearch:
 
     def test(self, i, k, S):
         """The :class:`~._pipeline.ConditionalRun` of :meth:`p_value`'s test
-        (its statistic, null and p-value), on one BLAS thread: a search's
-        tests are many and small, and threads would wait for each other
-        more than they work."""
-        with one_blas_thread():
+        (its statistic, null and p-value). Below
+        ``_budgets.SEARCH_ONE_THREAD_ROWS`` rows on one BLAS thread: a
+        search's tests are many and small. The maps skip scikit-learn's
+        finiteness checks of their inputs: the search's values were checked
+        once (infinite values refused, missing ones left out of each test)."""
+        small = len(self.data) < _budgets.SEARCH_ONE_THREAD_ROWS
+        threads = one_blas_thread() if small else contextlib.nullcontext()
+        with threads, config_context(assume_finite=True):
             return self._test(i, k, S)
 
     def _test(self, i, k, S):
