@@ -19,6 +19,7 @@ from ._options import (
     add_common,
     add_correction,
     add_report_out,
+    blocks_phrase,
     check_common,
     check_correction,
     check_report_out,
@@ -91,15 +92,10 @@ def _fitted_test(args, table, target, given, others):
         "n_resamples": args.n_resamples,
         "alpha": args.alpha,
         "random_state": args.seed,
+        "block_size": args.block_size,
     }
     if given:
-        if args.block_size is not None:
-            raise ValueError(
-                "--block-size applies to the tests of independence, not yet to "
-                "the conditional test of --given."
-            )
         return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
-    common["block_size"] = args.block_size
     if args.aggregate:
         return AggregatedHSICTest(statistic=args.statistic, **common).fit(X, y)
     exact = None if args.exact else "auto"
@@ -138,6 +134,7 @@ def _lines(args, test, effect, left_out=0):
         kernel = (
             "kernel: auto (random features), ridge residuals on the given "
             f"columns' features; {args.n_resamples} bootstrap draws"
+            f"{blocks_phrase(test)}"
         )
         statistic = (
             f"T        = {test.statistic_:.6g} (n times the squared "

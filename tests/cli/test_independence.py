@@ -194,3 +194,24 @@ def test_cli_independence_aggregate(dependence_table, capsys):
         main([*args, "--aggregate", "--explain"])
     assert exit.value.code == 2
     assert "leave out --given, --exact and --explain" in capsys.readouterr().err
+
+
+def test_cli_given_takes_blocks_of_rows_in_time_order(tmp_path, capsys):
+    import pandas as pd
+
+    from tests.helpers.data import ar1
+
+    rng = np.random.default_rng(5)
+    z = ar1(rng, 600, 0.8)
+    x, y = np.sin(2 * z) + 0.5 * ar1(rng, 600, 0.8), np.cos(2 * z) + ar1(rng, 600, 0.8)
+    path = tmp_path / "series.csv"
+    pd.DataFrame({"x": x[:, 0], "y": y[:, 0], "z": z[:, 0]}).to_csv(path, index=False)
+    args = ["independence", str(path), "--target", "y", "--given", "z"]
+    assert main([*args, "--n-resamples", "99", "--block-size", "24", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = skmmd.conditional_independence_test(
+        x, y, z, n_resamples=99, block_size=24, random_state=0
+    )
+    assert out["p_value"] == expected.pvalue
+    main([*args, "--n-resamples", "99", "--block-size", "24"])
+    assert "(blocks of 24 consecutive rows)" in capsys.readouterr().out
