@@ -69,6 +69,12 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         the same blocks for every bandwidth (``"auto"``: the longest any
         bandwidth's Stein features ask for), each null corrected on its own
         (:ref:`time_ordered`). ``None``: independent rows.
+    chain_axis : {"auto", 0, 1}, default="auto"
+        The axis of a 3-D array of MCMC chains that indexes the chains: 0
+        for ``(chains, draws, d)`` (PyMC, NumPyro, Stan), 1 for ``(draws,
+        chains, d)`` (emcee); ``"auto"``: the shorter of the first two axes
+        when the other is more than twice as long, else a ValueError (see
+        :class:`KernelSteinTest`). ArviZ posteriors are read by their dims.
     batch : int, default=None
         Draws per batch.
     random_state : int, RandomState instance or None, default=None
@@ -204,6 +210,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         alpha=0.05,
         resample_unit="auto",
         block_size=None,
+        chain_axis="auto",
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -224,6 +231,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         self.alpha = alpha
         self.resample_unit = resample_unit
         self.block_size = block_size
+        self.chain_axis = chain_axis
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs

@@ -16,8 +16,9 @@ def goodness_of_fit_test(X, model, *, aggregate=False, **options):
     ----------
     X : DataFrame, array-like of shape (n,) or (n, d), or MCMC chains
         The rows tested (a 1-D array: a sample of one variable, as in
-        :func:`scipy.stats.goodness_of_fit`), or unthinned chains: an array
-        ``(draws, chains, d)`` or ArviZ ``InferenceData``
+        :func:`scipy.stats.goodness_of_fit`), or unthinned chains: a 3-D
+        array ``(chains, draws, d)`` or ``(draws, chains, d)`` (the option
+        ``chain_axis`` says which) or ArviZ ``InferenceData``
         (:meth:`KernelSteinTest.fit`).
     model : object
         The model: a score function ``score(X) -> (n, d)``, a frozen
@@ -36,7 +37,8 @@ def goodness_of_fit_test(X, model, *, aggregate=False, **options):
         Parameters of :class:`KernelSteinTest` (or of
         :class:`AggregatedKernelSteinTest`), e.g. ``n_resamples``,
         ``random_state``, ``block_size`` (rows in time order, MCMC chains:
-        :ref:`time_ordered`).
+        :ref:`time_ordered`), ``chain_axis`` (the axis of a 3-D array of
+        chains that indexes them).
 
     Returns
     -------

@@ -37,7 +37,9 @@ from .._inference._streaming import Stream
 from .._utils import _budgets
 from .._utils._compat import (
     Interval,
+    Options,
     RealNotInt,
+    StrOptions,
     fit_context,
     is_fitted,
     validate_data,
@@ -112,9 +114,11 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
 
 
 # The parameters every goodness-of-fit test has: the calibration loop's, the
-# part of the rows a model is fit on (train_size) and a score's support.
+# part of the rows a model is fit on (train_size), a score's support and the
+# axis of a 3-D array of MCMC chains that indexes the chains.
 LOOP_CONSTRAINTS = {
     "support": [None, tuple, list],
+    "chain_axis": [StrOptions({"auto"}), Options(Integral, {0, 1})],
     **{
         name: SHARED_CONSTRAINTS[name]
         for name in (
@@ -394,10 +398,13 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         ----------
         X : DataFrame, array-like of shape (n, d), MCMC chains
             The rows tested, numeric (a dask array: reduced on the workers).
-            MCMC chains, unthinned: an array of shape ``(draws, chains, d)``
-            (emcee's ``get_chain()``) or ArviZ ``InferenceData`` (its
-            posterior); their draws are tested as rows in time order
-            (``block_size=None`` then means ``"auto"``; ``n_chains_``).
+            MCMC chains, unthinned: a 3-D array, ``(chains, draws, d)``
+            (PyMC, NumPyro, Stan) or ``(draws, chains, d)`` (emcee's
+            ``get_chain()``), its chains' axis given by ``chain_axis``; or
+            ArviZ ``InferenceData`` (its posterior, read by its ``chain`` and
+            ``draw`` dims). Their draws are tested as rows in time order,
+            chain after chain (``block_size=None`` then means ``"auto"``;
+            ``n_chains_``).
         y : None
             Ignored.
 
@@ -409,7 +416,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         engine = _engines.engine_for(X)
         self.n_chains_ = None
         if not engine.lazy and is_chains(X):
-            X, self.n_chains_ = chain_rows(X)
+            X, self.n_chains_ = chain_rows(X, self.chain_axis)
         if self._exact() and engine.lazy:
             raise TypeError(
                 "The exact test (transformer=None) is quadratic and takes "

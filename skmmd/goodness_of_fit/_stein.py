@@ -95,6 +95,15 @@ default="auto"
         wild bootstrap), so that the p-value holds when neighbouring rows
         depend on each other; ``"auto"`` chooses the length from the Stein
         features. ``None``: independent rows (:ref:`time_ordered`).
+    chain_axis : {"auto", 0, 1}, default="auto"
+        The axis of a 3-D array of MCMC chains (see :meth:`fit`) that
+        indexes the chains: 0 for ``(chains, draws, d)`` (PyMC, NumPyro,
+        Stan), 1 for ``(draws, chains, d)`` (emcee's ``get_chain()``).
+        ``"auto"``: the shorter of the first two axes (chains are few, draws
+        many) when the other is more than twice as long; closer ones raise a
+        ValueError that asks for it (see Notes). ArviZ ``InferenceData`` and
+        xarray posteriors are read by their ``chain`` and ``draw`` dims, and
+        2-D rows have no chains: neither reads it.
     batch : int, default=None
         Draws per batch (``None``: bounded to about 2^23 entries).
     random_state : int, RandomState instance or None, default=None
@@ -200,6 +209,14 @@ default="auto"
     its first chunk (with ``bandwidth="median"`` or ``"auto"``, the
     bandwidth of that chunk) and tests every row, that chunk's too.
 
+    A 3-D array whose first two axes are within a factor of 2 of each other
+    (``(30, 40, d)``) is refused under ``chain_axis="auto"``, not warned
+    about: read along the wrong axis its chains are interleaved, the blocks
+    of ``block_size="auto"`` join draws of different chains out of time
+    order and ``n_chains_`` counts draws, so a warning would still return an
+    answer that depends on the layout, where stating ``chain_axis`` costs
+    one keyword.
+
     References
     ----------
     .. [1] Q. Liu, J. Lee and M. Jordan. A kernelized Stein discrepancy for
@@ -248,6 +265,7 @@ default="auto"
         alpha=0.05,
         resample_unit="auto",
         block_size=None,
+        chain_axis="auto",
         batch=None,
         random_state=None,
         n_jobs=None,
@@ -266,6 +284,7 @@ default="auto"
         self.alpha = alpha
         self.resample_unit = resample_unit
         self.block_size = block_size
+        self.chain_axis = chain_axis
         self.batch = batch
         self.random_state = random_state
         self.n_jobs = n_jobs
