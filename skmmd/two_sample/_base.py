@@ -108,11 +108,16 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ],
     }
 
-    def _two_samples(self, X, Y, reset, min_rows=2, rows=None):
+    def _two_samples(self, X, Y, reset, min_rows=2, rows=None, maps=False):
         """Validated ``(X, Y, classes)`` of in-memory samples with the row
         operations ``rows`` (by default, of ``X``'s kind): see
-        :func:`._inputs.two_samples`."""
+        :func:`._inputs.two_samples`. ``maps``: the samples go to feature
+        maps (a column report's) even for the exact test, so DataFrames stay
+        DataFrames, their columns named."""
         rows = _engines.rows_for(X) if rows is None else rows
+        options = self._input_options(X)
+        if maps:
+            options["pass_through"] = True
         return _inputs.two_samples(
             self,
             X,
@@ -120,7 +125,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             reset=reset,
             min_rows=min_rows,
             namespace=rows.namespace,
-            **self._input_options(X),
+            **options,
         )
 
     @property
@@ -198,7 +203,9 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """
         check_is_fitted(self)
         needs_pandas("explain")
-        X, Y, _ = self._two_samples(X, y, reset=False)
+        # The report maps columns (by name in a DataFrame), never with the
+        # exact kernel: its samples stay as given.
+        X, Y, _ = self._two_samples(X, y, reset=False, maps=True)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         engine = _engines.engine_for(X)

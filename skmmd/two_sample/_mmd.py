@@ -369,6 +369,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
                 "The exact test (transformer=None) is quadratic and takes "
                 "in-memory arrays; give a transformer to test dask arrays."
             )
+        given = (X, y)  # the exact test's report takes the samples as given
         X, Y, classes = engine.samples(self, X, y, validate=self._two_samples)
         self.classes_ = np.array([0, 1]) if classes is None else classes
         m, n = engine.n_rows(X), engine.n_rows(Y)
@@ -390,7 +391,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             return self._fit_stream(engine, X, Y, [self.transformer_, *columns], seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
-        return _fit_exact(self, X, Y, m, n, seed, rng)
+        return _fit_exact(self, X, Y, m, n, seed, rng, given)
 
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
@@ -485,10 +486,12 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         return tags
 
 
-def _fit_exact(test, X, Y, m, n, seed, rng):
+def _fit_exact(test, X, Y, m, n, seed, rng, given):
     """The exact test's fit on the host samples ``X`` and ``Y``: the median
     or given bandwidth, the Gram's blocks in the one calibration loop, the
-    columns' report in a second pass in memory."""
+    columns' report in a second pass in memory, on the inputs ``given`` to
+    ``fit`` (a DataFrame's columns by name, not the kernel's array of
+    numbers)."""
     pooled = _inputs.stack(X, Y)
     test.transformer_ = None
     test.bandwidth_ = (
@@ -510,7 +513,7 @@ def _fit_exact(test, X, Y, m, n, seed, rng):
     test._set_results([sums], m, n, seed)
     test.witness_weights_ = None
     if test.explain_columns is not False:  # a second pass, in memory
-        report = test.explain(X, Y, columns=test._columns())
+        report = test.explain(*given, columns=test._columns())
         second_pass_decision(test, report)
     return test
 
