@@ -115,7 +115,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         maps (a column report's) even for the exact test, so DataFrames stay
         DataFrames, their columns named."""
         rows = _engines.rows_for(X) if rows is None else rows
-        options = self._input_options(X)
+        options = {**self._input_options(X), "numbers_only": self._numbers_only}
         if maps:
             options["pass_through"] = True
         return _inputs.two_samples(
@@ -137,6 +137,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 f"{type(self).__name__!r} object has no attribute 'n_samples_seen_'"
             )
         return np.array(stream.n_rows, dtype=np.int64)
+
+    # What takes a DataFrame's columns as numbers only, and the fix, for
+    # the error naming the others (see _inputs.two_samples).
+    _numbers_only = None
 
     def _input_options(self, X=None):
         """Inputs pass through to transformers (not to the exact kernel); NaN

@@ -393,6 +393,12 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
         return _fit_exact(self, X, Y, m, n, seed, rng, given)
 
+    _numbers_only = (
+        "the exact kernel (transformer=None) takes numeric columns only; the "
+        "default transformer='auto' (a TabularSampler) encodes text, categories "
+        "and datetimes."
+    )
+
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
 
