@@ -110,10 +110,9 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
 
     def _two_samples(self, X, Y, reset, min_rows=2, rows=None, maps=False):
         """Validated ``(X, Y, classes)`` of in-memory samples with the row
-        operations ``rows`` (by default, of ``X``'s kind): see
-        :func:`._inputs.two_samples`. ``maps``: the samples go to feature
-        maps (a column report's) even for the exact test, so DataFrames stay
-        DataFrames, their columns named."""
+        operations ``rows`` (by default, of ``X``'s kind; ``maps``: for feature
+        maps, DataFrames kept, even of the exact test): see
+        :func:`._inputs.two_samples`."""
         rows = _engines.rows_for(X) if rows is None else rows
         options = {**self._input_options(X), "numbers_only": self._numbers_only}
         if maps:
@@ -138,9 +137,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             )
         return np.array(stream.n_rows, dtype=np.int64)
 
-    # What takes a DataFrame's columns as numbers only, and the fix, for
-    # the error naming the others (see _inputs.two_samples).
-    _numbers_only = None
+    _numbers_only = None  # what takes numbers only: _inputs.two_samples
 
     def _input_options(self, X=None):
         """Inputs pass through to transformers (not to the exact kernel); NaN
@@ -207,9 +204,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """
         check_is_fitted(self)
         needs_pandas("explain")
-        # The report maps columns (by name in a DataFrame), never with the
-        # exact kernel: its samples stay as given.
-        X, Y, _ = self._two_samples(X, y, reset=False, maps=True)
+        X, Y, _ = self._two_samples(X, y, reset=False, maps=True)  # by name
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         engine = _engines.engine_for(X)

@@ -358,17 +358,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         engine = _engines.engine_for(X)
         if self.explain_columns is not False:
             needs_pandas("explain_columns")
-        if self.transformer is None and self.block_size is not None:
-            raise ValueError(
-                f"block_size={self.block_size!r} resamples blocks of the unit sums "
-                "of a feature map; the exact test (transformer=None) has none: use "
-                "a transformer (e.g. the default 'auto')."
-            )
-        if engine.lazy and self.transformer is None:
-            raise TypeError(
-                "The exact test (transformer=None) is quadratic and takes "
-                "in-memory arrays; give a transformer to test dask arrays."
-            )
+        _check_exact(self, engine)
         given = (X, y)  # the exact test's report takes the samples as given
         X, Y, classes = engine.samples(self, X, y, validate=self._two_samples)
         self.classes_ = np.array([0, 1]) if classes is None else classes
@@ -490,6 +480,22 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             else get_tags(self._map()).input_tags.sparse
         )
         return tags
+
+
+def _check_exact(test, engine):
+    """The exact test's refusals, before any work: ``block_size`` (it has
+    no unit sums to resample in blocks) and lazy (dask) arrays."""
+    if test.transformer is None and test.block_size is not None:
+        raise ValueError(
+            f"block_size={test.block_size!r} resamples blocks of the unit sums "
+            "of a feature map; the exact test (transformer=None) has none: use "
+            "a transformer (e.g. the default 'auto')."
+        )
+    if engine.lazy and test.transformer is None:
+        raise TypeError(
+            "The exact test (transformer=None) is quadratic and takes "
+            "in-memory arrays; give a transformer to test dask arrays."
+        )
 
 
 def _fit_exact(test, X, Y, m, n, seed, rng, given):
