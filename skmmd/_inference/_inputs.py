@@ -27,6 +27,7 @@ from .._utils._tables import (
     column_labels,
     dtypes_by_label,
     is_dataframe,
+    not_numbers,
 )
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 
@@ -185,15 +186,22 @@ def check_same_columns(X, Y):
 
 
 @contextmanager
-def _as_numbers(name):
+def _as_numbers(name, V=None, numbers_only=None):
     """Name the input in numpy's errors converting it (strings, mixed
-    objects, timestamps), and say what takes such values."""
+    objects, timestamps), and say what takes such values; of a DataFrame
+    ``V``, the columns, and what takes numbers only (``numbers_only``)."""
     try:
         yield
     except (ValueError, TypeError) as error:
         raised_in = traceback.extract_tb(error.__traceback__)[-1].filename
         if raised_in.endswith("validation.py"):  # scikit-learn's own checks
             raise
+        bad, example = not_numbers(V, times=False) if is_dataframe(V) else ([], 0)
+        if bad and numbers_only:
+            raise type(error)(
+                f"{name}'s columns {bad[:10]} are not numbers (such as "
+                f"{example!r}): {numbers_only}"
+            ) from error
         raise type(error)(
             f"{name} could not be read as an array of numbers ({error}); for "
             "strings, categories or mixed columns pass DataFrames, which the "
@@ -449,6 +457,7 @@ def two_samples(
     pass_through=False,
     allow_nan=False,
     namespace=None,
+    numbers_only=None,
 ):
     """Validated ``(X, Y, classes)`` from two samples or pooled + labels.
 
@@ -459,7 +468,8 @@ def two_samples(
     the exact kernel, so DataFrames and object sequences are kept as they are
     (``allow_nan``: the transformers accept missing values). ``namespace``:
     ``(xp, device)`` of array-API input, as the engine seam recognised it
-    (None for host input).
+    (None for host input). ``numbers_only``: what takes numbers only, for
+    the error naming a DataFrame's other columns.
     """
     if Y is None:
         raise ValueError(
@@ -479,7 +489,7 @@ def two_samples(
     # A partial_fit chunk (min_rows=0) may hold no rows of a sample; the
     # sizes are checked below, naming the sample.
     params = {**_array_params(X, mode, allow_nan), "ensure_min_samples": 0}
-    with _as_numbers("X"):
+    with _as_numbers("X", X, numbers_only):
         X = validate_data(estimator, X, reset=reset, **params)
     if min_rows and X.shape[0] == 0:
         raise ValueError(f"X has no rows; each sample needs at least {min_rows}.")
@@ -504,17 +514,17 @@ def two_samples(
         labels, classes = _classes(labels, X.shape[0])
         X, Y = X[labels == classes[0]], X[labels == classes[1]]
     else:
-        Y = _second_sample(estimator, X, Y, params)
+        Y = _second_sample(estimator, X, Y, params, numbers_only)
         classes = None
     _check_sizes(X.shape[0], Y.shape[0], min_rows)
     return X, Y, classes
 
 
-def _second_sample(estimator, X, Y, params):
+def _second_sample(estimator, X, Y, params, numbers_only=None):
     """Y validated as a second sample of X's width."""
     allow_nan = params.get("ensure_all_finite") == "allow-nan"
     _check_values(estimator, Y, "Y", allow_nan, of_two_samples=True)
-    with _as_numbers("Y"):
+    with _as_numbers("Y", Y, numbers_only):
         Y = check_array(Y, input_name="Y", **params)
     if isinstance(X.dtype, np.dtype) and isinstance(Y.dtype, np.dtype):
         try:

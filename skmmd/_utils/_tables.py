@@ -80,6 +80,52 @@ def numeric_dtype(dtype):
     )
 
 
+def not_numbers(X, columns=None, times=True):
+    """``(labels, example)``: the columns of ``X`` (a DataFrame, or a 2-D
+    array by position; ``columns``: those only) whose values do not read as
+    numbers, and one such value. Columns of a numeric or boolean dtype are
+    not read; datetimes and timedeltas are numbers with ``times``."""
+    import pandas as pd  # only reached to name the columns of an error
+
+    frame = is_dataframe(X)
+    if columns is None:
+        columns = column_labels(X) if frame else range(X.shape[1])
+    dtypes = dtypes_by_label(X) if frame else {}
+    bad, example = [], None
+    for c in columns:
+        dtype = dtypes.get(c)
+        if dtype is not None and getattr(dtype, "kind", "O") in "biuf":
+            continue
+        values = X[c].to_numpy() if frame else X[:, c]
+        values = values[~np.asarray(pd.isna(values), dtype=bool)]
+        if dtype is not None and numeric_dtype(dtype):  # datetimes, timedeltas
+            unreadable = values[:0] if times else values[:1]
+        elif _reads_as_numbers(values):
+            continue
+        else:
+            unreadable = [v for v in values if not _reads_as_number(v)][:1]
+        if len(unreadable):
+            bad.append(c)
+            example = unreadable[0] if example is None else example
+    return bad, example
+
+
+def _reads_as_number(value):
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _reads_as_numbers(values):
+    try:
+        values.astype(np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def check_numbers_only(frame, name="X"):
     """Raise a ValueError naming the columns of a pandas or dask DataFrame
     that do not hold numbers or booleans (by dtype: nothing is computed)."""

@@ -18,6 +18,7 @@ from .._utils._tables import (
     column_labels,
     dtypes_by_label,
     is_dataframe,
+    not_numbers,
     numeric_array_column,
     numeric_dtype,
     numeric_series,
@@ -208,7 +209,10 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                     f"columns are {keys[:20]}."
                 )
             categorical = list(self.categorical)
-        return [c for c in keys if c not in categorical], categorical
+        numeric = [c for c in keys if c not in categorical]
+        if self.categorical != "auto":
+            _check_numbers(X, numeric)
+        return numeric, categorical
 
     @property
     def bandwidth_(self):
@@ -510,6 +514,18 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
         if name in norms:
             q += norms[name]
     return out, P
+
+
+def _check_numbers(X, numeric):
+    """A ValueError naming the columns left out of ``categorical`` that do
+    not read as numbers (text), before any block is fitted."""
+    bad, example = not_numbers(X, numeric)
+    if bad:
+        raise ValueError(
+            f"categorical leaves out columns {bad[:10]} that hold text (such as "
+            f"{example!r}), which the numeric block cannot read as numbers: list "
+            "them in categorical, or use categorical='auto'."
+        )
 
 
 def _check_kinds(sampler, X):

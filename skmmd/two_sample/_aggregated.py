@@ -308,6 +308,13 @@ class AggregatedMMDTest(_BaseMMDTest):
         transformers = self._fit_transformers(fit_rows, rng, labels=labels)
         return self._fit_stream(engine, X, Y, transformers, seed)
 
+    _numbers_only = (
+        "the grid of bandwidths (transformers='auto', or mmd_test's "
+        "aggregate=True) takes numeric columns only; give transformers a list "
+        "of maps that encode them, e.g. [TabularSampler(bandwidth=b) for b in "
+        "(0.5, 1.0, 2.0)]."
+    )
+
     def _streams(self):
         return True
 

@@ -46,7 +46,9 @@ def mmd_test(
     **options : dict
         Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
         ``n_resamples``, ``alpha``, ``random_state``, ``block_size`` (rows in
-        time order: :ref:`time_ordered`).
+        time order: :ref:`time_ordered`). The aggregated test takes
+        ``calibration="permutation"`` (its only calibration) and refuses
+        ``"bootstrap"``.
 
     Returns
     -------
@@ -87,6 +89,13 @@ def mmd_test(
             f"or a list of maps; got transformer={transformer!r}."
         )
     if aggregate or not single:
+        calibration = options.pop("calibration", "permutation")
+        if calibration != "permutation":
+            raise ValueError(
+                "The aggregated test (aggregate=True or a list of transformers) "
+                "calibrates its kernels on shared permutations only; got "
+                f"calibration={calibration!r}."
+            )
         decision = options.pop("decision", None)
         test = AggregatedMMDTest(transformer, **options).fit(X, Y)
         if explain:  # a second pass: one report for the aggregated kernels

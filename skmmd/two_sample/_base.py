@@ -108,11 +108,15 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         ],
     }
 
-    def _two_samples(self, X, Y, reset, min_rows=2, rows=None):
+    def _two_samples(self, X, Y, reset, min_rows=2, rows=None, maps=False):
         """Validated ``(X, Y, classes)`` of in-memory samples with the row
-        operations ``rows`` (by default, of ``X``'s kind): see
+        operations ``rows`` (by default, of ``X``'s kind; ``maps``: for feature
+        maps, DataFrames kept, even of the exact test): see
         :func:`._inputs.two_samples`."""
         rows = _engines.rows_for(X) if rows is None else rows
+        options = {**self._input_options(X), "numbers_only": self._numbers_only}
+        if maps:
+            options["pass_through"] = True
         return _inputs.two_samples(
             self,
             X,
@@ -120,7 +124,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
             reset=reset,
             min_rows=min_rows,
             namespace=rows.namespace,
-            **self._input_options(X),
+            **options,
         )
 
     @property
@@ -132,6 +136,8 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
                 f"{type(self).__name__!r} object has no attribute 'n_samples_seen_'"
             )
         return np.array(stream.n_rows, dtype=np.int64)
+
+    _numbers_only = None  # what takes numbers only: _inputs.two_samples
 
     def _input_options(self, X=None):
         """Inputs pass through to transformers (not to the exact kernel); NaN
@@ -198,7 +204,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         """
         check_is_fitted(self)
         needs_pandas("explain")
-        X, Y, _ = self._two_samples(X, y, reset=False)
+        X, Y, _ = self._two_samples(X, y, reset=False, maps=True)  # by name
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         engine = _engines.engine_for(X)

@@ -358,17 +358,8 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         engine = _engines.engine_for(X)
         if self.explain_columns is not False:
             needs_pandas("explain_columns")
-        if self.transformer is None and self.block_size is not None:
-            raise ValueError(
-                f"block_size={self.block_size!r} resamples blocks of the unit sums "
-                "of a feature map; the exact test (transformer=None) has none: use "
-                "a transformer (e.g. the default 'auto')."
-            )
-        if engine.lazy and self.transformer is None:
-            raise TypeError(
-                "The exact test (transformer=None) is quadratic and takes "
-                "in-memory arrays; give a transformer to test dask arrays."
-            )
+        _check_exact(self, engine)
+        given = (X, y)  # the exact test's report takes the samples as given
         X, Y, classes = engine.samples(self, X, y, validate=self._two_samples)
         self.classes_ = np.array([0, 1]) if classes is None else classes
         m, n = engine.n_rows(X), engine.n_rows(Y)
@@ -390,7 +381,13 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
             return self._fit_stream(engine, X, Y, [self.transformer_, *columns], seed)
         # The quadratic exact test computes with NumPy.
         X, Y = engine.rows.to_host(X), engine.rows.to_host(Y)
-        return _fit_exact(self, X, Y, m, n, seed, rng)
+        return _fit_exact(self, X, Y, m, n, seed, rng, given)
+
+    _numbers_only = (
+        "the exact kernel (transformer=None) takes numeric columns only; the "
+        "default transformer='auto' (a TabularSampler) encodes text, categories "
+        "and datetimes."
+    )
 
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
@@ -485,10 +482,28 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         return tags
 
 
-def _fit_exact(test, X, Y, m, n, seed, rng):
+def _check_exact(test, engine):
+    """The exact test's refusals, before any work: ``block_size`` (it has
+    no unit sums to resample in blocks) and lazy (dask) arrays."""
+    if test.transformer is None and test.block_size is not None:
+        raise ValueError(
+            f"block_size={test.block_size!r} resamples blocks of the unit sums "
+            "of a feature map; the exact test (transformer=None) has none: use "
+            "a transformer (e.g. the default 'auto')."
+        )
+    if engine.lazy and test.transformer is None:
+        raise TypeError(
+            "The exact test (transformer=None) is quadratic and takes "
+            "in-memory arrays; give a transformer to test dask arrays."
+        )
+
+
+def _fit_exact(test, X, Y, m, n, seed, rng, given):
     """The exact test's fit on the host samples ``X`` and ``Y``: the median
     or given bandwidth, the Gram's blocks in the one calibration loop, the
-    columns' report in a second pass in memory."""
+    columns' report in a second pass in memory, on the inputs ``given`` to
+    ``fit`` (a DataFrame's columns by name, not the kernel's array of
+    numbers)."""
     pooled = _inputs.stack(X, Y)
     test.transformer_ = None
     test.bandwidth_ = (
@@ -510,7 +525,7 @@ def _fit_exact(test, X, Y, m, n, seed, rng):
     test._set_results([sums], m, n, seed)
     test.witness_weights_ = None
     if test.explain_columns is not False:  # a second pass, in memory
-        report = test.explain(X, Y, columns=test._columns())
+        report = test.explain(*given, columns=test._columns())
         second_pass_decision(test, report)
     return test
 

@@ -47,6 +47,37 @@ def test_tabular_sampler_on_arrays_and_explicit_categorical():
         TabularSampler(categorical=[7]).fit(X)
 
 
+@pytest.mark.parametrize("categorical", [[], ["u"]])
+def test_a_text_column_left_out_of_categorical_is_refused_by_name(
+    categorical, monkeypatch
+):
+    """Named in fit, before any block is fitted (it failed deep in the
+    numeric block with numpy's "could not convert string to float")."""
+    from skmmd.kernel_approximation import _tabular
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=30), "b": rng.normal(size=30) > 0})
+    X["t"] = rng.choice(["x", "y"], 30)
+    X["u"] = pd.Categorical(rng.choice(["p", "q"], 30))
+    X["o"] = X["a"].astype(object)  # numbers in an object column are numbers
+    X.loc[0, "t"] = None
+    monkeypatch.setattr(_tabular, "fit_blocks", None)  # never reached
+    named = r"\['t'\]" if categorical else r"\['t', 'u'\]"
+    with pytest.raises(ValueError, match=rf"^categorical leaves out columns {named}"):
+        TabularSampler(categorical=categorical).fit(X)
+    with pytest.raises(ValueError, match=r"columns \[1\] that hold text"):
+        TabularSampler(categorical=[]).fit(X[["a", "t"]].to_numpy())
+
+
+def test_numbers_left_out_of_categorical_stay_numeric():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=30), "t": rng.choice(["x", "y"], 30)})
+    X["o"], X["b"] = X["a"].astype(object), X["a"] > 0
+    X["c"] = pd.Categorical(rng.integers(0, 3, 30))
+    sampler = TabularSampler(categorical=["t"], random_state=0).fit(X)
+    assert sampler.numeric_columns_ == ["a", "o", "b", "c"]
+
+
 def test_transform_is_the_column_transformers_bit_for_bit():
     """``transform`` maps each fitted block itself (without the column
     transformer's checks and copies of each block's columns): the column

@@ -31,6 +31,28 @@ def test_a_bad_correction_is_refused_by_name():
 # The reports.
 
 
+def test_the_exact_test_reports_a_dataframes_columns_by_name():
+    """The exact test's report on DataFrames (it converted them to arrays
+    for the kernel, and its second pass then refused the arrays: "X is a
+    ndarray, but MMDTest was fitted on DataFrames"), its columns named."""
+    X, Y = (pd.DataFrame(V, columns=["a", "b", "c"]) for V in _shifted(60, 3, 1, 0.8))
+    options = {"n_resamples": 19, "random_state": 0}
+    test = MMDTest(None, explain_columns=True, **options).fit(X, Y)
+    assert sorted(test.column_report_["column"]) == ["a", "b", "c"]
+    assert test.reject_ == (test.p_value_ <= test.alpha)
+    result = skmmd.mmd_test(X, Y, transformer=None, explain=True, **options)
+    assert result.pvalue == test.p_value_
+    pd.testing.assert_frame_equal(result.column_report, test.column_report_)
+    # Groups by name, the pooled sample with labels, and explain itself.
+    groups = MMDTest(None, explain_columns=["a", ["b", "c"]], **options)
+    assert list(groups.fit(X, Y).column_report_["column"]) == ["a", "b, c"]
+    pooled, labels = pd.concat([X, Y], ignore_index=True), np.repeat([0, 1], 60)
+    by_labels = MMDTest(None, explain_columns=True, **options).fit(pooled, labels)
+    pd.testing.assert_frame_equal(by_labels.column_report_, test.column_report_)
+    own = ["column", "statistic", "p_value"]  # before the decision's adjustment
+    pd.testing.assert_frame_equal(test.explain(X, Y)[own], test.column_report_[own])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("m", [200, 1000])
 def test_three_shifted_columns_are_flagged_in_a_wide_table(m):
