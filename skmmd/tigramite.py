@@ -72,8 +72,10 @@ class SkmmdCondIndTest(CondIndTest):
         Give an int for p-values to correct for multiple testing
         (``fdr_method``).
     alpha : float, default=0.05
-        The level at which ``n_resamples="auto"`` stops: the search's
-        ``pc_alpha`` / ``alpha_level``.
+        The level at which ``n_resamples="auto"`` stops when tigramite asks
+        for a test without one; a search's tests stop at the level it gives
+        them (PCMCI's ``pc_alpha`` in its PC phase, ``alpha_level`` in its
+        MCI phase).
     n_folds, n_z_features, z_screen
         As in :class:`~skmmd.ConditionalHSICTest` (defaults 5, "auto",
         True).
@@ -182,6 +184,35 @@ class SkmmdCondIndTest(CondIndTest):
         )
         self._searches = {}  # rows tested -> (search, column of each identity)
         self._last = None  # (measure, p-value) of the last test
+        self._level = alpha  # where the next test's resampling may stop
+
+    def run_test(
+        self, X, Y, Z=None, tau_max=0, cut_off="2xtau_max", alpha_or_thres=None
+    ):
+        """tigramite's test of ``X`` and ``Y`` given ``Z`` (lagged variables
+        ``[(var, -tau)]``), its resampling stopped (``n_resamples="auto"``) at
+        the level the search gives, ``alpha_or_thres`` (else ``alpha``).
+
+        Parameters
+        ----------
+        X, Y, Z : list of tuple
+            tigramite's lagged variables.
+        tau_max : int, default=0
+            tigramite's: the largest lag of the search.
+        cut_off : str, default="2xtau_max"
+            tigramite's: the rows cut off at the start.
+        alpha_or_thres : float or None, default=None
+            The level of the test's decision.
+
+        Returns
+        -------
+        val, pval[, dependent]
+            As tigramite's ``run_test``.
+        """
+        self._level = self.alpha if alpha_or_thres is None else float(alpha_or_thres)
+        return super().run_test(
+            X, Y, Z, tau_max=tau_max, cut_off=cut_off, alpha_or_thres=alpha_or_thres
+        )
 
     def _search(self, n_rows):
         """The search of the tests on ``n_rows`` rows (tigramite's windows of
@@ -232,12 +263,13 @@ class SkmmdCondIndTest(CondIndTest):
         n_rows = array.shape[1]
         if x.shape[1] == 1 and y.shape[1] == 1:
             i, k = self._columns(n_rows, np.hstack([x, y]))
-            run = self._search(n_rows)[0].test(i, k, self._columns(n_rows, z))
+            S = self._columns(n_rows, z)
+            run = self._search(n_rows)[0].test(i, k, S, level=self._level)
             statistic, p_value = run.statistic, run.p_value
         else:  # several variables in X or Y: one test of them, unshared
             seed = _identity(array) % (2**31)
             test = ConditionalHSICTest(
-                **{**self.options, "random_state": seed}, alpha=self.alpha
+                **{**self.options, "random_state": seed}, alpha=self._level
             ).fit(x, y, Z=z if z.shape[1] else None)
             statistic, p_value = test.statistic_, test.p_value_
         measure = float(statistic) / n_rows

@@ -306,9 +306,10 @@ class ConditionalSearch:
         all of them."""
         return self.test(i, k, S).p_value
 
-    def test(self, i, k, S):
+    def test(self, i, k, S, level=None):
         """The :class:`~._pipeline.ConditionalRun` of :meth:`p_value`'s test
-        (its statistic, null and p-value). Below
+        (its statistic, null and p-value); ``level``: where
+        ``n_resamples="auto"`` stops (None: the search's). Below
         ``_budgets.SEARCH_ONE_THREAD_ROWS`` rows on one BLAS thread: a
         search's tests are many and small. The maps skip scikit-learn's
         finiteness checks of their inputs: the search's values were checked
@@ -316,9 +317,9 @@ class ConditionalSearch:
         small = len(self.data) < _budgets.SEARCH_ONE_THREAD_ROWS
         threads = one_blas_thread() if small else contextlib.nullcontext()
         with threads, config_context(assume_finite=True):
-            return self._test(i, k, S)
+            return self._test(i, k, S, self.level if level is None else level)
 
-    def _test(self, i, k, S):
+    def _test(self, i, k, S, level):
         A, B = self._column(i), self._column(k)
         complete = self._complete([i, k, *S])
         rows = None if complete.all() else np.flatnonzero(complete)
@@ -352,7 +353,7 @@ class ConditionalSearch:
                 _streams.SEARCH_TEST, 1, *self._ids(i, k), len(S), *self._ids(*S)
             ),
             n_resamples=self.params["n_resamples"],
-            alpha=self.level,
+            alpha=level,
             n_folds=self.params["n_folds"],
             design=design,
             fold_seed=self._seed(
