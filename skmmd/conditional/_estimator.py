@@ -188,8 +188,9 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         of its cross-validated one).
     null_scale_ : float
         The factor of the bootstrap statistics: the wild re-fits' (1 without
-        Z, and from 100 rows per Z feature), times ``block_scale_`` with
-        ``block_size``.
+        Z, and from 100 rows per Z feature); with ``block_size``,
+        ``block_scale_`` alone (the blocks' units hold the cross terms of
+        neighbouring rows that the re-fits would correct for).
     resample_unit_ : int
         Rows per bootstrap unit.
     block_size_ : int or None
@@ -197,7 +198,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
     block_scale_ : float or None
         With ``block_size``: the factor of the bootstrap statistics that
         corrects for the dependence between neighbouring blocks (at least 1;
-        ``null_scale_`` includes it).
+        ``null_scale_``).
     n_samples_ : int
         Number of rows.
     n_features_in_ : int
