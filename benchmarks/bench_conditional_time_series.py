@@ -82,7 +82,9 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None, help="JSON file of every p-value")
     args = parser.parse_args(argv)
-    blocks = [None if b == "none" else b if b == "auto" else int(b) for b in args.blocks]
+    blocks = [
+        None if b == "none" else b if b == "auto" else int(b) for b in args.blocks
+    ]
     seeds = range(args.first_seed, args.first_seed + args.reps)
     work = [(seed, args.n, args.phi, args.effect, blocks) for seed in seeds]
     if args.jobs > 1:

@@ -44,7 +44,8 @@ extra (tigramite, dcor)::
     python benchmarks/bench_pcmci.py --parts power --linear --systems 10 --T 500 \
         --methods skmmd parcorr
     python benchmarks/bench_pcmci.py --parts speed --methods skmmd parcorr gpdc cmiknn
-    python benchmarks/bench_pcmci.py --parts large --T 15000 --tau-max 15 --methods skmmd
+    python benchmarks/bench_pcmci.py --parts large --T 15000 --tau-max 15 \
+        --methods skmmd
 """
 
 import argparse
@@ -207,7 +208,9 @@ def main(argv=None):
         if part == "level":
             out[part] = systems_part(args, args.T or 1000, args.tau_max or 3, False)
         elif part == "power":
-            out[part] = systems_part(args, args.T or 500, args.tau_max or 2, args.linear)
+            out[part] = systems_part(
+                args, args.T or 500, args.tau_max or 2, args.linear
+            )
         elif part == "speed":
             data, true = series(args.first_seed, args.T or 500)
             tau_max = args.tau_max or 3
@@ -215,9 +218,10 @@ def main(argv=None):
             for method in args.methods:
                 graph, seconds, tests = run(method, data, tau_max, args.first_seed)
                 out[part][method] = {"seconds": seconds, "tests": tests}
+                found = json.dumps(scores(graph, true, tau_max))
                 print(
                     f"speed, T = {len(data)}, tau_max = {tau_max}: {method:8s} "
-                    f"{seconds:.1f} s, {tests} tests, {json.dumps(scores(graph, true, tau_max))}",
+                    f"{seconds:.1f} s, {tests} tests, {found}",
                     flush=True,
                 )
             base = out[part].get("skmmd", {}).get("seconds")
@@ -229,9 +233,15 @@ def main(argv=None):
             data, true = series(args.first_seed, T)
             for method in args.methods:
                 graph, seconds, tests = run(method, data, tau_max, args.first_seed)
-                row = {**scores(graph, true, tau_max), "seconds": seconds, "tests": tests}
+                row = {
+                    **scores(graph, true, tau_max),
+                    "seconds": seconds,
+                    "tests": tests,
+                }
                 out.setdefault(part, {})[method] = row
-                print(f"large, T = {T}, tau_max = {tau_max}: {method} {json.dumps(row)}")
+                print(
+                    f"large, T = {T}, tau_max = {tau_max}: {method} {json.dumps(row)}"
+                )
         else:
             raise ValueError(f"unknown part {part!r}")
     if args.out:

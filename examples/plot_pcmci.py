@@ -94,13 +94,25 @@ for ax, name in zip(axes, found):
             "",
             xy=(x1, y1),
             xytext=(x0, y0),
-            arrowprops={"arrowstyle": "->", "color": color, "lw": 2.5, "shrinkA": 15,
-                        "shrinkB": 15},
+            arrowprops={
+                "arrowstyle": "->",
+                "color": color,
+                "lw": 2.5,
+                "shrinkA": 15,
+                "shrinkB": 15,
+            },
         )
         ax.text((x0 + x1) / 2 + 0.05, (y0 + y1) / 2 + 0.05, f"lag {lag}", color=color)
     for node, (px, py) in positions.items():
-        ax.text(px, py, node, ha="center", va="center", fontsize=14,
-                bbox={"boxstyle": "circle", "fc": "white"})
+        ax.text(
+            px,
+            py,
+            node,
+            ha="center",
+            va="center",
+            fontsize=14,
+            bbox={"boxstyle": "circle", "fc": "white"},
+        )
     ax.set_xlim(-0.4, 1.4)
     ax.set_ylim(-0.4, 1.4)
     ax.set_axis_off()

@@ -7,7 +7,9 @@ import copy
 import numpy as np
 import pytest
 
-pytest.importorskip("tigramite", reason="tigramite (the tigramite extra) is not installed")
+pytest.importorskip(
+    "tigramite", reason="tigramite (the tigramite extra) is not installed"
+)
 
 from tigramite import data_processing as pp  # noqa: E402
 from tigramite.lpcmci import LPCMCI  # noqa: E402

@@ -271,11 +271,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         "z_screen": ["boolean"],
         "n_folds": [Interval(Integral, 2, None, closed="left")],
         "penalties": [None, "array-like"],
-        **{
-            k: v
-            for k, v in SHARED_CONSTRAINTS.items()
-            if k != "statistic"
-        },
+        **{k: v for k, v in SHARED_CONSTRAINTS.items() if k != "statistic"},
     }
 
     def __init__(

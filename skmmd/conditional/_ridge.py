@@ -343,7 +343,8 @@ class RidgeFolds:
                 # w' D w for the coefficients W = V Q of every penalty (D, not
                 # V' D V: two products per target set instead of Dz^3).
                 nk, sck, sfk, cfk, ffk = (
-                    self.design.fold(a, k) for a in (counts, sums, sf_all, cf_all, ff_all)
+                    self.design.fold(a, k)
+                    for a in (counts, sums, sf_all, cf_all, ff_all)
                 )
                 de = cfk - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
                 ee = ffk - 2.0 * mf * sfk + nk * mf**2
