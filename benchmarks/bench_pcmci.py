@@ -114,6 +114,21 @@ def series(seed, T, linear=False):
     return data.astype(np.float64), true
 
 
+def _corrcoef_without_ddof():
+    """tigramite's block length of a shuffle test (CMIknn's) calls
+    ``np.corrcoef(..., ddof=0)``, a keyword numpy 2 removed (it never changed
+    a correlation): give numpy's corrcoef a wrapper that drops it."""
+    corrcoef = np.corrcoef
+    if getattr(corrcoef, "drops_ddof", False):
+        return
+
+    def without_ddof(*args, ddof=None, **kwargs):
+        return corrcoef(*args, **kwargs)
+
+    without_ddof.drops_ddof = True
+    np.corrcoef = without_ddof
+
+
 def make_test(method, seed):
     """A fresh tigramite CondIndTest of ``method``."""
     if method == "skmmd":
@@ -131,6 +146,7 @@ def make_test(method, seed):
     if method == "cmiknn":
         from tigramite.independence_tests.cmiknn import CMIknn
 
+        _corrcoef_without_ddof()
         return CMIknn(seed=seed)
     raise ValueError(f"unknown method {method!r}")
 
