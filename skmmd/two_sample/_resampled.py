@@ -17,6 +17,7 @@ from .._inference._calibration import (
     stop_when_settled,
 )
 from .._utils import _budgets
+from .._utils._draws import permutation_counts
 from ..statistics._features import mmd2_from_parts
 from ._sums import draw_counts, observed_counts, products
 
@@ -25,6 +26,10 @@ from ._sums import draw_counts, observed_counts, products
 # its two buffers (a chunk of resamples by the slice), a calibration's
 # largest temporaries, stay small; the products' bits do not depend on it.
 _CACHE_FEATURES = 1024
+# Permutation counts a sequential test draws at least at once (its first looks
+# are 16 resamples apart): a call of NumPy's swaps costs about as much for 64
+# rows as for 16.
+_AHEAD_ROWS = 64
 
 
 class ColumnSums(FeatureSums):
@@ -189,18 +194,32 @@ def _chunks(n_resamples, stopping):
 class _Sequential:
     """The batches one after the other, all drawn into one buffer of ``rows``
     count rows (fresh pages for every batch's counts cost more than drawing
-    them); ``work(start, A, C)`` computes a batch's statistics."""
+    them); ``work(start, A, C)`` computes a batch's statistics.
+
+    A sequential test's (``pad=False``) permutation counts are drawn ahead:
+    its batches between the early looks are a few rows each, and a small
+    batch's swaps cost per call, not per row (NumPy loops over the units).
+    Each draw fills the buffer to twice the rows the test has reached (at
+    least ``_AHEAD_ROWS``), and the next batches are views of it. Every row
+    comes from its own uniforms of the one stream, drawn in order, so the
+    resamples are those of batch-by-batch draws; rows drawn past the test's
+    stop are never read.
+    """
 
     def __init__(self, rng, method, n_units, rows, chunk_rows, work, pad):
         self.rng, self.method, self.n_units = rng, method, n_units
         self.rows, self.chunk_rows, self.work, self.pad = rows, chunk_rows, work, pad
         self.out = None
+        # The buffer holds resamples base .. drawn - 1 (drawn ahead).
+        self.base = self.drawn = 0
 
     def __call__(self, s):
         if self.method == "permutation" and self.out is None:
             self.out = np.empty((self.rows, sum(self.n_units)))
         out = self.out
         size = s.stop - s.start
+        if out is not None and not self.pad:
+            return self.work(s.start, self._ahead(s), None)
         A, C = draw_counts(self.rng, self.method, size, self.n_units, out)
         padded = -(-size // self.chunk_rows) * self.chunk_rows
         # (A sequential test's batches end on its chunks: nothing to pad.)
@@ -211,6 +230,20 @@ class _Sequential:
         # spare rows, not in a fresh copy (64 MB at N = 10^6).
         out[size:padded] = 0.0
         return tuple(part[:size] for part in self.work(s.start, out[:padded], None))
+
+    def _ahead(self, s):
+        """The counts of batch ``s`` (consecutive with the last batch), a view
+        of the buffer, drawing ahead when the buffer does not hold them."""
+        out = self.out
+        if s.stop > self.drawn:
+            # Keep the rows drawn for this batch already; draw on after them.
+            kept = self.drawn - s.start
+            out[:kept] = out[s.start - self.base : self.drawn - self.base]
+            self.base = s.start
+            stop = min(max(2 * s.stop, _AHEAD_ROWS), self.base + self.rows)
+            permutation_counts(self.rng, stop - self.drawn, self.n_units, out[kept:])
+            self.drawn = stop
+        return out[s.start - self.base : s.stop - self.base]
 
 
 def _first_p_value(observed, null, tolerance):

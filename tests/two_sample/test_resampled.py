@@ -11,11 +11,12 @@ from sklearn.preprocessing import FunctionTransformer
 from threadpoolctl import threadpool_limits
 
 from skmmd import MMDTest
-from skmmd._inference._calibration import p_value
+from skmmd._inference._calibration import p_value, resample_batches
 from skmmd._inference._streaming import Stream
 from skmmd._utils import _budgets
+from skmmd._utils._draws import permutation_counts
 from skmmd.statistics import mmd2_features
-from skmmd.two_sample._resampled import resampled_statistics
+from skmmd.two_sample._resampled import _Sequential, resampled_statistics
 from skmmd.two_sample._sums import KernelSums, draw_counts
 from tests.helpers.units import unit_members
 
@@ -247,3 +248,26 @@ def test_column_sums_equal_each_columns_own_sums(rng):
             stat[:, j], _statistics(one, A, None, m, n, True, True)[0]
         )
         np.testing.assert_allclose((mmd2[j], se[j]), effect_size(one, m, n))
+
+
+@pytest.mark.parametrize("rows", [1024, 128])
+def test_a_sequential_test_draws_ahead_the_rows_of_one_stream(rows):
+    # A sequential test's counts are drawn ahead of its batches (the buffer
+    # refilled, its undrawn rows kept, when a batch runs past it): the rows
+    # must be those of one draw of all 999, in order.
+    n_units, got = (40, 30), []
+    looks = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 640, 768, 896)
+    sequential = _Sequential(
+        np.random.default_rng(3),
+        "permutation",
+        n_units,
+        rows,
+        128,
+        lambda start, A, C: got.append((start, A.copy())),
+        pad=False,
+    )
+    for s in resample_batches(999, rows, looks):
+        sequential(s)
+    assert [start for start, _ in got] == [0, *looks]
+    expected = permutation_counts(np.random.default_rng(3), 999, n_units)
+    np.testing.assert_array_equal(np.vstack([A for _, A in got]), expected)
