@@ -369,8 +369,14 @@ def record_decision(test, report, p_value, table_p_value):
     """Make ``p_value`` the decision of ``test`` and its result (``p_value_``,
     ``reject_``, ``pvalue``, ``reject``), keep the table's own p-value as
     ``table_p_value_`` / ``table_pvalue``, and make the column ``report``
-    agree with the decision (:func:`decide`)."""
+    agree with the decision (:func:`decide`).
+
+    The verdict no longer comes from ``statistic_`` alone, so ``threshold_``
+    becomes None (``statistic_ > threshold_`` would not say whether the test
+    rejects) and the table's own threshold is ``table_threshold_``."""
     test.table_p_value_ = table_p_value
+    test.table_threshold_ = _calibration.threshold(test.null_distribution_, test.alpha)
+    test.threshold_ = None
     test.p_value_ = float(p_value)
     test.reject_ = bool(test.p_value_ <= test.alpha)
     report = decide(report, test.p_value_)

@@ -131,9 +131,14 @@ class HSICTest(_BaseHSICTest):
         stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
-    threshold_ : float
+    threshold_ : float or None
         The null's upper ``alpha`` quantile (reject when the statistic exceeds
-        it).
+        it). :func:`~skmmd.hsic_test` with ``explain=True`` and
+        ``decision="combined"`` makes the verdict the table's and its
+        columns' together: then ``p_value_`` is that decision's, the table's
+        own are ``table_p_value_`` and ``table_threshold_``, and
+        ``threshold_`` is None (no threshold of ``statistic_`` alone makes
+        the verdict).
     result_ : HSICTestResult
         The same values, with the unbiased HSIC and its standard error
         (``hsic``, ``standard_error``): the jackknife over the observations

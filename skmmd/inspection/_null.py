@@ -172,8 +172,14 @@ class NullDistributionDisplay:
         """
         check_is_fitted(estimator)
         null = estimator.null_distribution_
-        statistic, p_value = estimator.statistic_, estimator.p_value_
-        threshold = getattr(estimator, "threshold_", None)
+        # The histogram is the null of statistic_: with a column report whose
+        # decision combines the table and its columns, the table's own
+        # p-value and threshold go with it.
+        statistic = estimator.statistic_
+        p_value = getattr(estimator, "table_p_value_", estimator.p_value_)
+        threshold = getattr(
+            estimator, "table_threshold_", getattr(estimator, "threshold_", None)
+        )
         names = None
         per_kernel = getattr(estimator, "null_distributions_", None)
         if per_kernel is not None:  # aggregated: each kernel, then the decision

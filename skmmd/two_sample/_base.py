@@ -242,6 +242,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         "null_distributions_",
         "result_",
         "table_p_value_",
+        "table_threshold_",
         "column_report_",
         "resample_unit_",
         "block_size_",

@@ -172,10 +172,16 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     n_resamples_used_ : int
         Resamples drawn: ``n_resamples``, or with ``"auto"`` where the test
         stopped (the rows of ``null_distribution_``).
-    threshold_ : float
+    threshold_ : float or None
         ``statistic_`` above it means rejection: the
         ``floor(alpha (B + 1))``-th largest value of the null distribution
         (``inf`` if ``alpha (B + 1) < 1``, when no p-value can reach alpha).
+        None with ``explain_columns`` and ``decision="combined"``: the
+        verdict then combines the table with its columns, and no threshold
+        of ``statistic_`` alone makes it.
+    table_threshold_ : float
+        The threshold of the table's statistic alone (``threshold_`` when the
+        table's test decides).
     reject_ : bool
         Whether H0 is rejected at level ``alpha``.
     result_ : MMDTestResult
@@ -564,7 +570,7 @@ def _calibrate_table(test, sums, m, n, seed):
         p_value = table_p = float(_calibration.p_value(observed, null, tolerance))
     set_calibrated(test, observed, null, p_value, rule)
     test.result_ = _results.result(test, [blocked], m, n)
-    test.table_p_value_ = test.p_value_
+    test.table_p_value_, test.table_threshold_ = test.p_value_, test.threshold_
     if joint:
         record_decision(test, report, test.p_value_, table_p)
         return

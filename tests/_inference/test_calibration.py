@@ -267,6 +267,21 @@ def test_every_family_stops_on_null_data_and_agrees_with_999(name):
     assert auto.p_value_ == pytest.approx(fixed.p_value_, abs=0.15)
 
 
+@pytest.mark.parametrize("n_resamples", [199, "auto"])
+@pytest.mark.parametrize("name", list(_families()))
+def test_every_family_decides_by_its_p_value_and_its_threshold(name, n_resamples):
+    # One decision: p_value_ <= alpha iff reject_, and statistic_ above
+    # threshold_ iff reject_, on null data and on data it rejects.
+    rng = np.random.default_rng(5)
+    for shift in (0.0, 1.0):
+        X = rng.normal(size=(200, 2))
+        Y = (X if name in ("hsic", "aggregated_hsic", "conditional") else 0.0) * shift
+        Y = Y + rng.normal(size=(200, 2)) + (shift if "mmd" in name else 0.0)
+        test = _families()[name].set_params(n_resamples=n_resamples).fit(X, Y)
+        assert test.reject_ == (test.p_value_ <= test.alpha) == (shift > 0)
+        assert test.reject_ == (test.statistic_ > test.threshold_)
+
+
 @pytest.mark.parametrize("name", ["mmd", "hsic", "aggregated_mmd", "aggregated_hsic"])
 def test_clear_dependence_is_rejected_early(name):
     rng = np.random.default_rng(4)

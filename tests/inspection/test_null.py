@@ -20,10 +20,10 @@ def test_null_display_draws_the_statistic_threshold_and_null(explained):
     (threshold_line,) = display.threshold_lines_
     assert statistic_line in ax.lines and threshold_line in ax.lines
     assert vertical_at(statistic_line, explained.statistic_)
-    assert vertical_at(threshold_line, explained.threshold_)
+    assert vertical_at(threshold_line, explained.table_threshold_)
     heights = [patch.get_height() for patch in display.hist_[0]]
     assert len(heights) == 25 and sum(heights) == explained.n_resamples
-    assert f"p-value = {explained.p_value_:.3g}" in ax.get_title()
+    assert f"p-value = {explained.table_p_value_:.3g}" in ax.get_title()
     assert display.figure_ is ax.figure
 
 

@@ -113,3 +113,23 @@ def test_explain_without_pandas_fails_before_the_test(monkeypatch):
     X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
     with pytest.raises(ImportError, match=r"skmmd\[tables\]"):
         MMDTest(explain_columns=True).fit(X, Y)
+
+
+@pytest.mark.parametrize("n_resamples", [999, "auto"])
+def test_a_combined_decision_has_no_threshold_of_the_table_alone(n_resamples):
+    # The table alone does not reject; its moved column makes the decision
+    # reject. "statistic_ above threshold_ means rejection" must not be
+    # false: threshold_ is None, the table's own is table_threshold_.
+    X, Y = _one_moved_column()
+    test = MMDTest(explain_columns=True, n_resamples=n_resamples, random_state=0)
+    test.fit(X, Y)
+    assert test.reject_ and test.p_value_ <= test.alpha < test.table_p_value_
+    assert test.threshold_ is None
+    assert test.statistic_ <= test.table_threshold_
+    table = MMDTest(
+        explain_columns=True, decision="table", n_resamples=n_resamples, random_state=0
+    ).fit(X, Y)
+    assert not table.reject_ and table.statistic_ <= table.threshold_
+    assert table.threshold_ == table.table_threshold_
+    if n_resamples == 999:  # (a sequential test stops where its decision is known)
+        assert table.table_threshold_ == test.table_threshold_
