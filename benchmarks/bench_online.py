@@ -151,7 +151,7 @@ def part_b(args):
         start = time.perf_counter()
         cd = MMDDriftOnline(
             X_ref.astype(np.float32), ert=1000, window_size=50, backend="pytorch",
-            sigma=np.array([ours.transformer_.bandwidth_]), n_bootstraps=1500,
+            sigma=np.array([ours.transformer_.bandwidth_]), n_resamples=1500,
             verbose=False,
         )  # fmt: skip
         fit_s = time.perf_counter() - start
@@ -225,7 +225,7 @@ def part_c(args):
     # ERT and bootstraps only affect alibi's calibration, not its update cost.
     cd = MMDDriftOnline(
         X_ref.astype(np.float32), ert=50, window_size=50, backend="pytorch",
-        sigma=np.array([3.0]), n_bootstraps=200, verbose=False,
+        sigma=np.array([3.0]), n_resamples=200, verbose=False,
     )  # fmt: skip
     Xs = X[:300].astype(np.float32)
     for x in Xs[:60]:

@@ -109,7 +109,7 @@ def fastmmd(sampler_class, L, bandwidth):
         sampler = sampler_class(
             bandwidth=bandwidth, n_components=2 * L, random_state=0
         ).fit(X[:1])
-        return mmd2_features(X, Y, transform=sampler.transform, block_size=1024)
+        return mmd2_features(X, Y, transform=sampler.transform, chunk_size=1024)
 
     return compute
 

@@ -100,12 +100,12 @@ ESTIMATORS = [
     # One window of 1 point at ERT 2 needs only 10 reference rows
     # (min_reference_size), so the checks' small data sets calibrate and reach
     # the input checks (NaN, sparse, dtypes, pickling) instead of the size error.
-    OnlineMMDDetector(ert=2, window_size=1, n_bootstraps=50, random_state=0),
+    OnlineMMDDetector(ert=2, window_size=1, n_resamples=50, random_state=0),
     OnlineMMDDetector(
         TabularSampler(n_components=16, random_state=0),
         ert=2,
         window_size=1,
-        n_bootstraps=50,
+        n_resamples=50,
         random_state=0,
     ),
 ]

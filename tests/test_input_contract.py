@@ -250,7 +250,7 @@ def test_detector_rejects_overflowing_points_and_stays_usable(fourier):
     rng = np.random.default_rng(0)
     transformer = None if fourier else TabularSampler(n_components=32, random_state=0)
     detector = OnlineMMDDetector(transformer, ert=50, window_size=10,
-                                 n_bootstraps=100, random_state=0)  # fmt: skip
+                                 n_resamples=100, random_state=0)  # fmt: skip
     ref = rng.normal(size=(400, 3))
     if not fourier:
         ref = pd.DataFrame(ref, columns=["a", "b", "c"])
@@ -732,7 +732,7 @@ def test_fuzz_arrays_through_every_front_door(samples, name):
         if result is not None:
             assert result.pvalue == fitted.p_value_
     elif name == "rff" and np.ndim(Y) == 2 and not isinstance(X, pd.DataFrame):
-        detector = OnlineMMDDetector(ert=20, window_size=3, n_bootstraps=50,
+        detector = OnlineMMDDetector(ert=20, window_size=3, n_resamples=50,
                                      random_state=0)  # fmt: skip
         if named(lambda: detector.fit(X)) is not None:
             out = named(lambda: detector.update(np.asarray(Y, dtype=float)[:4]))
@@ -746,7 +746,7 @@ _DETECTOR = []
 def _fitted_detector():
     if not _DETECTOR:
         _DETECTOR.append(
-            OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=100,
+            OnlineMMDDetector(ert=50, window_size=5, n_resamples=100,
                               random_state=0).fit(
                 np.random.default_rng(1).normal(size=(300, 2)))
         )  # fmt: skip

@@ -48,7 +48,7 @@ def run_warmup(out=None):
         X, Y = (rng.normal(size=(4000, 5)).astype(dtype) for _ in range(2))
         for rows in (100, 4000):  # the serial and the parallel copies
             mmd_test(X[:rows], Y[:rows], n_resamples=19, random_state=0)
-        detector = OnlineMMDDetector(ert=50, window_size=5, n_bootstraps=50)
+        detector = OnlineMMDDetector(ert=50, window_size=5, n_resamples=50)
         detector.fit(X[:1000]).update(Y[:20])
         detector.update(Y[20])
     # The learned kernel's gradient (it learns in float64).

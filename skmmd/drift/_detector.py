@@ -93,11 +93,11 @@ class OnlineMMDDetector(BaseEstimator):
         Fraction of ``X_ref`` held out to simulate the detector; the rest gives
         the reference embedding (each simulated stream holds out its own
         part of this size).
-    n_bootstraps : int, default=1000
+    n_resamples : int, default=1000
         Number of simulated null streams; keep it at least ``ert``. While the
         windows fill, the thresholds are upper quantiles at level ``1 / ert``
         of these streams, which resolve no level below
-        ``1 / (n_bootstraps + 1)``: with fewer, early false alarms are more
+        ``1 / (n_resamples + 1)``: with fewer, early false alarms are more
         frequent than the ERT says.
     block_size : None, "auto" or int, default=None
         ``None``: points are assumed independent; reference points are split
@@ -148,7 +148,7 @@ class OnlineMMDDetector(BaseEstimator):
     -----
     The statistic of a window of ``n`` points with feature sum ``s`` is the
     V-statistic ``||s_ref / m - s / n||^2`` (:func:`skmmd.statistics.mmd2_features`).
-    Calibration simulates ``n_bootstraps`` streams of held-out points, each
+    Calibration simulates ``n_resamples`` streams of held-out points, each
     with its own split of ``X_ref`` (as alibi-detect does) and its reference
     mean moved towards its held-out part so that the two differ as much as a
     live stream's population and the reference do. While
@@ -191,7 +191,7 @@ class OnlineMMDDetector(BaseEstimator):
         "ert": [Interval(Real, 1, None, closed="neither")],
         "window_size": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "calibration_size": [Interval(Real, 0, 1, closed="neither")],
-        "n_bootstraps": [Interval(Integral, 10, None, closed="left")],
+        "n_resamples": [Interval(Integral, 10, None, closed="left")],
         "block_size": BLOCK_SIZE_CONSTRAINT,
         "random_state": ["random_state"],
     }
@@ -203,7 +203,7 @@ class OnlineMMDDetector(BaseEstimator):
         ert=1000,
         window_size=50,
         calibration_size=0.5,
-        n_bootstraps=1000,
+        n_resamples=1000,
         block_size=None,
         random_state=None,
     ):
@@ -211,7 +211,7 @@ class OnlineMMDDetector(BaseEstimator):
         self.ert = ert
         self.window_size = window_size
         self.calibration_size = calibration_size
-        self.n_bootstraps = n_bootstraps
+        self.n_resamples = n_resamples
         self.block_size = block_size
         self.random_state = random_state
 
@@ -220,7 +220,7 @@ class OnlineMMDDetector(BaseEstimator):
 
         Each simulated stream is at most as long as the held-out part: the
         largest window plus enough steps to see about 100 false alarms among
-        ``n_bootstraps`` streams (and at least 4 window lengths).
+        ``n_resamples`` streams (and at least 4 window lengths).
 
         Returns
         -------
@@ -229,7 +229,7 @@ class OnlineMMDDetector(BaseEstimator):
         """
         self._validate_params()  # also called before fit (e.g. ert=inf)
         max_window = int(_windows(self.window_size)[-1])
-        need_held = max_window + steady_steps(max_window, self.ert, self.n_bootstraps)
+        need_held = max_window + steady_steps(max_window, self.ert, self.n_resamples)
         n = math.ceil(need_held / self.calibration_size)
         # the reference part must be at least one largest window, too
         n_ref_part = math.ceil(max_window / (1.0 - self.calibration_size))
@@ -277,9 +277,9 @@ class OnlineMMDDetector(BaseEstimator):
             raise ValueError(
                 f"X_ref has {n} sample(s); calibrating ert={self.ert} with "
                 f"window_size={self.window_size!r}, calibration_size="
-                f"{self.calibration_size} and n_bootstraps={self.n_bootstraps} "
+                f"{self.calibration_size} and n_resamples={self.n_resamples} "
                 f"needs at least {n_min} samples (or a smaller ert, more "
-                "n_bootstraps or a larger calibration_size)."
+                "n_resamples or a larger calibration_size)."
             )
         self.n_features_in_ = self.transformer_.n_features_in_
         if hasattr(self.transformer_, "feature_names_in_"):
@@ -305,13 +305,13 @@ class OnlineMMDDetector(BaseEstimator):
         n_steps = max_window + min(
             n_held - max_window,
             max(
-                steady_steps(max_window, self.ert, self.n_bootstraps),
+                steady_steps(max_window, self.ert, self.n_resamples),
                 math.ceil(2 * self.ert),
             ),
         )
         seeds = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         index, ref_sums = null_streams(
-            Z, n_held, n_steps, seeds, self.n_bootstraps, self.block_size_
+            Z, n_held, n_steps, seeds, self.n_resamples, self.block_size_
         )
         stats = _numba.simulate(
             Z, index, windows, ref_sums, np.einsum("ij,ij->i", ref_sums, ref_sums),

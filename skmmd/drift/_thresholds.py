@@ -15,11 +15,11 @@ _MIN_STEADY_WINDOWS = 4
 _BISECTION_STEPS = 60
 
 
-def steady_steps(max_window, ert, n_bootstraps):
+def steady_steps(max_window, ert, n_resamples):
     """Steps simulated after the largest window is full."""
     return max(
         _MIN_STEADY_WINDOWS * max_window,
-        math.ceil(_MIN_ALARMS * ert / n_bootstraps),
+        math.ceil(_MIN_ALARMS * ert / n_resamples),
     )
 
 
@@ -68,9 +68,9 @@ def _steady_run_length(exceed, start):
     return start + (restricted.sum() + survivors / hazard) / n_streams
 
 
-def null_streams(Z, n_held, n_steps, seeds, n_bootstraps, block_size):
+def null_streams(Z, n_held, n_steps, seeds, n_resamples, block_size):
     """Simulated null streams: the rows of ``Z`` each one visits
-    (n_bootstraps x n_steps), and the reference sum it is compared with.
+    (n_resamples x n_steps), and the reference sum it is compared with.
 
     Each stream re-splits ``X_ref``, as alibi-detect does, so that the
     calibration averages over splits instead of depending on one: it
@@ -88,11 +88,11 @@ def null_streams(Z, n_held, n_steps, seeds, n_bootstraps, block_size):
     n_ref = n - n_held
     total = Z.sum(axis=0)
     keep = math.sqrt(n_held / (n_held + n_ref))  # std of the live offset
-    index = np.empty((n_bootstraps, n_steps), dtype=np.int64)
-    ref_sums = np.empty((n_bootstraps, D))
-    batch = max(1, min(n_bootstraps, (1 << 22) // n))
-    for lo in range(0, n_bootstraps, batch):
-        b = min(batch, n_bootstraps - lo)
+    index = np.empty((n_resamples, n_steps), dtype=np.int64)
+    ref_sums = np.empty((n_resamples, D))
+    batch = max(1, min(n_resamples, (1 << 22) // n))
+    for lo in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - lo)
         if block_size is None:
             held = np.argpartition(seeds.random((b, n)), n_held, axis=1)
             held = held[:, :n_held]

@@ -49,7 +49,7 @@ class DriftDisplay:
     >>> from skmmd import OnlineMMDDetector
     >>> from skmmd.inspection import DriftDisplay
     >>> rng = np.random.default_rng(0)
-    >>> detector = OnlineMMDDetector(ert=500, window_size=20, n_bootstraps=500,
+    >>> detector = OnlineMMDDetector(ert=500, window_size=20, n_resamples=500,
     ...                              random_state=0).fit(rng.normal(size=(1000, 2)))
     >>> stream = np.vstack([rng.normal(size=(100, 2)),
     ...                     rng.normal(size=(100, 2)) + 1.5])

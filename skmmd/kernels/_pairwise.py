@@ -1,7 +1,7 @@
 """Exact kernels on vectors and the bandwidth heuristics.
 
-Every function evaluates the kernel matrix in row blocks, so the temporaries stay
-``O(block_size x n_samples_Y)`` however large the inputs.
+Every function evaluates the kernel matrix in chunks of rows, so the temporaries stay
+``O(chunk_size x n_samples_Y)`` however large the inputs.
 """
 
 from numbers import Integral, Real
@@ -83,10 +83,10 @@ def _block_kernel(name, A, B, bandwidth, nu):
     return K.astype(dtype, copy=False)
 
 
-def kernel_blocks(
-    X, Y=None, *, kernel="gaussian", bandwidth=1.0, nu=1.5, block_size=None
+def kernel_chunks(
+    X, Y=None, *, kernel="gaussian", bandwidth=1.0, nu=1.5, chunk_size=None
 ):
-    """Yield the exact kernel matrix ``k(X, Y)`` one row block at a time.
+    """Yield the exact kernel matrix ``k(X, Y)`` one chunk of rows at a time.
 
     Parameters
     ----------
@@ -101,22 +101,23 @@ def kernel_blocks(
         Positive kernel bandwidth (length scale).
     nu : {0.5, 1.5, 2.5}, default=1.5
         Matern smoothness; ignored by the other kernels.
-    block_size : int, default=None
-        Rows per block; by default about ``2**22 / n_samples_Y``.
+    chunk_size : int, default=None
+        Rows per chunk (a memory size); by default about
+        ``2**22 / n_samples_Y``.
 
     Yields
     ------
     rows : slice
-        The rows of ``X`` covered by the block.
-    block : ndarray of shape (rows, n_samples_Y)
+        The rows of ``X`` covered by the chunk.
+    chunk : ndarray of shape (rows, n_samples_Y)
         ``k(X[rows], Y)``, float32 if both inputs are float32, else float64.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from skmmd.kernels import kernel_blocks
+    >>> from skmmd.kernels import kernel_chunks
     >>> X = np.zeros((5, 2))
-    >>> [block.shape for _, block in kernel_blocks(X, block_size=2)]
+    >>> [chunk.shape for _, chunk in kernel_chunks(X, chunk_size=2)]
     [(2, 5), (2, 5), (1, 5)]
     """
     if kernel not in ("gaussian", "laplacian", "matern"):
@@ -127,21 +128,21 @@ def kernel_blocks(
         raise ValueError(f"nu must be one of {_MATERN_NUS}; got {nu!r}.")
     bandwidth = _check_bandwidth(bandwidth)
     X, Y = _check_pair(X, Y)
-    if block_size is None:
-        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
-    for rows in gen_batches(X.shape[0], block_size):
+    if chunk_size is None:
+        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+    for rows in gen_batches(X.shape[0], chunk_size):
         yield rows, _block_kernel(kernel, X[rows], Y, bandwidth, nu)
 
 
 def _kernel_matrix(X, Y, **params):
     X, Y = _check_pair(X, Y)
     K = np.empty((X.shape[0], Y.shape[0]), dtype=np.result_type(X.dtype, Y.dtype))
-    for rows, block in kernel_blocks(X, Y, **params):
+    for rows, block in kernel_chunks(X, Y, **params):
         K[rows] = block
     return K
 
 
-def gaussian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
+def gaussian_kernel(X, Y=None, *, bandwidth=1.0, chunk_size=None):
     """Exact Gaussian kernel ``exp(-||x - y||^2 / (2 bandwidth^2))``.
 
     Parameters
@@ -153,7 +154,7 @@ def gaussian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
     bandwidth : float, default=1.0
         Positive bandwidth ``sigma``; scikit-learn's ``gamma`` is
         ``1 / (2 sigma^2)``.
-    block_size : int, default=None
+    chunk_size : int, default=None
         Rows evaluated at a time (bounds the temporaries).
 
     Returns
@@ -163,7 +164,7 @@ def gaussian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
 
     See Also
     --------
-    laplacian_kernel, matern_kernel, kernel_blocks
+    laplacian_kernel, matern_kernel, kernel_chunks
 
     Examples
     --------
@@ -173,11 +174,11 @@ def gaussian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
            [0.6065, 1.    ]])
     """
     return _kernel_matrix(
-        X, Y, kernel="gaussian", bandwidth=bandwidth, block_size=block_size
+        X, Y, kernel="gaussian", bandwidth=bandwidth, chunk_size=chunk_size
     )
 
 
-def laplacian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
+def laplacian_kernel(X, Y=None, *, bandwidth=1.0, chunk_size=None):
     """Exact Laplacian kernel ``exp(-||x - y||_1 / bandwidth)``.
 
     Parameters
@@ -188,7 +189,7 @@ def laplacian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
         Right argument; ``None`` means ``Y = X``.
     bandwidth : float, default=1.0
         Positive bandwidth (L1 length scale).
-    block_size : int, default=None
+    chunk_size : int, default=None
         Rows evaluated at a time (bounds the temporaries).
 
     Returns
@@ -208,11 +209,11 @@ def laplacian_kernel(X, Y=None, *, bandwidth=1.0, block_size=None):
            [0.3679, 1.    ]])
     """
     return _kernel_matrix(
-        X, Y, kernel="laplacian", bandwidth=bandwidth, block_size=block_size
+        X, Y, kernel="laplacian", bandwidth=bandwidth, chunk_size=chunk_size
     )
 
 
-def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
+def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, chunk_size=None):
     """Exact Matern kernel with smoothness ``nu`` and length scale ``bandwidth``.
 
     Parameters
@@ -226,7 +227,7 @@ def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
     nu : {0.5, 1.5, 2.5}, default=1.5
         Smoothness: 0.5 is ``exp(-r/l)``, 1.5 and 2.5 the once and twice
         differentiable Matern kernels (closed forms).
-    block_size : int, default=None
+    chunk_size : int, default=None
         Rows evaluated at a time (bounds the temporaries).
 
     Returns
@@ -246,7 +247,7 @@ def matern_kernel(X, Y=None, *, bandwidth=1.0, nu=1.5, block_size=None):
            [0.3679, 1.    ]])
     """
     return _kernel_matrix(
-        X, Y, kernel="matern", bandwidth=bandwidth, nu=nu, block_size=block_size
+        X, Y, kernel="matern", bandwidth=bandwidth, nu=nu, chunk_size=chunk_size
     )
 
 
@@ -460,7 +461,7 @@ def _l1_norms(X):
     return np.asarray(abs(X).sum(axis=1), dtype=np.float64).ravel()
 
 
-def gmm_kernel(X, Y=None, *, block_size=None):
+def gmm_kernel(X, Y=None, *, chunk_size=None):
     r"""Exact generalized min-max (GMM) kernel of Li (2017).
 
     ``GMM(u, v) = sum_i min(u~_i, v~_i) / sum_i max(u~_i, v~_i)`` on the
@@ -473,7 +474,7 @@ def gmm_kernel(X, Y=None, *, block_size=None):
         Left argument.
     Y : {array-like, sparse matrix} of shape (n_samples_Y, n_features), default=None
         Right argument; ``None`` means ``Y = X``.
-    block_size : int, default=None
+    chunk_size : int, default=None
         Rows evaluated at a time (bounds the temporaries); by default about
         ``2**22 / n_samples_Y``.
 
@@ -516,9 +517,9 @@ def gmm_kernel(X, Y=None, *, block_size=None):
     Y = Y.astype(np.float64, copy=False)
     nx, ny = _l1_norms(X), _l1_norms(Y)
     K = np.empty((X.shape[0], Y.shape[0]))
-    if block_size is None:
-        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
-    for rows in gen_batches(X.shape[0], block_size):
+    if chunk_size is None:
+        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+    for rows in gen_batches(X.shape[0], chunk_size):
         dist = _manhattan(X[rows], Y)
         total = nx[rows, None] + ny[None, :]
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -8,7 +8,7 @@ from sklearn.utils import gen_batches
 
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, validate_params
-from ..kernels._pairwise import kernel_blocks, matern_profile
+from ..kernels._pairwise import kernel_chunks, matern_profile
 from ._features import (
     _STATISTICS,
     _check_two,
@@ -25,20 +25,20 @@ def kernel_function(kernel, bandwidth, nu):
         return lambda A, B: np.asarray(kernel(A, B), dtype=np.float64)
 
     def block(A, B):
-        ((_, K),) = kernel_blocks(
-            A, B, kernel=kernel, bandwidth=bandwidth, nu=nu, block_size=A.shape[0]
+        ((_, K),) = kernel_chunks(
+            A, B, kernel=kernel, bandwidth=bandwidth, nu=nu, chunk_size=A.shape[0]
         )
         return K.astype(np.float64, copy=False)
 
     return block
 
 
-def _kernel_sums(X, Y, kfun, block_size=None):
+def _kernel_sums(X, Y, kfun, chunk_size=None):
     """``sum k(X, Y)`` and, if ``Y is X``, the trace, from row blocks."""
-    if block_size is None:
-        block_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+    if chunk_size is None:
+        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
     total, trace = 0.0, 0.0
-    for rows in gen_batches(X.shape[0], block_size):
+    for rows in gen_batches(X.shape[0], chunk_size):
         K = kfun(X[rows], Y)
         total += float(K.sum())
         if Y is X:
@@ -59,7 +59,7 @@ _EXACT_PARAMS = {
     {
         **_EXACT_PARAMS,
         "statistic": [_STATISTICS],
-        "block_size": [None, Interval(Integral, 1, None, closed="left")],
+        "chunk_size": [None, Interval(Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
@@ -71,7 +71,7 @@ def mmd2_exact(
     bandwidth=1.0,
     nu=1.5,
     statistic="unbiased",
-    block_size=None,
+    chunk_size=None,
 ):
     """Exact squared MMD from a kernel, in quadratic time and blockwise memory.
 
@@ -91,9 +91,9 @@ def mmd2_exact(
         Smoothness of the Matern kernel (0.5, 1.5 or 2.5).
     statistic : {"unbiased", "biased"}, default="unbiased"
         U-statistic or V-statistic.
-    block_size : int, default=None
+    chunk_size : int, default=None
         Rows of the kernel matrix evaluated at a time (memory
-        ``O(block_size x max(m, n))``).
+        ``O(chunk_size x max(m, n))``).
 
     Returns
     -------
@@ -127,9 +127,9 @@ def mmd2_exact(
     X, Y = _check_two(X, Y, min_samples=2 if unbiased else 1)
     m, n = X.shape[0], Y.shape[0]
     kfun = kernel_function(kernel, bandwidth, nu)
-    P_xx, D_x = _kernel_sums(X, X, kfun, block_size)
-    P_yy, D_y = _kernel_sums(Y, Y, kfun, block_size)
-    P_xy, _ = _kernel_sums(X, Y, kfun, block_size)
+    P_xx, D_x = _kernel_sums(X, X, kfun, chunk_size)
+    P_yy, D_y = _kernel_sums(Y, Y, kfun, chunk_size)
+    P_xy, _ = _kernel_sums(X, Y, kfun, chunk_size)
     if not unbiased:
         D_x = D_y = 0.0
     pairs = (m * (m - 1), n * (n - 1), m * n) if unbiased else (m * m, n * n, m * n)

@@ -56,7 +56,7 @@ def _check_two(X, Y, min_samples=2, name_x="X", name_y="Y"):
     return X, Y
 
 
-def _feature_sums(Z, transform=None, block_size=None):
+def _feature_sums(Z, transform=None, chunk_size=None):
     """Streaming ``sum_i z_i`` and ``sum_i ||z_i||^2`` in float64.
 
     With ``transform``, ``Z`` holds raw rows mapped one row block at a time, so
@@ -64,10 +64,10 @@ def _feature_sums(Z, transform=None, block_size=None):
     """
     s, q = 0.0, 0.0
     n = Z.shape[0]
-    if block_size is None:
+    if chunk_size is None:
         width = Z.shape[1] if transform is None else 1024
-        block_size = max(1, _budgets.BLOCK_ENTRIES // max(width, 1))
-    for rows in gen_batches(n, block_size):
+        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(width, 1))
+    for rows in gen_batches(n, chunk_size):
         block = Z[rows] if transform is None else transform(Z[rows])
         block = np.asarray(block.todense() if hasattr(block, "todense") else block)
         block = block.astype(np.float64, copy=False)
@@ -82,11 +82,11 @@ def _feature_sums(Z, transform=None, block_size=None):
         "Y": ["array-like", "sparse matrix"],
         "statistic": [_STATISTICS],
         "transform": [None, callable],
-        "block_size": [None, Interval(Integral, 1, None, closed="left")],
+        "chunk_size": [None, Interval(Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def mmd2_features(X, Y, *, statistic="unbiased", transform=None, block_size=None):
+def mmd2_features(X, Y, *, statistic="unbiased", transform=None, chunk_size=None):
     """Squared MMD of the linear kernel on features, in ``O((m + n) D)``.
 
     Parameters
@@ -102,8 +102,8 @@ def mmd2_features(X, Y, *, statistic="unbiased", transform=None, block_size=None
         If given, ``transform(rows)`` maps a row block of X or Y to features,
         e.g. a fitted sampler's ``transform``; only one block of features is
         held in memory at a time.
-    block_size : int, default=None
-        Rows per block.
+    chunk_size : int, default=None
+        Rows per chunk (a memory size).
 
     Returns
     -------
@@ -142,8 +142,8 @@ def mmd2_features(X, Y, *, statistic="unbiased", transform=None, block_size=None
     unbiased = statistic == "unbiased"
     X, Y = _check_two(X, Y, min_samples=2 if unbiased else 1)
     m, n = X.shape[0], Y.shape[0]
-    s_x, q_x = _feature_sums(X, transform, block_size)
-    s_y, q_y = _feature_sums(Y, transform, block_size)
+    s_x, q_x = _feature_sums(X, transform, chunk_size)
+    s_y, q_y = _feature_sums(Y, transform, chunk_size)
     pairs = (m * (m - 1), n * (n - 1), m * n) if unbiased else (m * m, n * n, m * n)
     stat, _ = mmd2_from_parts(
         s_x @ s_x, s_y @ s_y, s_x @ s_y, q_x, q_y, 0.0, *pairs, unbiased

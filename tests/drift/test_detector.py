@@ -53,7 +53,7 @@ def test_mean_run_length_matches_ert(draw, window_size):
     for seed in range(4):
         det = OnlineMMDDetector(
             RandomFourierSampler(n_components=64, random_state=seed),
-            ert=ert, window_size=window_size, n_bootstraps=500, random_state=seed,
+            ert=ert, window_size=window_size, n_resamples=500, random_state=seed,
         ).fit(draw(rng, 600))  # fmt: skip
         assert abs(det.simulated_ert_ - ert) < 0.05 * ert
         lengths.append(_run_lengths(det, draw, 100, 20 * ert, rng))
@@ -168,7 +168,7 @@ def test_block_size_raises_thresholds_on_autocorrelated_reference():
     X[0] = rng.normal(size=2)
     for i in range(1, n):
         X[i] = phi * X[i - 1] + np.sqrt(1 - phi**2) * rng.normal(size=2)
-    kw = {"ert": 100, "window_size": 20, "n_bootstraps": 300, "random_state": 0}
+    kw = {"ert": 100, "window_size": 20, "n_resamples": 300, "random_state": 0}
     iid = OnlineMMDDetector(**kw).fit(X)
     blocks = OnlineMMDDetector(block_size=50, **kw).fit(X)
     assert blocks.thresholds_[-1, 0] > 2 * iid.thresholds_[-1, 0]

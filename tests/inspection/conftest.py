@@ -34,7 +34,7 @@ def detector():
     rng = np.random.default_rng(0)
     ref = rng.normal(size=(1000, 2))
     return OnlineMMDDetector(
-        ert=500, window_size=[10, 30], n_bootstraps=500, random_state=0
+        ert=500, window_size=[10, 30], n_resamples=500, random_state=0
     ).fit(ref)
 
 

@@ -13,7 +13,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from skmmd.kernels import (
     gaussian_kernel,
     gmm_kernel,
-    kernel_blocks,
+    kernel_chunks,
     laplacian_kernel,
     matern_kernel,
     median_bandwidth,
@@ -41,7 +41,7 @@ def test_gmm_kernel_matches_brute_force(rng):
         gmm_kernel(sp.csr_matrix(X), sp.csr_matrix(Y)), K, atol=1e-14
     )
     np.testing.assert_allclose(gmm_kernel(X.astype(np.float32), Y), K, atol=1e-6)
-    np.testing.assert_allclose(gmm_kernel(X, Y, block_size=2), K, atol=0)
+    np.testing.assert_allclose(gmm_kernel(X, Y, chunk_size=2), K, atol=0)
 
 
 def test_gmm_kernel_properties(rng):
@@ -102,13 +102,13 @@ def test_matern_matches_sklearn(data, nu):
 def test_blocks_dense_sparse_agree(data, kernel):
     X, Y = data
     X[X < 0] = 0.0
-    full = np.vstack([b for _, b in kernel_blocks(X, Y, kernel=kernel, bandwidth=2.0)])
-    for block_size in (1, 5, 100):
-        blocks = kernel_blocks(
-            X, Y, kernel=kernel, bandwidth=2.0, block_size=block_size
+    full = np.vstack([b for _, b in kernel_chunks(X, Y, kernel=kernel, bandwidth=2.0)])
+    for chunk_size in (1, 5, 100):
+        blocks = kernel_chunks(
+            X, Y, kernel=kernel, bandwidth=2.0, chunk_size=chunk_size
         )
         np.testing.assert_allclose(np.vstack([b for _, b in blocks]), full, rtol=1e-12)
-    sparse = kernel_blocks(sp.csr_matrix(X), Y, kernel=kernel, bandwidth=2.0)
+    sparse = kernel_chunks(sp.csr_matrix(X), Y, kernel=kernel, bandwidth=2.0)
     np.testing.assert_allclose(np.vstack([b for _, b in sparse]), full, rtol=1e-10)
 
 
@@ -125,7 +125,7 @@ def test_kernel_errors(data):
     with pytest.raises(ValueError, match="same number of features"):
         gaussian_kernel(X, Y[:, :3])
     with pytest.raises(ValueError, match="kernel must be one of"):
-        next(kernel_blocks(X, kernel="rbf"))
+        next(kernel_chunks(X, kernel="rbf"))
     with pytest.raises(ValueError, match="nu must be one of"):
         matern_kernel(X, nu=1.0)
     with pytest.raises(ValueError, match="NaN"):

@@ -11,8 +11,8 @@ from tests.helpers.references import mmd2_dense
 
 
 @pytest.mark.parametrize("statistic", ["unbiased", "biased"])
-@pytest.mark.parametrize("block_size", [None, 5])
-def test_exact_gaussian_matches_dense(rng, statistic, block_size):
+@pytest.mark.parametrize("chunk_size", [None, 5])
+def test_exact_gaussian_matches_dense(rng, statistic, chunk_size):
     X, Y = rng.normal(size=(23, 2)), rng.normal(size=(31, 2)) * 1.5
     gamma = 0.5 / 1.3**2
     expected = mmd2_dense(
@@ -21,7 +21,7 @@ def test_exact_gaussian_matches_dense(rng, statistic, block_size):
         rbf_kernel(X, Y, gamma=gamma),
         statistic == "unbiased",
     )
-    got = mmd2_exact(X, Y, bandwidth=1.3, statistic=statistic, block_size=block_size)
+    got = mmd2_exact(X, Y, bandwidth=1.3, statistic=statistic, chunk_size=chunk_size)
     assert got == pytest.approx(expected, abs=1e-12)
 
 

@@ -35,7 +35,7 @@ def test_streaming_transform_equals_materialized(rng, statistic):
     rff = RandomFourierSampler(n_components=64, random_state=0).fit(np.vstack([X, Y]))
     full = mmd2_features(rff.transform(X), rff.transform(Y), statistic=statistic)
     streamed = mmd2_features(
-        X, Y, transform=rff.transform, block_size=7, statistic=statistic
+        X, Y, transform=rff.transform, chunk_size=7, statistic=statistic
     )
     assert streamed == pytest.approx(full, abs=1e-12)
 
