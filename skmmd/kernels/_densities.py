@@ -207,7 +207,7 @@ def hdd_kernel(
     divergence : {"js", "hellinger", "tv"}, default="js"
         The distance ``rho^2``; see :func:`density_divergence`.
     bandwidth : float, default=1.0
-        Positive ``sigma``.
+        Positive bandwidth (``sigma``): the length scale of the divergences.
     n_features, n_grid : int, default=None
         Used for callables, as in :func:`density_divergence`.
 
