@@ -27,16 +27,13 @@ from ._calibration import (
     threshold,
 )
 
-# Above this many pooled points the transformers are fit on a seeded uniform
-# subsample of this size (what their data-dependent parts need: a median
-# bandwidth, landmarks), the same rows in memory and on Dask.
-_FIT_ROWS = 100_000
-
 
 def fit_indices(n_rows, seed):
-    """Rows the feature maps are fit on: all (None), or above ``_FIT_ROWS``
-    a seeded uniform subsample of ``_FIT_ROWS`` of them (sorted)."""
-    return _streams.subsample(n_rows, _FIT_ROWS, seed, _streams.FIT_ROWS)
+    """Rows the feature maps are fit on: all (None), or above
+    ``_budgets.FIT_SUBSAMPLE_ROWS`` a seeded uniform subsample of that many
+    (sorted)."""
+    rows = _budgets.FIT_SUBSAMPLE_ROWS
+    return _streams.subsample(n_rows, rows, seed, _streams.FIT_ROWS)
 
 
 def training_split(n_rows, train_size, seed, described, stratify=None):

@@ -128,17 +128,11 @@ def _numeric(X, columns):
     return {c for c in columns if numeric_array_column(np.asarray(X[:, c]))}
 
 
-# Unit sums of one part of a report's columns (128 MB): a pass over the rows
-# per part, each part's sums dropped before the next.
-_PART_ENTRIES = 2**24
-# Fit rows behind the columnwise map's grids and bandwidths.
-_GRID_ROWS = 4096
-
-
 def grid_rows(n_rows, random_state):
-    """Positions (sorted) of at most ``_GRID_ROWS`` of ``n_rows`` fit rows,
-    seeded; None for all."""
-    return _streams.subsample(n_rows, _GRID_ROWS, random_state, _streams.GRID_ROWS)
+    """Positions (sorted) of at most ``_budgets.COLUMN_GRID_ROWS`` of
+    ``n_rows`` fit rows, seeded; None for all."""
+    rows = _budgets.COLUMN_GRID_ROWS
+    return _streams.subsample(n_rows, rows, random_state, _streams.GRID_ROWS)
 
 
 class FitRows:
@@ -223,7 +217,7 @@ class ColumnMaps:
         parts = []
         for block in self.blocks:
             width = max(n_units, 1) * block.block_width_
-            per_part = max(1, _PART_ENTRIES // width)
+            per_part = max(1, _budgets.REPORT_PART_ENTRIES // width)
             n = block.n_blocks_
             parts += [
                 [block.subset(lo, min(lo + per_part, n))]

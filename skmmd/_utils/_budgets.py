@@ -127,3 +127,25 @@ ORDER_CHECK_DRAWS = 16
 # for each other more than they work; larger ones keep BLAS's threads for
 # the regressions' products of all rows.
 SEARCH_ONE_THREAD_ROWS = 2**13
+
+# Subsamples and sizes of single steps.
+# Above this many pooled points the transformers are fit on a seeded uniform
+# subsample of this size (what their data-dependent parts need: a median
+# bandwidth, landmarks), the same rows in memory and on Dask.
+FIT_SUBSAMPLE_ROWS = 100_000
+# Unit sums of one part of a report's columns (128 MB): a pass over the rows
+# per part, each part's sums dropped before the next.
+REPORT_PART_ENTRIES = 2**24
+# Fit rows behind the columnwise map's grids and bandwidths.
+COLUMN_GRID_ROWS = 4096
+# Rows behind the numeric block's medians, quartiles and bandwidth (a
+# seeded subsample above it); the categories come from every row.
+TABLE_STATISTIC_ROWS = 4096
+# Random pairs of rows behind the default maps' median bandwidth.
+HSIC_MEDIAN_PAIRS = 2**20
+# Pairings times observations^2 (the permutation null's cost) at most this:
+# about a second on two cores.
+PAIRING_ENTRIES = 2**30
+# Rows the default z map is fit on, at most (a seeded subsample): its means,
+# scales and medians; fitting a ColumnTransformer also transforms its rows.
+Z_FIT_ROWS = 10_000

@@ -13,9 +13,7 @@ import functools
 import numpy as np
 from sklearn.utils import check_random_state
 
-# Rows a sampler's fit on a dask array reads: a seeded uniform subsample
-# (what the data-dependent parts need: the median bandwidth, landmarks).
-FIT_ROWS = 100_000
+from . import _budgets
 
 
 def is_dask(X):
@@ -63,15 +61,16 @@ def dask_rows(A):
 
 
 def fit_sample(X, random_state):
-    """A sampler's fit data from a dask array: at most ``FIT_ROWS`` rows, a
-    seeded uniform subsample (drawn from ``random_state``) when there are more."""
+    """A sampler's fit data from a dask array: at most
+    ``_budgets.FIT_SUBSAMPLE_ROWS`` rows, a seeded uniform subsample (drawn
+    from ``random_state``) when there are more."""
     X = known_rows(X, "X")
-    if X.shape[0] <= FIT_ROWS:
+    if X.shape[0] <= _budgets.FIT_SUBSAMPLE_ROWS:
         return X.compute()
     rng = check_random_state(random_state)
     idx = np.sort(
         np.random.default_rng(rng.randint(np.iinfo(np.int32).max)).choice(
-            X.shape[0], FIT_ROWS, replace=False
+            X.shape[0], _budgets.FIT_SUBSAMPLE_ROWS, replace=False
         )
     )
     return X[idx].compute()

@@ -1,22 +1,16 @@
 """conditional_independence_test: a fitted conditional test's result in one
 call, like ``scipy.stats``."""
 
-from .._utils._deprecation import renamed_keywords
 from ._estimator import ConditionalHSICTest
 
-# Keywords this function took before it spelled its arguments as the other
-# families' functions and its estimator's fit do (X, y, Z).
-_FORMER_KEYWORDS = {"x": "X", "z": "Z"}
 
-
-def conditional_independence_test(X=None, y=None, Z=None, **options):
+def conditional_independence_test(X, y, Z=None, **options):
     """Kernel test of conditional independence of ``X`` and ``y`` given ``Z``.
 
     Fits :class:`ConditionalHSICTest` and returns its ``result_``:
     ``statistic, pvalue = conditional_independence_test(X, y, Z)``, linear in
     the number of rows. The arguments are spelled as in
-    ``ConditionalHSICTest.fit(X, y, Z)`` and :func:`hsic_test`; the former
-    keywords ``x=`` and ``z=`` still work, with a ``FutureWarning``.
+    ``ConditionalHSICTest.fit(X, y, Z)`` and :func:`hsic_test`.
 
     Parameters
     ----------
@@ -58,10 +52,5 @@ def conditional_independence_test(X=None, y=None, Z=None, **options):
     >>> skmmd.conditional_independence_test(x, y2, z, random_state=0).pvalue
     0.001
     """
-    given = renamed_keywords(
-        "conditional_independence_test", {"X": X, "Z": Z}, options, _FORMER_KEYWORDS
-    )
-    if given["X"] is None or y is None:
-        raise TypeError("conditional_independence_test() needs X and y.")
-    test = ConditionalHSICTest(**options).fit(given["X"], y, Z=given["Z"])
+    test = ConditionalHSICTest(**options).fit(X, y, Z=Z)
     return test.result_

@@ -14,6 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
 from .._utils._tables import is_dataframe
 from ..kernel_approximation import NystroemSampler, RandomFourierSampler, TabularSampler
@@ -24,10 +25,6 @@ from ..kernels import median_bandwidth
 # standardized): the products have Dx * Dg * Dy = 216 entries per row.
 _XY_FEATURES = 6
 _Z_WEIGHTS = 6
-
-# Rows the default z map is fit on, at most (a seeded subsample): its means,
-# scales and medians; fitting a ColumnTransformer also transforms its rows.
-_Z_FIT_ROWS = 10_000
 
 # The screen of Z's columns (:func:`relevant_columns`): its level on m rows
 # is _Z_SCREEN * min(1, _SCREEN_ROWS / m)^2; features of each column and of
@@ -257,11 +254,11 @@ def screens(z_screen, n_columns, text):
 
 def fit_rows(n_rows, random_state):
     """The rows (sorted positions) the default z map and the screen are fit
-    on: all, or a seeded ``_Z_FIT_ROWS`` of them."""
-    if n_rows <= _Z_FIT_ROWS:
+    on: all, or a seeded ``_budgets.Z_FIT_ROWS`` of them."""
+    if n_rows <= _budgets.Z_FIT_ROWS:
         return np.arange(n_rows)
     rng = check_random_state(random_state)
-    return np.sort(rng.choice(n_rows, _Z_FIT_ROWS, replace=False))
+    return np.sort(rng.choice(n_rows, _budgets.Z_FIT_ROWS, replace=False))
 
 
 def dependence_p(P, Q):

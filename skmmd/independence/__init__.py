@@ -11,7 +11,6 @@ its own family, :mod:`skmmd.conditional`. The machinery every family shares
 is in :mod:`skmmd._inference`.
 """
 
-from .._utils._deprecation import moved_names
 from ._aggregated import AggregatedHSICTest
 from ._api import hsic_test
 from ._hsic import HSICTest
@@ -23,17 +22,3 @@ __all__ = [
     "HSICTestResult",
     "hsic_test",
 ]
-
-# The conditional test's names, which this package gave before the
-# conditional family had its own: given from there with a FutureWarning until
-# skmmd 0.3, imported by name when asked for, so that the families still never
-# import each other (doc/development/architecture.rst).
-__getattr__, _ = moved_names(
-    "skmmd.independence",
-    "skmmd.conditional",
-    (
-        "ConditionalHSICTest",
-        "ConditionalHSICTestResult",
-        "conditional_independence_test",
-    ),
-)

@@ -17,7 +17,6 @@ from .._utils._tables import is_dataframe
 from ..statistics._hsic import HSICParts, feature_gram
 from ._base import _BaseHSICTest, _constant, _fitted
 from ._observations import (
-    _PAIRING_BUDGET,
     _pair_stream,
     block_shift,
     effect_sizes,
@@ -371,7 +370,7 @@ class AggregatedHSICTest(_BaseHSICTest):
 
         def fits(unit):
             units = n_rows // unit
-            return units <= _FINE_UNITS or cost * units**2 <= _PAIRING_BUDGET
+            return units <= _FINE_UNITS or cost * units**2 <= _budgets.PAIRING_ENTRIES
 
         return _budgets.smallest_unit(fits, start=unit)
 

@@ -37,9 +37,6 @@ from ._observations import (
 from ._resampled import resampled_hsic
 from ._results import HSICTestResult
 
-# Random pairs of rows behind the default maps' median bandwidth.
-_MEDIAN_PAIRS = 2**20
-
 
 class HSICTest(_BaseHSICTest):
     """Kernel test of independence (HSIC) with explicit feature maps.
@@ -265,7 +262,7 @@ class HSICTest(_BaseHSICTest):
         if isinstance(transformer, str) and isinstance(fitted, RandomFourierSampler):
             fitted.set_params(
                 bandwidth=median_bandwidth(
-                    V, random_state=random_state, n_pairs=_MEDIAN_PAIRS
+                    V, random_state=random_state, n_pairs=_budgets.HSIC_MEDIAN_PAIRS
                 )
             )
         return fitted

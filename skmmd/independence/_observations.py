@@ -8,10 +8,6 @@ from .._inference import _blocks, _streaming
 from .._utils import _budgets
 from ..statistics._hsic import MAX_OBSERVATIONS, draw_variances
 
-# Pairings times observations^2 (the permutation null's cost) at most this:
-# about a second on two cores.
-_PAIRING_BUDGET = 2**30
-
 
 class _Half:
     """A fitted feature map of one variable of the pairs ``(X, Y)``."""
@@ -91,7 +87,7 @@ def _auto_unit(n_rows, n_resamples, max_units=MAX_OBSERVATIONS):
 
     def fits(unit):
         units = n_rows // unit
-        return units <= max_units and n_resamples * units**2 <= _PAIRING_BUDGET
+        return units <= max_units and n_resamples * units**2 <= _budgets.PAIRING_ENTRIES
 
     return _budgets.smallest_unit(fits)
 

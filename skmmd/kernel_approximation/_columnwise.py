@@ -14,9 +14,6 @@ from .._utils._tables import (
 )
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 
-# Rows of the fit sample that set each column's grid and bandwidth: enough
-# for 256 cells of about 16 rows each.
-_GRID_ROWS = 4096
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
 # A column's cosines and sines on its grid span few directions (its kernel's
@@ -225,8 +222,8 @@ class ColumnwiseFourier:
         u = rng.uniform()
         gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
         n = X.shape[0]
-        if rows is None and n > _GRID_ROWS:
-            rows = np.sort(gen.choice(n, _GRID_ROWS, replace=False))
+        if rows is None and n > _budgets.COLUMN_GRID_ROWS:
+            rows = np.sort(gen.choice(n, _budgets.COLUMN_GRID_ROWS, replace=False))
         if not is_dataframe(X):
             X = np.asarray(X) if rows is None else np.asarray(X)[rows]
             rows = None

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _streams
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
 from .._utils._tables import (
     canonical,
@@ -35,10 +35,6 @@ from ._table_blocks import (
     names_checked,
     prepared_blocks,
 )
-
-# Rows behind the numeric block's medians, quartiles and bandwidth (a
-# seeded subsample above it); the categories come from every row.
-_STATISTIC_ROWS = 4096
 
 
 class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
@@ -272,7 +268,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         # A few thousand rows set the medians, quartiles and bandwidth as well
         # as all of them, at a fraction of a wide table's cost.
         fit_rows = _streams.subsample(
-            X.shape[0], _STATISTIC_ROWS, seed, _streams.TABLE_ROWS
+            X.shape[0], _budgets.TABLE_STATISTIC_ROWS, seed, _streams.TABLE_ROWS
         )
         if categorical:
             # Every row's categories, whatever rows the other blocks fit on.

@@ -10,7 +10,6 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
-from .._utils._deprecation import renamed_keywords
 from .._utils._jit import njit, prange
 from .._utils._threads import one_blas_thread
 from ..kernel_approximation import RandomFourierSampler
@@ -228,7 +227,7 @@ class LearnedFourierSampler(RandomFourierSampler):
         return "LearnedFourierSampler learns its kernel with NumPy"
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, model_score=None, **former):
+    def fit(self, X, y=None, model_score=None):
         """Learn the kernel that best tells two samples, or a sample and a model, apart.
 
         What the sampler is fit to says which: two samples' labels ``y``
@@ -250,26 +249,13 @@ class LearnedFourierSampler(RandomFourierSampler):
             model, the criterion of the Stein features of
             :class:`~skmmd.KernelSteinTest` (which fits it so with
             ``train_size``).
-        **former : dict
-            ``score=``, this parameter's former name (it read as the
-            estimator's own ``score`` method), with a ``FutureWarning``.
 
         Returns
         -------
         self : object
             Fitted sampler.
         """
-        score = renamed_keywords(
-            "LearnedFourierSampler.fit",
-            {"model_score": model_score},
-            former,
-            {"score": "model_score"},
-        )["model_score"]
-        if former:
-            raise TypeError(
-                "LearnedFourierSampler.fit() got unexpected keyword arguments "
-                f"{sorted(former)}."
-            )
+        score = model_score
         X = self._validate_fit_data(X)
         if score is None:
             X_a, X_b = _two_classes(X, y)

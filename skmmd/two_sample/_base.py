@@ -253,9 +253,10 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
 
     def _fit_rows(self, engine, X, Y, seed):
         """Rows the transformers are fit on: the pooled sample, or above
-        ``_FIT_ROWS`` points a seeded uniform subsample of it (the same rows
-        whatever the engine). A uniform subsample drawn without the labels
-        keeps the units exchangeable, so the test stays exact."""
+        ``_budgets.FIT_SUBSAMPLE_ROWS`` points a seeded uniform subsample of
+        it (the same rows whatever the engine). A uniform subsample drawn
+        without the labels keeps the units exchangeable, so the test stays
+        exact."""
         m, n = engine.n_rows(X), engine.n_rows(Y)
         return engine.pooled(X, Y, fit_indices(m + n, seed))
 

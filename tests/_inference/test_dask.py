@@ -84,14 +84,14 @@ def test_unknown_chunk_sizes_are_handled():
 
 
 def test_bad_dask_input(monkeypatch):
-    from skmmd._inference import _base as two_sample
+    from skmmd._utils import _budgets
 
     X, Y = _data(5, m=5000, n=300)
     bad = X.copy()
     bad[4500, 0] = np.nan
     # The maps are fit on 50 rows (not the bad one): the NaN is met in the
     # reduction, in the block that holds it.
-    monkeypatch.setattr(two_sample, "_FIT_ROWS", 50)
+    monkeypatch.setattr(_budgets, "FIT_SUBSAMPLE_ROWS", 50)
     with pytest.raises(ValueError, match="rows 4096-4999 of X: .*NaN"):
         _tests()["rff"].fit(da.from_array(bad, chunks=4096), da.from_array(Y))
     with pytest.raises(ValueError, match="same number of features"):

@@ -174,38 +174,17 @@ def test_bad_shapes_and_constant_columns():
         _test().fit(x, None)
 
 
-def test_former_names_in_independence_give_the_conditional_family_with_a_warning():
-    """``skmmd.independence.ConditionalHSICTest`` (where the conditional test
-    lived before it had its own family) is skmmd.conditional's own class,
-    with a FutureWarning naming the new place."""
-    import skmmd.conditional
-    import skmmd.independence
-
-    for name in skmmd.conditional.__all__:
-        with pytest.warns(FutureWarning, match=f"skmmd.conditional.{name}"):
-            assert getattr(skmmd.independence, name) is getattr(skmmd.conditional, name)
-    with pytest.raises(AttributeError, match="no_such_name"):
-        skmmd.independence.no_such_name  # noqa: B018
-
-
-def test_function_spells_its_arguments_as_fit_and_takes_the_former_keywords():
-    """``conditional_independence_test(X, y, Z)`` as ``fit(X, y, Z)``; the
-    former ``x=`` / ``z=`` give the same result with a FutureWarning, and
-    both spellings at once are an error."""
+def test_function_spells_its_arguments_as_fit():
+    """``conditional_independence_test(X, y, Z)`` as ``fit(X, y, Z)``."""
     from skmmd import conditional_independence_test
 
     rng = np.random.default_rng(0)
     z = rng.normal(size=300)
     x, y = z + rng.normal(size=300), z + rng.normal(size=300)
     options = {"n_resamples": 99, "random_state": 0}
-    new = conditional_independence_test(X=x, y=y, Z=z, **options)
-    with pytest.warns(FutureWarning, match=r"\(z=\.\.\.\) is now"):
-        old = conditional_independence_test(x, y, z=z, **options)
-    with pytest.warns(FutureWarning, match=r"\(x=\.\.\.\) is now"):
-        older = conditional_independence_test(x=x, y=y, Z=z, **options)
-    assert new.pvalue == old.pvalue == older.pvalue
-    assert new.statistic == old.statistic == older.statistic
-    with pytest.raises(TypeError, match="both Z and its former name z"):
-        conditional_independence_test(x, y, z, z=z)
-    with pytest.raises(TypeError, match="needs X and y"):
+    by_name = conditional_independence_test(X=x, y=y, Z=z, **options)
+    by_position = conditional_independence_test(x, y, z, **options)
+    fitted = ConditionalHSICTest(**options).fit(x, y, z)
+    assert by_name.pvalue == by_position.pvalue == fitted.p_value_
+    with pytest.raises(TypeError, match="X"):
         conditional_independence_test(y=y)

@@ -98,19 +98,5 @@ def test_bad_fits_are_named():
 
     with pytest.raises(ValueError, match="NaN or infinite at 3 of 50 rows"):
         sampler.fit(X, model_score=partial)
-    with pytest.raises(TypeError, match="unexpected keyword arguments"):
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
         sampler.fit(X, scores=partial)
-
-
-def test_the_former_score_keyword_learns_the_same_kernel_with_a_warning():
-    """``fit(X, score=...)``, the keyword's former name (it read as the
-    estimator's own score method), learns the same kernel."""
-    X = np.random.default_rng(4).normal(size=(200, 2))
-    new = LearnedFourierSampler(n_components=16, max_iter=3, random_state=0)
-    new.fit(X, model_score=_normal_score)
-    old = LearnedFourierSampler(n_components=16, max_iter=3, random_state=0)
-    with pytest.warns(FutureWarning, match="fit\\(model_score=...\\)"):
-        old.fit(X, score=_normal_score)
-    np.testing.assert_array_equal(new.random_weights_, old.random_weights_)
-    with pytest.raises(TypeError, match="model_score only"):
-        old.fit(X, model_score=_normal_score, score=_normal_score)

@@ -88,17 +88,3 @@ def test_feature_errors():
         mmd2_features(X, X, statistic="quadratic")
     with pytest.raises(ValueError, match="NaN"):
         mmd2_features(np.full((3, 2), np.nan), X)
-
-
-def test_former_package_name_gives_the_same_functions_with_a_warning():
-    """``skmmd.mmd`` (the package's name before it held every family's
-    statistics) gives skmmd.statistics's own objects, with a FutureWarning
-    naming the new place; other names are an AttributeError."""
-    import skmmd.mmd
-    import skmmd.statistics
-
-    with pytest.warns(FutureWarning, match="skmmd.statistics.mmd2_features"):
-        assert skmmd.mmd.mmd2_features is skmmd.statistics.mmd2_features
-    with pytest.raises(AttributeError, match="no_such_name"):
-        skmmd.mmd.no_such_name  # noqa: B018
-    assert set(dir(skmmd.mmd)) == set(skmmd.statistics.__all__)

@@ -9,7 +9,7 @@ import pytest
 
 import skmmd
 from skmmd import MMDTest, TabularSampler
-from skmmd._inference import _explain
+from skmmd._utils import _budgets
 from skmmd.two_sample import _resampled
 from tests.helpers.data import mixed_table
 
@@ -84,7 +84,7 @@ def test_reports_in_parts_equal_one_report(monkeypatch):
     X, Y = _shifted(600, 40)
     test = MMDTest(n_resamples=99, random_state=0).fit(X, Y)
     whole = test.explain(X, Y)
-    monkeypatch.setattr(_explain, "_PART_ENTRIES", 3000)
+    monkeypatch.setattr(_budgets, "REPORT_PART_ENTRIES", 3000)
     parts = test.explain(X, Y)
     pd.testing.assert_frame_equal(parts, whole, rtol=1e-9)
 
