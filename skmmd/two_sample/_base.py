@@ -93,6 +93,24 @@ def _prefit(transformers):
     return [_array_api.host_fitted(deepcopy(t)) for t in transformers]
 
 
+def _checked_sums(stream):
+    """``(m, n, sums)`` of a two-sample test's ``stream``, or a ValueError if
+    a sample has too few points or no complete unit."""
+    m, n = stream.n_rows
+    if min(m, n) < 2:
+        raise ValueError(
+            "Each sample needs at least 2 points in the statistic; got "
+            f"{m} in X and {n} in Y so far."
+        )
+    sums = stream.sums()
+    if min(sums[0].n_units) < 1:
+        raise ValueError(
+            f"resample_unit={stream.state.unit} leaves a sample with no complete "
+            f"unit to resample ({m} points in X, {n} in Y)."
+        )
+    return m, n, sums
+
+
 class _BaseMMDTest(StreamedResults, BaseEstimator):
     """What the two-sample tests share: the two input conventions, the
     resampling unit, the calibration parameters and the tags (not public)."""
@@ -381,7 +399,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         # The resampling runs when a result is first read (StreamedResults):
         # fits whose results are never read, GridSearchCV's candidates scored
         # by ``score``, skip it. Bad samples still fail here.
-        m, n, sums = self._checked_sums()
+        m, n, sums = _checked_sums(self._stream)
         self._mark_stale()
         self._sum_results(sums, m, n)
         self._pending_sums = sums  # the deferred calibration's input, kept
@@ -488,7 +506,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         sums = self.__dict__.pop("_pending_sums", None)
         m, n = self._stream.n_rows
         if sums is None:  # after partial_fit
-            m, n, sums = self._checked_sums()
+            m, n, sums = _checked_sums(self._stream)
         self._sum_results(sums, m, n)
         self._set_results(sums, m, n, self._stream.seed)
 
@@ -518,24 +536,6 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         self.resample_unit_ = self._stream.state.unit
         if isinstance(sums[0], FeatureSums):
             self.witness_weights_ = mean_difference(sums[0], m, n)
-
-    def _checked_sums(self):
-        """``(m, n, sums)`` of the stream, or a ValueError if a sample has too
-        few points or no complete unit."""
-        stream = self._stream
-        m, n = stream.n_rows
-        if min(m, n) < 2:
-            raise ValueError(
-                "Each sample needs at least 2 points in the statistic; got "
-                f"{m} in X and {n} in Y so far."
-            )
-        sums = stream.sums()
-        if min(sums[0].n_units) < 1:
-            raise ValueError(
-                f"resample_unit={stream.state.unit} leaves a sample with no complete "
-                f"unit to resample ({m} points in X, {n} in Y)."
-            )
-        return m, n, sums
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -33,6 +33,19 @@ from ._sums import KernelSums, kernel_rows
 from ._witness import WitnessClassifierMixin
 
 
+def _report_maps(test, X, fit_rows, rng, table_map):
+    """The maps of ``test.explain_columns``, fit on the test's ``fit_rows``,
+    that share the test's stream (none without it): ``MMDTest._column_maps``."""
+    test._report_maps = None
+    if test.explain_columns is False:
+        return []
+    seed = rng.randint(np.iinfo(np.int32).max)
+    test._report_maps = _explain.column_setup(
+        test, table_map, X, fit_rows, test._columns(), seed
+    )
+    return test._report_maps.maps
+
+
 class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     """Kernel two-sample test: maximum mean discrepancy with a calibrated p-value.
 
@@ -398,17 +411,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     def _columns(self):
         return None if self.explain_columns is True else self.explain_columns
 
-    def _column_maps(self, X, fit_rows, rng, table_map):
-        """The maps of ``explain_columns``, fit on the test's ``fit_rows``,
-        that share the test's stream (none without it)."""
-        self._report_maps = None
-        if self.explain_columns is False:
-            return []
-        seed = rng.randint(np.iinfo(np.int32).max)
-        self._report_maps = _explain.column_setup(
-            self, table_map, X, fit_rows, self._columns(), seed
-        )
-        return self._report_maps.maps
+    _column_maps = _report_maps
 
     def _map(self, X=None):
         return _unfitted_map(self, X)
