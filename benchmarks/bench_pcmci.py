@@ -151,8 +151,9 @@ def make_test(method, seed):
     raise ValueError(f"unknown method {method!r}")
 
 
-def run(method, data, tau_max, seed):
-    """PCMCI with ``method``'s test: its graph, seconds and tests run."""
+def run(method, data, tau_max, seed, progress=0):
+    """PCMCI with ``method``'s test: its graph, seconds and tests run
+    (every ``progress`` tests, the count and seconds so far are printed)."""
     pcmci = PCMCI(pp.DataFrame(data), cond_ind_test=make_test(method, seed))
     # Count the tests on the test PCMCI runs (its own copy).
     test, counted = pcmci.cond_ind_test, {"n": 0}
@@ -160,6 +161,8 @@ def run(method, data, tau_max, seed):
 
     def counting(*args, **kwargs):
         counted["n"] += 1
+        if progress and counted["n"] % progress == 0:
+            print(f"  {counted['n']} tests, {perf_counter() - start:.0f} s", flush=True)
         return measure(*args, **kwargs)
 
     test.get_dependence_measure = counting
@@ -218,6 +221,9 @@ def main(argv=None):
     parser.add_argument("--tau-max", type=int, default=None)
     parser.add_argument("--linear", action="store_true")
     parser.add_argument("--out", default=None, help="JSON file of every run")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print the count every N tests"
+    )
     args = parser.parse_args(argv)
     out = {}
     for part in args.parts:
@@ -248,7 +254,9 @@ def main(argv=None):
             T, tau_max = args.T or 15000, args.tau_max or 15
             data, true = series(args.first_seed, T)
             for method in args.methods:
-                graph, seconds, tests = run(method, data, tau_max, args.first_seed)
+                graph, seconds, tests = run(
+                    method, data, tau_max, args.first_seed, args.progress
+                )
                 row = {
                     **scores(graph, true, tau_max),
                     "seconds": seconds,
