@@ -38,7 +38,8 @@ class SegmentTest:
         self.loop, self.seed = dict(loop), seed
         self.loop.pop("seed", None)
         self.loop.pop("stopping", None)
-        self.block_rows = {}
+        self.first_rows = None  # rows per block of the first test
+        self.tested = 0
 
     def units(self, a, b):
         """``(U, sizes, scale, rows)``: the unit sums of ``[a, b)`` (or its
@@ -75,7 +76,9 @@ class SegmentTest:
         if found is None:
             return None
         U, sizes, scale, rows = found
-        self.block_rows[(a, b)] = rows
+        if not self.tested:
+            self.first_rows = rows
+        self.tested += 1
         parts = CusumParts(U, sizes, null_scale=scale)
         seed = [self.seed, _streams.CHANGE_TESTS, a, b]
         observed, null, tolerance = resampled_multiplier(parts, seed=seed, **self.loop)

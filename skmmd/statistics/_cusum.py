@@ -119,9 +119,7 @@ class CusumParts:
         cross = np.cumsum(W * (W @ self.M), axis=1)
         share = self.ends / self.n
         bridge = (
-            square[:, :-1]
-            - 2.0 * share * cross[:, :-1]
-            + share**2 * square[:, -1:]
+            square[:, :-1] - 2.0 * share * cross[:, :-1] + share**2 * square[:, -1:]
         )
         stat = (bridge * self.weights).max(axis=1) * self.null_scale
         scale = np.abs(W).max(axis=1, initial=0.0) ** 2 * self._abs2
