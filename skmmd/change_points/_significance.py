@@ -45,29 +45,43 @@ class SegmentTest:
         """``(U, sizes, scale, rows)``: the unit sums of ``[a, b)`` (or its
         blocks'), the correction of the null and the rows per block (None
         without blocks); None when the segment has too few rows."""
-        m = b - a
+        m, width = b - a, self.cost.C.shape[1]
         unit = multiplier_unit(
-            m, self.loop["n_resamples"], self.cost.C.shape[1], _budgets.CHANGE_UNITS
+            m, self.loop["n_resamples"], width, _budgets.CHANGE_UNITS
         )
+        scale, rows = 1.0, None
+        if self.block_size is not None:
+            unit, scale, rows = self._blocks(a, b, unit)
         full = m // unit
         if full < _budgets.MIN_UNITS:
             return None
         edges = a + unit * np.arange(full + 1)
-        U = self.cost.unit_sums(edges)
-        if self.block_size is None:
-            scale, rows = 1.0, None
-        else:
-            choice = _blocks.choose(self.block_size, [[U]], unit)
-            if full // choice.units < _budgets.MIN_UNITS:
-                return None
-            k = full // choice.units
-            edges = edges[:: choice.units][: k + 1]
-            U = self.cost.unit_sums(edges)
-            scale, rows = float(choice.scales[0].max()), choice.rows
         if edges[-1] < b:  # the last rows, a unit of their own
             edges = np.append(edges, b)
-            U = np.vstack([U, self.cost.unit_sums(edges[-2:])])
-        return U, np.diff(edges), scale, rows
+        return self.cost.unit_sums(edges), np.diff(edges), scale, rows
+
+    def _blocks(self, a, b, least):
+        """``(rows, scale, rows)`` of the blocks of ``[a, b)``: the rule of
+        ``block_size`` (:func:`~skmmd._inference._blocks.choose`) read from
+        the sums of small units (up to ``_budgets.ORDER_UNITS``), centered
+        on each side of the segment's best split, for a change would look
+        like a long dependence of the rows; at least ``least`` rows."""
+        m, width = b - a, self.cost.C.shape[1]
+        fine = _budgets.smallest_unit(
+            lambda u: (
+                m // u <= _budgets.ORDER_UNITS
+                and (m // u) * width <= _budgets.UNIT_ENTRIES
+            )
+        )
+        full = m // fine
+        if full < _budgets.MIN_UNITS:
+            return least, 1.0, least
+        U = self.cost.unit_sums(a + fine * np.arange(full + 1))
+        residuals = CusumParts(U, np.full(full, fine)).residuals()
+        choice = _blocks.choose(
+            self.block_size, [[residuals]], fine, max(1, least // fine)
+        )
+        return choice.rows, float(choice.scales[0].max()), choice.rows
 
     def __call__(self, a, b):
         """The p-value of a change in ``[a, b)``, or None for a segment too

@@ -21,6 +21,11 @@ class CusumParts:
     null_scale : float, default=1.0
         Factor of the bootstrap statistics (the correction of a block
         null for the dependence between neighbouring blocks).
+    split_centered : bool, default=False
+        Draw the bootstrap from the unit sums centered on each side of the
+        observed statistic's split (:meth:`residuals`), as for a change
+        there: under a change the sums centered at the segment's one mean
+        carry the change itself, which would widen the null.
 
     Attributes
     ----------
@@ -58,7 +63,7 @@ class CusumParts:
     2
     """
 
-    def __init__(self, U, sizes, null_scale=1.0):
+    def __init__(self, U, sizes, null_scale=1.0, split_centered=False):
         self.null_scale = float(null_scale)
         U = np.asarray(U, dtype=np.float64)
         self.sizes = np.asarray(sizes, dtype=np.float64)
@@ -69,10 +74,6 @@ class CusumParts:
             )
         self.G, self.n = U.shape[0], float(self.sizes.sum())
         V = U - np.outer(self.sizes, U.sum(axis=0) / self.n)
-        # Every statistic is a norm of a combination of the rows of V: read
-        # from their Gram matrix (units by units, never rows by rows).
-        self.M = V @ V.T
-        self._lower = np.tril(self.M, -1)
         self.ends = np.cumsum(self.sizes)[:-1]
         self.weights = self.n / (self.ends * (self.n - self.ends))
         self.batch = max(1, _budgets.BATCH_ENTRIES // (4 * self.G))
@@ -80,6 +81,28 @@ class CusumParts:
         self._observed = self.weights * np.einsum("jd,jd->j", partial, partial)
         absolute = np.abs(V).sum(axis=0)
         self._abs2 = float(absolute @ absolute) * float(self.weights.max())
+        self._U, self._V, self._split_centered = U, V, split_centered
+        self._gram = None
+
+    def _grams(self):
+        """The Gram matrix of the draws' unit sums and its strict lower
+        triangle, computed at the first draw (units by units, never rows by
+        rows): every draw is a norm of a combination of those sums."""
+        if self._gram is None:
+            V = self.residuals() if self._split_centered else self._V
+            M = V @ V.T
+            self._gram = (M, np.tril(M, -1))
+        return self._gram
+
+    def residuals(self):
+        """The unit sums centered on each side of the largest CUSUM's split
+        (each side at its own mean row), shape (G, D)."""
+        j = self.argmax() + 1
+        out = np.empty_like(self._U)
+        for side in (slice(0, j), slice(j, self.G)):
+            U, m = self._U[side], self.sizes[side]
+            out[side] = U - np.outer(m, U.sum(axis=0) / m.sum())
+        return out
 
     def observed(self):
         """The statistic ``T`` and its rounding scale (null values within
@@ -113,10 +136,10 @@ class CusumParts:
         W = np.asarray(W, dtype=np.float64)
         # With P_j = sum_{g <= j} w_g V_g: ||P_j||^2 grows by 2 w_j (M w)_{<j}
         # + w_j^2 M_jj, and P_j'P_G = sum_{g <= j} w_g (M w)_g.
-        below = W @ self._lower.T
-        steps = W * (2.0 * below + W * np.diag(self.M))
+        M, lower = self._grams()
+        steps = W * (2.0 * (W @ lower.T) + W * np.diag(M))
         square = np.cumsum(steps, axis=1)
-        cross = np.cumsum(W * (W @ self.M), axis=1)
+        cross = np.cumsum(W * (W @ M), axis=1)
         share = self.ends / self.n
         bridge = (
             square[:, :-1] - 2.0 * share * cross[:, :-1] + share**2 * square[:, -1:]
