@@ -5,8 +5,7 @@ from ._estimator import KernelChangePoints
 
 
 def change_point_test(X, *, n_changes=None, penalty=None, alpha=0.05, **options):
-    """Kernel change points of rows in time order, each with a p-value, in
-    one call.
+    """Kernel change points of rows in time order, with a p-value each.
 
     Fits :class:`KernelChangePoints` and returns its ``result_``: the same
     numbers as the estimator's fitted attributes.

@@ -83,7 +83,14 @@ class ChangePointResult:
         )
 
     def to_dict(self):
-        """The result as a dict of plain values (for JSON)."""
+        """The result as a dict of plain values (for JSON).
+
+        Returns
+        -------
+        result : dict
+            The change points, p-values, level, squared MMDs, number of rows
+            and block size.
+        """
         return {
             "change_points": self.change_points.tolist(),
             "pvalues": self.pvalues.tolist(),
