@@ -120,18 +120,19 @@ class CusumParts:
         return int(np.argmax(self._observed))
 
     def statistics(self, W):
-        """Bootstrap statistics (times ``null_scale``) for the rows of ``W``.
+        """The largest CUSUM of each draw, the protocol of
+        :meth:`~skmmd.statistics._mean_norm.MultiplierParts.statistics`.
 
         Parameters
         ----------
         W : ndarray of shape (B, G)
-            Multiplier weights: one row of i.i.d. mean-0, variance-1
-            weights per draw.
+            A draw per row: each unit's weight (mean 0, variance 1).
 
         Returns
         -------
         statistics, scales : ndarray of shape (B,)
-            One per row of ``W``, and their rounding scales.
+            Each draw's maximum over the splits (times ``null_scale``) and
+            its rounding scale.
         """
         W = np.asarray(W, dtype=np.float64)
         # With P_j = sum_{g <= j} w_g V_g: ||P_j||^2 grows by 2 w_j (M w)_{<j}
