@@ -96,16 +96,16 @@ class KernelChangePoints(BaseEstimator):
 
     Attributes
     ----------
-    change_points_ : ndarray of shape (n_changes_,)
+    change_points_ : ndarray of shape (`n_changes_`,)
         The first row of each segment after the first, sorted.
     n_changes_ : int
         Number of changes found.
-    p_values_ : ndarray of shape (n_changes_,)
+    p_values_ : ndarray of shape (`n_changes_`,)
         Each change's p-value. By significance, that of the test that found
         it (of the segment it split); with ``n_changes`` or ``penalty``,
         that of the segment between its neighbouring changes. NaN for a
         segment too short to test.
-    mmd2_ : ndarray of shape (n_changes_,)
+    mmd2_ : ndarray of shape (`n_changes_`,)
         Squared MMD of the features between the segments either side of
         each change.
     block_size_ : int or None
@@ -116,7 +116,7 @@ class KernelChangePoints(BaseEstimator):
         The same values as a result.
     n_features_in_ : int
         Number of columns seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names seen during ``fit``, for a DataFrame with string names.
 
     See Also
