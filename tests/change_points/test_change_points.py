@@ -246,3 +246,21 @@ def test_ruptures_cost_in_ruptures_searches():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         CostRandomFeatures(random_state=0).fit(X[:, 0])  # a 1-D signal
+
+
+def test_display_draws_the_series_and_its_changes():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skmmd.inspection import ChangePointsDisplay
+
+    rng = np.random.default_rng(0)
+    X = _steps(rng)
+    cp = KernelChangePoints(n_changes=2, n_resamples=19, random_state=0).fit(X)
+    display = ChangePointsDisplay.from_estimator(cp, X)
+    assert len(display.series_lines_) == 2
+    assert [line.get_xdata()[0] for line in display.change_lines_] == [100, 200]
+    assert display.ax_.figure is display.figure_
+    texts = [t.get_text() for t in display.ax_.texts]
+    assert all(text.startswith(" p=") for text in texts) and len(texts) == 2
