@@ -264,3 +264,21 @@ def test_display_draws_the_series_and_its_changes():
     assert display.ax_.figure is display.figure_
     texts = [t.get_text() for t in display.ax_.texts]
     assert all(text.startswith(" p=") for text in texts) and len(texts) == 2
+
+
+def test_command_line(tmp_path, capsys):
+    from skmmd.cli import main
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "series.csv"
+    np.savetxt(path, _steps(rng), delimiter=",", header="a,b", comments="")
+    status = main(["change-points", str(path), "--n-changes", "2", "--json"])
+    assert status == 1  # changes found
+    out = capsys.readouterr().out
+    assert '"change_points": [100, 200]' in out
+    status = main(["change-points", str(path), "--columns", "c"])
+    assert status == 2
+    assert "--columns names columns ['c']" in capsys.readouterr().err
+    status = main(["change-points", str(path), "--columns", "a", "--n-resamples", "99"])
+    assert status == 1
+    assert "row 100: p-value" in capsys.readouterr().out
