@@ -29,13 +29,13 @@ class ChangePointsDisplay:
     change_lines_ : list of matplotlib Line2D
         One vertical line per change.
     ax_ : matplotlib Axes
-        The axes drawn into.
+        Where the series and its changes are drawn.
     figure_ : matplotlib Figure
-        Its figure.
+        The figure holding ``ax_``.
 
     See Also
     --------
-    skmmd.KernelChangePoints : The estimator.
+    skmmd.KernelChangePoints : The estimator whose changes it draws.
 
     Examples
     --------
@@ -62,19 +62,20 @@ class ChangePointsDisplay:
         self.feature_names = feature_names
 
     def plot(self, ax=None, **kwargs):
-        """Draw the series and its changes.
+        """Draw each column of the series, a vertical line at each change
+        and its p-value above it.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Where to draw; ``None`` makes a figure.
+            The axes to draw the series in (None: a new figure of its own).
         **kwargs : dict
-            Passed to ``Axes.plot`` for the series.
+            Keyword arguments of ``Axes.plot`` for the columns' lines.
 
         Returns
         -------
         display : ChangePointsDisplay
-            The display, with its artists.
+            This display, its artists and axes set.
         """
         (self.ax_,), self.figure_ = axes(
             ax, 1, type(self).__name__ + ".plot", panel_size=(8.0, 3.5)
