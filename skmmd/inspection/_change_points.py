@@ -62,8 +62,7 @@ class ChangePointsDisplay:
         self.feature_names = feature_names
 
     def plot(self, ax=None, **kwargs):
-        """Draw each column of the series, a vertical line at each change
-        and its p-value above it.
+        """Draw the columns, a line at each change and its p-value.
 
         Parameters
         ----------
