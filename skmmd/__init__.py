@@ -4,6 +4,7 @@ Stein discrepancy)."""
 
 from ._inference._blocks import SerialDependenceWarning
 from ._utils._show_versions import show_versions
+from .change_points import ChangePointResult, KernelChangePoints, change_point_test
 from .conditional import (
     ConditionalHSICTest,
     ConditionalHSICTestResult,
@@ -39,6 +40,7 @@ from .two_sample import AggregatedMMDTest, MMDTest, MMDTestResult, mmd_test
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "ChangePointResult",
     "AggregatedHSICTest",
     "AggregatedKernelSteinTest",
     "AggregatedMMDTest",
@@ -50,6 +52,7 @@ __all__ = [
     "HSICTest",
     "HSICTestResult",
     "KernelSteinTest",
+    "KernelChangePoints",
     "KernelSteinTestResult",
     "LearnedFourierSampler",
     "MMDTest",
@@ -62,6 +65,7 @@ __all__ = [
     "SerialDependenceWarning",
     "TabularSampler",
     "__version__",
+    "change_point_test",
     "conditional_independence_test",
     "goodness_of_fit_test",
     "hsic_test",

@@ -20,6 +20,7 @@ from skmmd import (
     FastfoodSampler,
     GCWSSampler,
     HSICTest,
+    KernelChangePoints,
     KernelSteinTest,
     LearnedFourierSampler,
     MMDTest,
@@ -97,6 +98,9 @@ ESTIMATORS = [
     AggregatedKernelSteinTest(
         stats.norm(), n_bandwidths=2, n_frequencies=8, n_resamples=19, random_state=0
     ),
+    # Rows in time order: the checks' small samples are tested for a change.
+    KernelChangePoints(n_resamples=19, random_state=0),
+    KernelChangePoints(n_changes=1, n_resamples=19, random_state=0),
     # One window of 1 point at ERT 2 needs only 10 reference rows
     # (min_reference_size), so the checks' small data sets calibrate and reach
     # the input checks (NaN, sparse, dtypes, pickling) instead of the size error.
@@ -173,6 +177,11 @@ def _expected_failed_checks(estimator):
     exact = getattr(estimator, "_exact", lambda: False)()
     if isinstance(estimator, _ORDER_CHECKED) and not exact:
         expected["check_positive_only_tag_during_fit"] = _SORTED_IRIS
+    # Change points by significance split iris at its classes, and the
+    # longest segment (one class) looks exchangeable; one change leaves two
+    # classes in a segment, whose order looks serially dependent.
+    if isinstance(estimator, KernelChangePoints) and estimator.n_changes:
+        expected["check_positive_only_tag_during_fit"] = _SORTED_IRIS
     return expected
 
 
@@ -240,6 +249,7 @@ def _fitted_tests():
         (AggregatedHSICTest(**options), (X, y)),
         (ConditionalHSICTest(**options), (X[["a"]], y, z)),
         (OnlineMMDDetector(window_size=20, ert=100, random_state=0), (X,)),
+        (KernelChangePoints(**options), (pd.concat([X, Y], ignore_index=True),)),
     ]
 
 

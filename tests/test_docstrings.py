@@ -19,6 +19,7 @@ PUBLIC_MODULES = [
     "skmmd.two_sample",
     "skmmd.independence",
     "skmmd.conditional",
+    "skmmd.change_points",
 ]
 
 # Not enforced: extended summary (ES01), See Also presence/descriptions (SA01,

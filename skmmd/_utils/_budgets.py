@@ -149,3 +149,14 @@ PAIRING_ENTRIES = 2**30
 # Rows the default z map is fit on, at most (a seeded subsample): its means,
 # scales and medians; fitting a ColumnTransformer also transforms its rows.
 Z_FIT_ROWS = 10_000
+
+# Change points (skmmd.change_points): entries of the cumulative sums of the
+# features every segment's cost is read from (float64: 1 GiB), which bound
+# the width of the default map (a power of two from 64 to 1024 features); the
+# most units a segment's test resamples (its maximum over the splits is read
+# at each unit's end, and more units only cost time); the most rows of the
+# exact dynamic programming of search="auto" (its time grows as the rows'
+# square: past this, binary segmentation).
+CUMSUM_ENTRIES = 2**27
+CHANGE_UNITS = 2**8
+EXACT_SEARCH_ROWS = 20_000

@@ -19,6 +19,7 @@ WILD_SIGNS = 5  # the signs of the conditional test's wild re-fits
 GRID_ROWS = 6  # the rows of explain's per-column quantile grids
 ORDER_CHECK = 7  # the projection of the features the order check reads
 TABLE_ROWS = 8  # the rows behind a table map's medians, quartiles, bandwidth
+CHANGE_TESTS = 9  # the signs of each segment's test of a change
 
 # Streams of a causal search's random_state.
 SEARCH_COLUMN = 0  # each column's features

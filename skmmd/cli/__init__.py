@@ -21,6 +21,11 @@ CSV with a header row, or NPY with columns 0, 1, ...); ``--explain`` ranks
 every column by its dependence on the target (feature screening), adjusted as
 ``--correction`` says.
 
+``python -m skmmd change-points series.csv``: the kernel change points of a
+series (CSV or NPY, rows in time order), each with its p-value
+(``--n-changes``, ``--penalty``, ``--block-size``; exit status 1 when a change
+is found at ``--alpha``).
+
 ``python -m skmmd warmup``: compiles and caches (on disk, numba's cache) the
 kernels that the tests and the detector run, so that the first test in a fresh
 environment (a new container of a monitoring job) does not pay for it; run it
@@ -40,14 +45,14 @@ for bad usage, input or files (one line on standard error), 3 for an
 unexpected error (a bug); ``--debug`` shows the traceback instead.
 
 One module per command (``_demo``, ``_two_sample`` for ``test``,
-``_independence``, ``_warmup``), each with a ``command(argv)``; the shared
-options, the ``--json`` output and the exit statuses in ``_options``; files are
-read by :mod:`skmmd.cli._files`.
+``_independence``, ``_change_points``, ``_warmup``), each with a
+``command(argv)``; the shared options, the ``--json`` output and the exit
+statuses in ``_options``; files are read by :mod:`skmmd.cli._files`.
 """
 
 import sys
 
-from . import _demo, _independence, _two_sample, _warmup
+from . import _change_points, _demo, _independence, _two_sample, _warmup
 from ._demo import run_demo, run_two_sample_demo
 from ._independence import run_independence
 from ._options import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_REJECT
@@ -59,6 +64,7 @@ COMMANDS = {
     "test": _two_sample.command,
     "independence": _independence.command,
     "warmup": _warmup.command,
+    "change-points": _change_points.command,
 }
 
 

@@ -11,12 +11,14 @@ and stores the artists, ``ax_`` and ``figure_``.
 """
 
 from .._utils._summaries import ColumnSummaries
+from ._change_points import ChangePointsDisplay
 from ._columns import ColumnReportDisplay
 from ._drift import DriftDisplay
 from ._null import NullDistributionDisplay
 from ._witness import WitnessDisplay
 
 __all__ = [
+    "ChangePointsDisplay",
     "ColumnReport",
     "ColumnReportDisplay",
     "ColumnSummaries",

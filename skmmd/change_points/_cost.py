@@ -1,0 +1,121 @@
+"""The kernel cost of a segment of rows from cumulative sums of their
+features: ``cost(a, b) = sum_{a <= t < b} ||z_t||^2 - ||sum_{a <= t < b}
+z_t||^2 / (b - a)``, each segment's in ``O(D)`` and a whole column of them
+by one product, never a Gram matrix of the rows."""
+
+import numpy as np
+
+from .._utils import _budgets
+
+
+def default_width(n_rows):
+    """The number of features of the default map of ``n_rows`` rows: the
+    largest power of two from 64 to 1024 whose cumulative sums fit within
+    ``_budgets.CUMSUM_ENTRIES`` entries (64 beyond)."""
+    width = 1024
+    while width > 64 and (n_rows + 1) * width > _budgets.CUMSUM_ENTRIES:
+        width //= 2
+    return width
+
+
+class SegmentCost:
+    """Kernel costs of segments of rows in time order, from the cumulative
+    sums of their features.
+
+    Parameters
+    ----------
+    C : ndarray of shape (n + 1, D)
+        ``C[t]``: the sum of the features of rows ``0 .. t - 1``, centered
+        at the features' mean over all rows (costs do not depend on the
+        centre, and centered sums keep their rounding small).
+    Q : ndarray of shape (n + 1,)
+        ``Q[t]``: the sum of the squared norms of those centered features.
+
+    Notes
+    -----
+    With ``z_t`` a row's features, the cost of ``[a, b)`` is the sum of
+    squared distances of its features to their mean, ``Q[b] - Q[a] - ||C[b]
+    - C[a]||^2 / (b - a)``: the kernel cost of Harchaoui & Cappe (2007) and
+    ruptures' ``CostRbf`` with the kernel replaced by ``z(x)'z(y)``. The
+    squared norms are the features' own (exactly 1 for
+    :class:`~skmmd.RandomFourierSampler`'s ``cos_sin`` features, as ``k(x, x)
+    = 1`` for ruptures' Gaussian kernel), so the cost is that of the
+    approximate kernel, for any map.
+    """
+
+    def __init__(self, C, Q):
+        self.C, self.Q = C, Q
+        self.n = C.shape[0] - 1
+        self.norms = np.einsum("td,td->t", C, C)
+
+    @classmethod
+    def of(cls, transform, X, width):
+        """The costs of the rows ``X`` under the map ``transform`` (a
+        callable of rows returning ``width`` features), mapped a chunk of
+        ``_budgets.CHUNK_ENTRIES`` features at a time into cumulative sums of
+        ``(n + 1) x width`` float64 entries."""
+        n = X.shape[0]
+        C, Q = np.zeros((n + 1, width)), np.zeros(n + 1)
+        step = max(1, _budgets.CHUNK_ENTRIES // max(width, 1))
+        for start in range(0, n, step):
+            stop = min(n, start + step)
+            Z = np.asarray(transform(X[start:stop]), dtype=np.float64)
+            if not np.all(np.isfinite(Z)):
+                raise ValueError(
+                    "The transformer gives non-finite features of rows "
+                    f"{start} to {stop - 1}; check the rows and the transformer."
+                )
+            np.cumsum(Z, axis=0, out=C[start + 1 : stop + 1])
+            C[start + 1 : stop + 1] += C[start]
+            Q[start + 1 : stop + 1] = Q[start] + np.cumsum(np.einsum("td,td->t", Z, Z))
+        # Center at the mean feature, a chunk of rows at a time and in place:
+        # C'_t = C_t - t m, Q'_t = Q_t - 2 m'C_t + t ||m||^2.
+        mean = C[n] / max(n, 1)
+        for start in range(0, n + 1, step):
+            t = np.arange(start, min(n + 1, start + step), dtype=np.float64)
+            block = C[start : start + t.size]
+            Q[start : start + t.size] += t * float(mean @ mean) - 2.0 * (block @ mean)
+            block -= t[:, None] * mean
+        return cls(C, Q)
+
+    def cost(self, a, b):
+        """The cost of ``[a, b)``; ``a`` (or ``b``) may be an array."""
+        a, b = np.asarray(a), np.asarray(b)
+        diff = self.C[b] - self.C[a]
+        length = np.maximum(b - a, 1)
+        square = np.einsum("...d,...d->...", diff, diff)
+        return self.Q[b] - self.Q[a] - square / length
+
+    def column(self, starts, end, products):
+        """The costs of ``[a, end)`` for the rows ``starts`` from the
+        products ``C[starts] @ C[end]`` (one column of a product of
+        chunks)."""
+        length = np.maximum(end - starts, 1)
+        square = self.norms[end] + self.norms[starts] - 2.0 * products
+        return self.Q[end] - self.Q[starts] - square / length
+
+    def gains(self, a, b, min_size):
+        """The splits ``k`` of ``[a, b)`` leaving ``min_size`` rows each side
+        and the cost each removes, ``cost(a, b) - cost(a, k) - cost(k, b)``
+        (the squared MMD of the two parts times ``(k - a)(b - k) / (b -
+        a)``), a chunk of splits at a time."""
+        splits = np.arange(a + min_size, b - min_size + 1)
+        out = np.empty(splits.size)
+        step = max(1, _budgets.CHUNK_ENTRIES // self.C.shape[1])
+        whole = self.cost(a, b)
+        for lo in range(0, splits.size, step):
+            k = splits[lo : lo + step]
+            out[lo : lo + step] = whole - self.cost(a, k) - self.cost(k, b)
+        return splits, out
+
+    def mmd2(self, a, k, b):
+        """The squared MMD (biased, of the features) between ``[a, k)`` and
+        ``[k, b)``."""
+        diff = (self.C[k] - self.C[a]) / (k - a) - (self.C[b] - self.C[k]) / (b - k)
+        return float(diff @ diff)
+
+    def unit_sums(self, edges):
+        """The features summed between consecutive ``edges`` (rows in
+        order), one row per piece."""
+        edges = np.asarray(edges)
+        return self.C[edges[1:]] - self.C[edges[:-1]]
