@@ -14,9 +14,6 @@ squared norm of a mean of row features that vanish under H0
 (``_mean_norm``). The tests in :mod:`skmmd.two_sample`,
 :mod:`skmmd.independence` and :mod:`skmmd.goodness_of_fit` compute the same
 statistics from streamed unit sums.
-
-This package was ``skmmd.mmd``, a name that held only the first family;
-``skmmd.mmd`` still gives its public names, with a ``FutureWarning``.
 """
 
 from ._exact import mmd2_block, mmd2_exact, mmd2_linear
