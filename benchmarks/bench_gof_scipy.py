@@ -46,6 +46,23 @@ FAMILIES = {
     "gamma": (stats.gamma, {"loc": 0.0}, stats.gamma(2.0, scale=1.5)),
     "weibull": (stats.weibull_min, {"loc": 0.0}, stats.weibull_min(1.5)),
 }
+# Families whose support starts at their free location (the edge conditioned
+# on: the rows above the smallest, shifted by it, are tested).
+EDGES = {
+    "exponential, free location": (stats.expon, {}, stats.expon(1.0, 2.0)),
+    "Pareto, free location": (stats.pareto, {}, stats.pareto(3.0, 0.5, 1.0)),
+    "Weibull, free location": (
+        stats.weibull_min,
+        {},
+        stats.weibull_min(1.5, 1.0, 2.0),
+    ),
+    "gamma, free location": (stats.gamma, {}, stats.gamma(2.0, 1.0, 1.5)),
+    "generalized Pareto, free location": (
+        stats.genpareto,
+        {},
+        stats.genpareto(0.2, 0.0, 1.0),
+    ),
+}
 # family tested, and the law of the rows (not in the family).
 ALTERNATIVES = {
     "t(5)": ("normal", stats.t(5)),
@@ -84,7 +101,9 @@ def scipy_ad(x, family, known, seed, n_mc_samples=9999):
 
 
 def methods(args):
-    out = {"skmmd": lambda x, f, k, s: ours(x, f, k, s, args.n_resamples)}
+    out = {}
+    if not args.only_scipy:
+        out["skmmd"] = lambda x, f, k, s: ours(x, f, k, s, args.n_resamples)
     if args.aggregated:
         out["skmmd aggregated"] = lambda x, f, k, s: ours(
             x, f, k, s, args.n_resamples, aggregate=True
@@ -127,6 +146,18 @@ def cells(args, kind, cases):
 
 def level(args):
     cases = {k: v for k, v in FAMILIES.items() if k in (args.families or FAMILIES)}
+    cases = cases or FAMILIES
+    cells(args, "level", cases)
+
+
+def edges(args):
+    """Levels of the families whose support starts at their free location
+    (``EDGES``; ``--families`` picks by the name's first word)."""
+    cases = {
+        k: v
+        for k, v in EDGES.items()
+        if not args.families or k.split(",")[0].split()[0] in args.families
+    }
     cells(args, "level", cases)
 
 
@@ -208,7 +239,14 @@ def _options(parser):
         help="also goodness_of_fit_test(aggregate=True)",
     )
     parser.add_argument("--alternatives", nargs="*", choices=list(ALTERNATIVES))
-    parser.add_argument("--families", nargs="*", choices=list(FAMILIES))
+    parser.add_argument(
+        "--families",
+        nargs="*",
+        choices=[*FAMILIES, "exponential", "Pareto", "Weibull", "generalized"],
+    )
+    parser.add_argument(
+        "--only-scipy", action="store_true", help="scipy's AD test alone"
+    )
     parser.add_argument(
         "--median",
         action="store_true",
@@ -220,6 +258,7 @@ def _options(parser):
 def main(argv=None):
     experiments = {
         "level": level,
+        "edges": edges,
         "power": power,
         "multivariate": multivariate,
         "time": timing,
