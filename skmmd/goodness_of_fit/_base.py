@@ -310,6 +310,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         # rows above an edge conditioned on: the family's construction).
         self._fitted_law, X = family.tested(X, self.model_)
         self._score = model_score(self._fitted_law)
+        family.check_ends(self._fitted_law)  # before the bootstrap starts
         line = self._score.line
         if line is not None and line.outside(X).size:
             raise ValueError(
@@ -318,7 +319,6 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "an end fitted to the extreme row): fix the edge, e.g. "
                 "known_params={'loc': 0}, or drop the tied rows."
             )
-        family.check_ends(self._fitted_law)  # before the bootstrap starts
         self._family_rows = X
         self._check_dim()
         return X

@@ -68,7 +68,8 @@ class EdgeFamily(Family):
         if self.a == 0:
             return self.base._fit(Y, {**fixed, "loc": 0.0}, guesses)
         if "scale" in fixed:
-            return self.base._fit(Y, {**fixed, "loc": -self.a * fixed["scale"]}, guesses)
+            held = {**fixed, "loc": -self.a * fixed["scale"]}
+            return self.base._fit(Y, held, guesses)
         # The end is loc + a * scale: the likelihood profiled over the scale.
         y = np.ravel(Y)
         guesses = {k: v for k, v in guesses.items() if k != "scale"}
@@ -121,6 +122,4 @@ class EdgeFamily(Family):
         """The lower end is held at 0; any other end a free parameter moves
         is refused (:meth:`~._composite.ScipyFamily.check_ends`)."""
         free = [name for name in self.base.free() if name != "loc"]
-        self.base.check_ends(
-            law, free, lambda p: {**p, "loc": -self.a * p["scale"]}
-        )
+        self.base.check_ends(law, free, lambda p: {**p, "loc": -self.a * p["scale"]})
