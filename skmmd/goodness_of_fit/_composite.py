@@ -30,10 +30,7 @@ from .._inference._multiplier import resampled
 from .._utils import _budgets
 from .._utils._compat import frozen_parameters, is_fitted
 from ..statistics._stein import add_stein_unit_sums
-
-# EM steps of a resample's refit of a Gaussian mixture, started from the law
-# the resample was drawn from (EstimatorFamily.refit).
-REFIT_EM_STEPS = 20
+from ._mixtures import em_refit
 
 
 class Family:
@@ -266,26 +263,17 @@ class EstimatorFamily(_FitIsNull):
         return estimator.fit(np.asarray(X, dtype=np.float64))
 
     def refit(self, X, seed, start):
-        """A resample's fit: a ``GaussianMixture`` started from the law
-        the resample was drawn from (``start``), one initialization and at
-        most ``REFIT_EM_STEPS`` EM steps (its resamples are drawn from that
-        law, so EM starts at the answer's neighbourhood, where a fit from
-        scratch would start from k-means); other estimators as the rows'."""
+        """A resample's fit: a ``GaussianMixture`` refit by EM from the law
+        the resample was drawn from (``start``, :func:`._mixtures.em_refit`:
+        its resamples are drawn from that law, so EM starts in the
+        neighbourhood of the answer, where a fit from scratch would start
+        from k-means, as many times as ``n_init``); other estimators as the
+        rows'."""
         from sklearn.mixture import GaussianMixture
 
         if type(start) is not GaussianMixture:
             return self.fit(X, seed)
-        estimator = clone(self.estimator).set_params(
-            n_init=1,
-            init_params="random_from_data",
-            max_iter=min(self.estimator.max_iter, REFIT_EM_STEPS),
-            weights_init=start.weights_,
-            means_init=start.means_,
-            precisions_init=start.precisions_,
-            warm_start=False,
-            random_state=int(seed) % (2**31 - 1),
-        )
-        return estimator.fit(X)
+        return em_refit(start, X)
 
     def sample(self, model, shape, rng):
         seed = int(rng.integers(2**31 - 1))
