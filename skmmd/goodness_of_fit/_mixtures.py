@@ -40,13 +40,13 @@ def em_refit(start, X):
     chol = start.precisions_cholesky_
     covariances, previous, step = start.covariances_, -np.inf, 0
     for step in range(1, start.max_iter + 1):
-        weighted = estimate_log_gaussian_prob(X, means, chol, kind) + np.log(weights)
+        weighted = _log_gaussian(X, means, chol, kind) + np.log(weights)
         top = weighted.max(axis=1, keepdims=True)
         resp = np.exp(weighted - top)
         total = resp.sum(axis=1, keepdims=True)
         norm = np.log(total[:, 0]) + top[:, 0]
         resp /= total
-        weights, means, covariances = estimate_gaussian_parameters(
+        weights, means, covariances = _gaussian_parameters(
             X, resp, start.reg_covar, kind
         )
         weights = weights / n
@@ -71,3 +71,28 @@ def _precision_cholesky(covariances, kind):
     except np.linalg.LinAlgError:  # the helper's error, which names the fix
         return compute_precision_cholesky(covariances, kind)
     return np.linalg.inv(lower).transpose(0, 2, 1)
+
+
+def _log_gaussian(X, means, chol, kind):
+    """``log N(x | mean_k, cov_k)`` of every row and component (n, K),
+    batched over the components of a full covariance."""
+    if kind != "full":
+        return estimate_log_gaussian_prob(X, means, chol, kind)
+    d = X.shape[1]
+    Y = np.matmul(X[None, :, :] - means[:, None, :], chol)  # (K, n, d)
+    log_det = np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)
+    return -0.5 * ((Y * Y).sum(axis=2).T + d * np.log(2 * np.pi)) + log_det
+
+
+def _gaussian_parameters(X, resp, reg_covar, kind):
+    """The M step's weights (unnormalized), means and covariances, batched
+    over the components of a full covariance (as scikit-learn's helper)."""
+    if kind != "full":
+        return estimate_gaussian_parameters(X, resp, reg_covar, kind)
+    nk = resp.sum(axis=0) + 10 * np.finfo(resp.dtype).eps
+    means = resp.T @ X / nk[:, None]
+    D = X[None, :, :] - means[:, None, :]
+    weighted = resp.T[:, :, None] * D
+    covariances = np.matmul(weighted.transpose(0, 2, 1), D) / nk[:, None, None]
+    covariances += reg_covar * np.eye(X.shape[1])
+    return nk, means, covariances
