@@ -3,9 +3,10 @@ the law it was drawn from, the fit scikit-learn makes from those values."""
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.mixture import BayesianGaussianMixture, GaussianMixture
 
-from skmmd import KernelSteinTest
+from skmmd import KernelSteinTest, goodness_of_fit_test
 from skmmd.goodness_of_fit._composite import EstimatorFamily
 from skmmd.goodness_of_fit._mixtures import em_refit
 
@@ -50,3 +51,38 @@ def test_a_composite_mixture_test_runs_and_repeats():
     two = KernelSteinTest(GaussianMixture(2, random_state=0), **options).fit(X)
     np.testing.assert_array_equal(one.null_distribution_, two.null_distribution_)
     assert 0 < one.p_value_ <= 1
+
+
+def _blobs(n, rng):
+    """Three blobs (sd 0.7) whose centres are 3 apart."""
+    centres = np.array([[0.0, 0.0], [3.0, 0.0], [1.5, 2.6]])
+    return centres[rng.integers(3, size=n)] + 0.7 * rng.normal(size=(n, 2))
+
+
+def test_the_function_aggregates_for_a_mixture_by_default():
+    """``aggregate="auto"``: a Gaussian mixture, fitted or a family, gets the
+    grid of bandwidths (its ksd2 one per kernel), a scipy law one kernel,
+    and a kernel set in the options is kept."""
+    rng = np.random.default_rng(3)
+    X = _blobs(300, rng)
+    gm = GaussianMixture(2, random_state=0).fit(_blobs(3000, rng))
+    options = {"n_resamples": 19, "random_state": 0}
+    assert np.ndim(goodness_of_fit_test(X, gm, **options).ksd2) == 1
+    assert np.ndim(goodness_of_fit_test(X, stats.norm(), **options).ksd2) == 0
+    one = goodness_of_fit_test(X, gm, bandwidth="median", **options)
+    assert np.ndim(one.ksd2) == 0
+    assert np.ndim(goodness_of_fit_test(X, gm, aggregate=False, **options).ksd2) == 0
+    with pytest.raises(ValueError, match=r'aggregate must be True, False or "auto"'):
+        goodness_of_fit_test(X, gm, aggregate="yes")
+
+
+def test_the_default_sees_a_missing_component_one_kernel_does_not():
+    """A two-component mixture fitted to three separated blobs, tested on
+    fresh rows: the default (aggregated) rejects where the one kernel at
+    the median distance, which spans the blobs, accepts."""
+    rng = np.random.default_rng(4)
+    gm = GaussianMixture(2, random_state=0).fit(_blobs(4000, rng))
+    X = _blobs(400, rng)
+    assert goodness_of_fit_test(X, gm, random_state=0).pvalue <= 0.01
+    one = goodness_of_fit_test(X, gm, aggregate=False, random_state=0)
+    assert one.pvalue > 0.05
