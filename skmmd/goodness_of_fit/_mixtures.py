@@ -56,7 +56,14 @@ def em_refit(start, X):
             break
         previous = likelihood
     model = copy.copy(start)
-    model._set_parameters((weights, means, covariances, chol))
+    model.weights_, model.means_ = weights, means
+    model.covariances_, model.precisions_cholesky_ = covariances, chol
+    if kind == "full":
+        model.precisions_ = np.matmul(chol, chol.transpose(0, 2, 1))
+    elif kind == "tied":
+        model.precisions_ = chol @ chol.T
+    else:
+        model.precisions_ = chol**2
     model.n_iter_, model.lower_bound_ = step, likelihood
     return model
 
