@@ -13,6 +13,17 @@ statistic, which refits too, on the same draws:
 - ``--multivariate``: where scipy has nothing, the level of a fitted
   ``multivariate_normal`` (d = 2 and 5) and of a refit 3-component
   ``GaussianMixture`` in d = 2 (n = 500);
+- ``--edges``: the level of the families whose support starts at their
+  free location (exponential, Pareto, Weibull, gamma, generalized Pareto;
+  the edge conditioned on), beside scipy's with ``--scipy``
+  (``--only-scipy``: scipy's alone, e.g. on fewer draws);
+- ``--mixtures``: separated blobs (``--blobs`` k, ``--dims`` d, n = 400)
+  against ``GaussianMixture(k - 1)``, fixed and composite, and the level of
+  ``GaussianMixture(k)`` composite, at the default (aggregated for a
+  mixture) and with one kernel, with the median time of a test;
+- ``--mixtime``: seconds of a composite ``GaussianMixture(2)`` test
+  (3 blobs, d = 2, n = 400) at the default and with one kernel, wall and
+  CPU, medians over ``--reps`` datasets;
 - ``--time``: one test of each at n = 1000 on normal rows, each at its
   defaults (skmmd: ``n_resamples="auto"``; scipy: 9999 Monte Carlo
   samples), and each with 999, alternated ``--reps`` times.
@@ -25,6 +36,10 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
     python benchmarks/bench_gof_scipy.py --power --reps 500 --sizes 100 300 --scipy
     python benchmarks/bench_gof_scipy.py --multivariate --reps 300
     python benchmarks/bench_gof_scipy.py --time --reps 5
+    python benchmarks/bench_gof_scipy.py --edges --reps 1000 --sizes 150 \
+        --n-resamples auto
+    python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 3 \
+        --dims 2 --n-resamples auto
 """
 
 import time
@@ -46,6 +61,23 @@ FAMILIES = {
     "gamma": (stats.gamma, {"loc": 0.0}, stats.gamma(2.0, scale=1.5)),
     "weibull": (stats.weibull_min, {"loc": 0.0}, stats.weibull_min(1.5)),
 }
+# Families whose support starts at their free location (the edge conditioned
+# on: the rows above the smallest, shifted by it, are tested).
+EDGES = {
+    "exponential, free location": (stats.expon, {}, stats.expon(1.0, 2.0)),
+    "Pareto, free location": (stats.pareto, {}, stats.pareto(3.0, 0.5, 1.0)),
+    "Weibull, free location": (
+        stats.weibull_min,
+        {},
+        stats.weibull_min(1.5, 1.0, 2.0),
+    ),
+    "gamma, free location": (stats.gamma, {}, stats.gamma(2.0, 1.0, 1.5)),
+    "generalized Pareto, free location": (
+        stats.genpareto,
+        {},
+        stats.genpareto(0.2, 0.0, 1.0),
+    ),
+}
 # family tested, and the law of the rows (not in the family).
 ALTERNATIVES = {
     "t(5)": ("normal", stats.t(5)),
@@ -57,12 +89,13 @@ ALTERNATIVES = {
 
 
 def ours(x, family, known, seed, n_resamples=999, aggregate=False, **options):
+    if known:
+        options["known_params"] = known
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return skmmd.goodness_of_fit_test(
             x,
             family,
-            known_params=known or None,
             n_resamples=n_resamples,
             random_state=seed,
             aggregate=aggregate,
@@ -84,7 +117,9 @@ def scipy_ad(x, family, known, seed, n_mc_samples=9999):
 
 
 def methods(args):
-    out = {"skmmd": lambda x, f, k, s: ours(x, f, k, s, args.n_resamples)}
+    out = {}
+    if not args.only_scipy:
+        out["skmmd"] = lambda x, f, k, s: ours(x, f, k, s, args.n_resamples)
     if args.aggregated:
         out["skmmd aggregated"] = lambda x, f, k, s: ours(
             x, f, k, s, args.n_resamples, aggregate=True
@@ -127,6 +162,18 @@ def cells(args, kind, cases):
 
 def level(args):
     cases = {k: v for k, v in FAMILIES.items() if k in (args.families or FAMILIES)}
+    cases = cases or FAMILIES
+    cells(args, "level", cases)
+
+
+def edges(args):
+    """Levels of the families whose support starts at their free location
+    (``EDGES``; ``--families`` picks by the name's first word)."""
+    cases = {
+        k: v
+        for k, v in EDGES.items()
+        if not args.families or k.split(",")[0].split()[0] in args.families
+    }
     cells(args, "level", cases)
 
 
@@ -165,6 +212,79 @@ def multivariate(args):
             reps += 1
         report(
             args, f"level {name} n={n} skmmd", hits, reps, time.perf_counter() - start
+        )
+
+
+def blobs(k, d, n, rng):
+    """``n`` rows from ``k`` blobs (sd 0.7) whose neighbouring centres, on a
+    circle in the first two coordinates, are 3 apart."""
+    angles = 2 * np.pi * np.arange(k) / k
+    radius = 3.0 / (2 * np.sin(np.pi / k))
+    centres = np.zeros((k, d))
+    centres[:, 0], centres[:, 1] = radius * np.cos(angles), radius * np.sin(angles)
+    return centres[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
+
+
+def mixtures(args, n=400):
+    """Separated blobs against Gaussian mixtures: ``GaussianMixture(k - 1)``
+    (one component short) fitted on 4000 other rows and tested on fresh
+    rows ("fixed"), or as a family refit on every resample ("composite");
+    ``GaussianMixture(k)`` as a family (the level). Each at the default
+    (``aggregate="auto"``: the aggregated test for a mixture) and with one
+    kernel (``aggregate=False``, the default before it); the same draws."""
+    runs = {"default": "auto", "one kernel": False}
+    for k in args.blobs:
+        for d in args.dims:
+            for kind, components in (
+                ("fixed", k - 1),
+                ("composite", k - 1),
+                ("composite", k),
+            ):
+                name = f"{k} blobs d={d} GaussianMixture({components}) {kind}"
+                hits, seconds, reps = dict.fromkeys(runs, 0), {m: [] for m in runs}, 0
+                for r in shard(args):
+                    rng = np.random.default_rng([args.seed, k, d, components, r])
+                    X = blobs(k, d, n, rng)
+                    model = GaussianMixture(components, random_state=0)
+                    if kind == "fixed":
+                        model.fit(blobs(k, d, 4000, rng))
+                    for method, aggregate in runs.items():
+                        start = time.perf_counter()
+                        p = ours(X, model, {}, r, args.n_resamples, aggregate=aggregate)
+                        seconds[method].append(time.perf_counter() - start)
+                        hits[method] += p <= ALPHA
+                    reps += 1
+                for method in runs:
+                    key = f"{name} n={n} {method}"
+                    report(args, key, hits[method], reps, sum(seconds[method]))
+                    if args.shard == (0, 1):
+                        print(
+                            f"  median {np.median(seconds[method]):.2f} s, "
+                            f"max {np.max(seconds[method]):.2f} s",
+                            flush=True,
+                        )
+
+
+def mixture_time(args, n=400):
+    """Seconds of one composite ``GaussianMixture(2)`` test on 3 blobs
+    (d = 2, n = 400), at the default (aggregated) and with one kernel,
+    alternated over ``--reps`` datasets: medians of the wall time and of
+    the process's CPU time (one thread: the wall time of an idle machine)."""
+    runs = {"default": "auto", "one kernel": False}
+    wall, cpu = {m: [] for m in runs}, {m: [] for m in runs}
+    for r in range(args.reps):
+        X = blobs(3, 2, n, np.random.default_rng([args.seed, r]))
+        for method, aggregate in runs.items():
+            start, start_cpu = time.perf_counter(), time.process_time()
+            ours(X, GaussianMixture(2, random_state=0), {}, r, "auto", aggregate)
+            wall[method].append(time.perf_counter() - start)
+            cpu[method].append(time.process_time() - start_cpu)
+    for method in runs:
+        print(
+            f"time composite GaussianMixture(2) n={n} {method}: median "
+            f"{np.median(wall[method]):.2f} s wall, {np.median(cpu[method]):.2f} "
+            f"s CPU (max {np.max(cpu[method]):.2f}) over {args.reps} datasets",
+            flush=True,
         )
 
 
@@ -208,20 +328,32 @@ def _options(parser):
         help="also goodness_of_fit_test(aggregate=True)",
     )
     parser.add_argument("--alternatives", nargs="*", choices=list(ALTERNATIVES))
-    parser.add_argument("--families", nargs="*", choices=list(FAMILIES))
+    parser.add_argument(
+        "--families",
+        nargs="*",
+        choices=[*FAMILIES, "exponential", "Pareto", "Weibull", "generalized"],
+    )
+    parser.add_argument(
+        "--only-scipy", action="store_true", help="scipy's AD test alone"
+    )
     parser.add_argument(
         "--median",
         action="store_true",
         help="also the median bandwidth (a family's default is twice it)",
     )
     parser.add_argument("--scipy-mc", type=int, default=9999)
+    parser.add_argument("--blobs", nargs="*", type=int, default=[3, 4])
+    parser.add_argument("--dims", nargs="*", type=int, default=[2, 5])
 
 
 def main(argv=None):
     experiments = {
         "level": level,
+        "edges": edges,
         "power": power,
         "multivariate": multivariate,
+        "mixtures": mixtures,
+        "mixtime": mixture_time,
         "time": timing,
     }
     description = __doc__.splitlines()[0]

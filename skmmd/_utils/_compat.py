@@ -10,6 +10,15 @@ from scipy.stats._multivariate import (
 )
 from scipy.stats._multivariate import multivariate_t_frozen as FrozenMultivariateT
 from sklearn.base import _fit_context as fit_context
+from sklearn.mixture._gaussian_mixture import (
+    _compute_precision_cholesky as compute_precision_cholesky,
+)
+from sklearn.mixture._gaussian_mixture import (
+    _estimate_gaussian_parameters as estimate_gaussian_parameters,
+)
+from sklearn.mixture._gaussian_mixture import (
+    _estimate_log_gaussian_prob as estimate_log_gaussian_prob,
+)
 from sklearn.preprocessing._data import _handle_zeros_in_scale as handle_zeros_in_scale
 from sklearn.utils._array_api import _convert_to_numpy as convert_to_numpy
 from sklearn.utils._array_api import _is_numpy_namespace as is_numpy_namespace
@@ -41,6 +50,9 @@ __all__ = [
     "max_precision_float_dtype",
     "check_feature_names_in",
     "check_same_namespace",
+    "compute_precision_cholesky",
+    "estimate_gaussian_parameters",
+    "estimate_log_gaussian_prob",
     "get_namespace_and_device",
     "handle_zeros_in_scale",
     "HasMethods",

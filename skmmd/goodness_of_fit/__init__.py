@@ -10,7 +10,10 @@ densities); its result, :class:`KernelSteinTestResult` (``_results``),
 speaks of the squared kernel Stein discrepancy; :func:`goodness_of_fit_test`
 (``_api``) is the test in one call. :class:`AggregatedKernelSteinTest`
 (``_aggregated``) tests a grid of bandwidths on the same bootstrap signs,
-combined by :mod:`skmmd._inference._aggregation`. What both share (the Stein
+combined by :mod:`skmmd._inference._aggregation`. A model given as a family
+is a composite null (``_composite``; a support that starts at a free
+location conditioned on, ``_edges``; a Gaussian mixture's resamples refit
+from their own law, ``_mixtures``). What both share (the Stein
 features as the pipeline's map, the rows, ``fit`` and ``partial_fit``) is
 ``_base``.
 """

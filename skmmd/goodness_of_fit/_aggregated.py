@@ -143,7 +143,8 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     block_scale_ : ndarray of shape (n_kernels,) or None
         With ``block_size``: each bandwidth's correction of its null.
     n_samples_ : int
-        Rows tested.
+        Rows tested (for a family whose support starts at its free
+        location: all but the smallest row, see :ref:`composite_null`).
     n_train_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object

@@ -1,10 +1,29 @@
 """The goodness-of-fit test in one call."""
 
+import numpy as np
+
 from ._aggregated import AggregatedKernelSteinTest
 from ._stein import KernelSteinTest
 
+# The parameters of KernelSteinTest's one kernel: given, they ask for it.
+_ONE_KERNEL = ("bandwidth", "transformer")
 
-def goodness_of_fit_test(X, model, *, aggregate=False, **options):
+
+def _aggregates(aggregate, model, options):
+    """Whether ``aggregate`` (True, False or "auto") runs the aggregated
+    test: "auto" for a Gaussian mixture, fitted or a family, unless the
+    options set one kernel."""
+    from sklearn.mixture import BayesianGaussianMixture, GaussianMixture
+
+    if aggregate == "auto" and not isinstance(aggregate, bool):
+        mixture = isinstance(model, (GaussianMixture, BayesianGaussianMixture))
+        return mixture and not any(name in options for name in _ONE_KERNEL)
+    if not isinstance(aggregate, (bool, np.bool_)):
+        raise ValueError(f'aggregate must be True, False or "auto"; got {aggregate!r}.')
+    return bool(aggregate)
+
+
+def goodness_of_fit_test(X, model, *, aggregate="auto", **options):
     """Kernel Stein test of ``H0: the rows of X are drawn from model``.
 
     Fits :class:`KernelSteinTest` and returns its ``result_``:
@@ -29,10 +48,17 @@ def goodness_of_fit_test(X, model, *, aggregate=False, **options):
         same order (else a ValueError names both; arrays are read by
         position). An unfitted estimator is fit on a held-out part of the
         rows with ``train_size``.
-    aggregate : bool, default=False
-        Fit :class:`AggregatedKernelSteinTest` instead: a grid of kernels on
-        the same multipliers, one valid p-value (as ``hsic_test``'s
-        ``aggregate``).
+    aggregate : bool or "auto", default="auto"
+        True: fit :class:`AggregatedKernelSteinTest` instead, a grid of
+        kernels on the same multipliers, one valid p-value (as
+        ``hsic_test``'s ``aggregate``). ``"auto"``: aggregated where the
+        model is a Gaussian mixture (``GaussianMixture`` or
+        ``BayesianGaussianMixture``, fitted or a family) and the options do
+        not set one kernel (``bandwidth``, ``transformer``), one kernel
+        otherwise. The median distance of rows from separated components is
+        a distance between components, a scale at which one kernel does not
+        see a component's shape or a missing component; the grid spans the
+        components' own scale too.
     **options : dict
         Parameters of :class:`KernelSteinTest` (or of
         :class:`AggregatedKernelSteinTest`), e.g. ``n_resamples``,
@@ -65,5 +91,6 @@ def goodness_of_fit_test(X, model, *, aggregate=False, **options):
     >>> skmmd.goodness_of_fit_test(x, stats.norm(), random_state=0).reject
     True
     """
-    test = AggregatedKernelSteinTest if aggregate else KernelSteinTest
+    aggregated = _aggregates(aggregate, model, options)
+    test = AggregatedKernelSteinTest if aggregated else KernelSteinTest
     return test(model, **options).fit(X).result_

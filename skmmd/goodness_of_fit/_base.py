@@ -51,6 +51,7 @@ from ..statistics._mean_norm import MultiplierParts
 from ..statistics._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
 from ._composite import RefitParts, family_of, refit_statistics, resampled_refits
+from ._edges import edge_conditioned
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
@@ -206,6 +207,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             getattr(self, "fit_params", None),
             getattr(self, "guessed_params", None),
         )
+        family = edge_conditioned(family)
         self._family = None
         if family is not None and self.support is not None:
             raise ValueError(
@@ -265,7 +267,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             self._model_of(None)
             self.n_train_ = 0
             if self._family is not None:
-                self._fit_family(engine, X, seed)
+                X = self._fit_family(engine, X, seed)
             return None, X
         if engine.lazy:
             raise TypeError(
@@ -301,18 +303,25 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 f"composite null); it is not available with {where}, or pass "
                 "one fitted law (a frozen scipy law, a fitted estimator)."
             )
-        X = self._family_rows = np.asarray(X, dtype=np.float64)
-        self.model_ = self._family.fit(X, seed)
-        self._null_law = self._family.null_law(X, self.model_)
-        self._score = model_score(self.model_)
+        family, X = self._family, np.asarray(X, dtype=np.float64)
+        self.model_ = family.fit(X, seed)
+        self._null_law = family.null_law(X, self.model_)
+        # The law and rows of the statistic (standardized by the fit, or the
+        # rows above an edge conditioned on: the family's construction).
+        self._fitted_law, X = family.tested(X, self.model_)
+        self._score = model_score(self._fitted_law)
+        family.check_ends(self._fitted_law)  # before the bootstrap starts
         line = self._score.line
         if line is not None and line.outside(X).size:
             raise ValueError(
-                f"{self._family.name}'s fit to X puts rows on the edge of its "
-                f"support ({line.low:g}, {line.high:g}) (a location fitted to "
-                "the smallest row): fix the edge, e.g. known_params={'loc': 0}."
+                f"{family.name}'s fit to X puts rows on the edge of its support "
+                f"({line.low:g}, {line.high:g}) (rows tied at the fitted edge, or "
+                "an end fitted to the extreme row): fix the edge, e.g. "
+                "known_params={'loc': 0}, or drop the tied rows."
             )
+        self._family_rows = X
         self._check_dim()
+        return X
 
     def _resampled(self, parts, options):
         """Observed statistic, null and tolerance of ``parts`` in the one
@@ -329,7 +338,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             self._family,
             self._null_law,
             rows,
-            self.model_,
+            self._fitted_law,
             lambda laws, samples: refit_statistics(
                 self._stream.transformers, model_score, laws, samples
             ),

@@ -28,11 +28,33 @@ from sklearn.base import clone
 
 from .._inference._multiplier import resampled
 from .._utils import _budgets
-from .._utils._compat import is_fitted
+from .._utils._compat import frozen_parameters, is_fitted
 from ..statistics._stein import add_stein_unit_sums
+from ._mixtures import em_refit
 
 
-class ScipyFamily:
+class Family:
+    """What a family does by default: its rows' fit is the law the
+    statistic is computed against, on the drawn rows as they are (none
+    dropped), and a resample's refit is a fit like the rows'."""
+
+    dropped = 0
+
+    def tested(self, X, law):
+        """The law and the rows of the statistic of rows ``X`` fit by
+        ``law``: here both as they are."""
+        return law, X
+
+    def refit(self, X, seed, start):
+        """A resample's fit (``start``: the law it was drawn from)."""
+        return self.fit(X, seed)
+
+    def check_ends(self, law):
+        """Refuse, before the bootstrap, a support whose end a refit can
+        move onto a row: none here."""
+
+
+class ScipyFamily(Family):
     """An unfrozen continuous ``scipy.stats`` family: fit by its maximum
     likelihood ``fit`` with ``known_params`` held fixed (scipy's ``f``
     keywords), drawn by ``rvs``. A univariate family is the law of every
@@ -42,7 +64,13 @@ class ScipyFamily:
     already fit to the rows, which the law the resamples are drawn from
     takes as given (:meth:`null_law`), while every statistic, the rows' and
     each resample's, refits them (starting from them); ``guessed_params``
-    are starting values of every fit."""
+    are starting values of every fit.
+
+    A law on the whole line with a free location or scale is tested on the
+    rows standardized by the fit, ``z = (x - loc) / scale``, against the
+    standard member (:meth:`tested`): as its fit is equivariant, the
+    statistic's null law does not depend on the location and scale, and
+    the parametric bootstrap is exact for a family without free shapes."""
 
     def __init__(self, dist, known_params, fit_params=None, guessed_params=None):
         self.dist = dist
@@ -73,6 +101,54 @@ class ScipyFamily:
         self.fitted, self.guessed = given["fit_params"], given["guessed_params"]
         self.name = f"scipy.stats.{dist.name}"
         self._first = None
+        self.standardizes = None  # decided at the first fit
+
+    def tested(self, X, law):
+        """The rows standardized by the fit, against the standard member
+        (a law on the whole line with a free location or scale); else the
+        rows and the law as they are."""
+        if self.standardizes is None:
+            low, high = law.support()
+            free = {"loc", "scale"} - set(self.known)
+            self.standardizes = bool(free) and np.isinf(low) and np.isinf(high)
+        if not self.standardizes:
+            return law, X
+        shapes, loc, scale = frozen_parameters(law)
+        return self.member((*shapes, 0.0, 1.0)), (X - loc) / scale
+
+    def member(self, params):
+        """The family's member of ``params`` (shapes, loc, scale), a copy
+        of the first fit where there is one (see :meth:`_frozen`)."""
+        if self._first is None:
+            self._first = self.dist(*params)
+            return self._first
+        return self._frozen(tuple(params))
+
+    def check_ends(self, law, free=None, pinned=None):
+        """A ValueError, before the bootstrap, when a ``free`` parameter
+        (default every parameter fit) moves an end ``loc + a * scale`` of
+        the support of the fit ``law``: its maximum likelihood puts that end
+        on the extreme row, where the rows mapped onto the line are
+        undefined. The lower end of a free location is conditioned on
+        instead (:mod:`._edges`: there ``pinned`` holds the location to the
+        edge). An end a shape moves (the generalized Pareto's upper end when
+        its shape is negative) is left to the resamples: the likelihood
+        keeps the rows inside, and a resample left without a statistic
+        counts against the rows' (:func:`refit_statistics`)."""
+        free = self.free() if free is None else free
+        moved = moving_ends(law, free, self.names, pinned)
+        if moved:
+            end, names = moved
+            raise ValueError(
+                f"{self.name}'s fit to X has a support end at {end:g} that its "
+                f"free parameters {names} move: a refit puts the extreme row "
+                "on it. Fix them with known_params (e.g. known_params="
+                f"{{{names[0]!r}: ...}}), or test a frozen law."
+            )
+
+    def free(self):
+        """The names of the parameters every fit estimates."""
+        return [name for name in self.names if name not in self.known]
 
     def _fit(self, X, fixed, guesses):
         """The member fit to ``X`` with the parameters ``fixed`` held and
@@ -84,10 +160,7 @@ class ScipyFamily:
         starts = [guesses.pop(name) for name in self.shapes if name in guesses]
         held = {f"f{name}": value for name, value in fixed.items()}
         params = tuple(self.dist.fit(np.ravel(X), *starts, **guesses, **held))
-        if self._first is None:
-            self._first = self.dist(*params)
-            return self._first
-        return self._frozen(params)
+        return self.member(params)
 
     def fit(self, X, seed):
         """The member of the family fit to the rows ``X``: the law every
@@ -119,7 +192,32 @@ class ScipyFamily:
         return law.rvs(size=shape, random_state=rng)
 
 
-class _FitIsNull:
+def moving_ends(law, free, names, pinned=None):
+    """``(end, names)``: an end of the support of the frozen ``law`` that
+    the standard law has whatever its shapes (``dist.a``, ``dist.b``
+    finite: an end ``loc + a * scale``), and the ``free`` parameters (of
+    the family's ``names``) that move it, each moved by a small relative
+    step (``pinned(params)``: parameters that follow the others, as an
+    edge's location its scale); or None."""
+    shapes, loc, scale = frozen_parameters(law)
+    params = dict(zip(names, (*shapes, loc, scale)))
+    ends = law.support()
+    for k, end in enumerate(ends):
+        if not np.isfinite((law.dist.a, law.dist.b)[k]):
+            continue
+        movers = []
+        for name in free:
+            moved = {**params, name: params[name] * (1 + 1e-3) + 1e-3}
+            moved = pinned(moved) if pinned else moved
+            values = [moved[n] for n in names]
+            if not np.isclose(law.dist.support(*values)[k], end, rtol=1e-12):
+                movers.append(name)
+        if movers:
+            return end, movers
+    return None
+
+
+class _FitIsNull(Family):
     """Families whose fit to the rows is the law the resamples are drawn
     from."""
 
@@ -163,6 +261,19 @@ class EstimatorFamily(_FitIsNull):
         if estimator.get_params().get("random_state", 0) is None:
             estimator.set_params(random_state=int(seed) % (2**31 - 1))
         return estimator.fit(np.asarray(X, dtype=np.float64))
+
+    def refit(self, X, seed, start):
+        """A resample's fit: a ``GaussianMixture`` refit by EM from the law
+        the resample was drawn from (``start``, :func:`._mixtures.em_refit`:
+        its resamples are drawn from that law, so EM starts in the
+        neighbourhood of the answer, where a fit from scratch would start
+        from k-means, as many times as ``n_init``); other estimators as the
+        rows'."""
+        from sklearn.mixture import GaussianMixture
+
+        if type(start) is not GaussianMixture:
+            return self.fit(X, seed)
+        return em_refit(start, X)
 
     def sample(self, model, shape, rng):
         seed = int(rng.integers(2**31 - 1))
@@ -228,6 +339,9 @@ class RefitParts:
         self.parts, self.family, self.model = parts, family, model  # null law
         self.rows, self.fitted = rows, fitted
         self.shape, self.statistics_of = rows.shape, statistics_of
+        # A resample draws as many rows as X had (the family's construction
+        # may test fewer: an edge conditioned on drops its row).
+        self.drawn = (rows.shape[0] + family.dropped, rows.shape[1])
         self.G = parts.G
         # A batch's rows within a chunk's entries (one resample's at least).
         width = self.shape[0] * self.shape[1]
@@ -246,9 +360,11 @@ class RefitParts:
             warnings.simplefilter("ignore", UserWarning)
             for seed in seeds:
                 rng = np.random.default_rng(seed)
-                rows = self.family.sample(self.model, self.shape, rng)
-                rows = np.reshape(np.asarray(rows, dtype=np.float64), self.shape)
-                laws.append(self.family.fit(rows, seed))
+                rows = self.family.sample(self.model, self.drawn, rng)
+                rows = np.reshape(np.asarray(rows, dtype=np.float64), self.drawn)
+                law = self.family.refit(rows, seed, self.model)
+                law, rows = self.family.tested(rows, law)
+                laws.append(law)
                 samples.append(rows)
         return (self.statistics_of(laws, samples),)
 
@@ -271,22 +387,33 @@ def refit_statistics(maps, score_of, laws, samples):
     close to a function of the fit (for a normal, ``tr Sigma^-1``) and is
     kept, ``||sum_i xi_i||^2 / n``, the fixed law's statistic: without it,
     the refit multivariate normal's test is conservative
-    (:ref:`bench-gof-scipy`)."""
-    rows, scores, on_line = [], [], False
-    for law, sample in zip(laws, samples):
+    (:ref:`bench-gof-scipy`).
+
+    A resample whose refit leaves one of its rows on or outside the refit's
+    support (a shape that gives the support a new end) has no statistic: it
+    counts as +inf, at least as extreme as the rows', so the p-value can
+    only grow (the ends a free parameter moves are refused before the
+    bootstrap starts: ``Family.check_ends``)."""
+    rows, scores, on_line, kept = [], [], False, []
+    for b, (law, sample) in enumerate(zip(laws, samples)):
         score = score_of(law)
         if score.line is not None:
+            if score.line.outside(sample).size:
+                continue
             sample, on_line = score.line.forward(sample), True
         rows.append(sample)
         scores.append(score(sample))
+        kept.append(b)
     n = samples[0].shape[0]
+    if not kept:
+        return _unmapped(maps, len(samples), kept, [])
     rows, scores = np.vstack(rows), np.vstack(scores)
-    groups = np.repeat(np.arange(len(samples)), n)
+    groups = np.repeat(np.arange(len(kept)), n)
     out = []
     for stein in maps:
         sampler = stein.sampler
-        sums = np.zeros((len(samples), stein._n_features_out))
-        squares = np.zeros(len(samples))
+        sums = np.zeros((len(kept), stein._n_features_out))
+        squares = np.zeros(len(kept))
         step = max(1, _budgets.CHUNK_ENTRIES // sampler.n_components)
         for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
             chunk = slice(lo, lo + step)
@@ -296,7 +423,16 @@ def refit_statistics(maps, score_of, laws, samples):
             )
         squared = np.einsum("ij,ij->i", sums, sums)
         out.append((squared - squares if on_line else squared) / n)
-    return out[0] if len(out) == 1 else np.column_stack(out)
+    return _unmapped(maps, len(samples), kept, out)
+
+
+def _unmapped(maps, b, kept, out):
+    """Each map's statistics of the ``kept`` samples of ``b``, +inf for
+    the others: shape (b,) for one map, (b, K) for a grid."""
+    full = np.full((b, len(maps)), np.inf)
+    for k, values in enumerate(out):
+        full[kept, k] = values
+    return full[:, 0] if len(maps) == 1 else full
 
 
 def resampled_refits(parts, *, seed, **loop):

@@ -179,7 +179,8 @@ default="auto"
         With ``block_size``: the factor of the bootstrap statistics that
         corrects for the dependence between neighbouring blocks (at least 1).
     n_samples_ : int
-        Rows tested.
+        Rows tested (for a family whose support starts at its free
+        location: all but the smallest row, see :ref:`composite_null`).
     n_train_ : int
         Rows the model was fit on (``train_size``; else 0), not tested.
     model_ : object
@@ -203,7 +204,12 @@ default="auto"
     family, the parametric bootstrap draws from the fitted member, not from
     the unknown true one: its p-value is valid as the fit converges (Key,
     Fernandez, Gretton & Briol 2021), and exact for a law whose parameters
-    are all known. The
+    are all known. A location-scale family is tested on the rows
+    standardized by its fit, whose statistic's law is free of the location
+    and scale (exact for a family without free shapes: the normal, the
+    logistic); a family whose support starts at its free location, on the
+    rows above the smallest shifted by it, each resample by the same
+    construction (:ref:`composite_null`). The
     level is measured in ``benchmarks/bench_goodness_of_fit.py`` (see
     :ref:`bench-goodness-of-fit`). :meth:`partial_fit` fits the features on
     its first chunk (with ``bandwidth="median"`` or ``"auto"``, the

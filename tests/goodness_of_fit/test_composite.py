@@ -20,21 +20,35 @@ def _p(x, model, **options):
 
 def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     """The null's first statistic, recomputed by hand from the seed the
-    loop draws first: rows from ``model_``, the family's MLE of them, their
-    Stein features under that refit (not the fused sums); and the rows'
+    loop draws first: rows from ``model_``, the family's MLE of them, the
+    rows standardized by that refit and their Stein features under the
+    standard normal (score ``-z``; not the fused sums); and the rows'
     statistic, the same function of the rows and their fit."""
     x = np.random.default_rng(0).normal(3.0, 2.0, size=200)
     test = KernelSteinTest(stats.norm, n_resamples=5, random_state=0).fit(x)
     seed = np.random.default_rng(test._seed).integers(np.iinfo(np.int64).max)
     rows = test.model_.rvs(size=(200, 1), random_state=np.random.default_rng(seed))
-    refit = stats.norm(*stats.norm.fit(rows.ravel()))
-    score = -(rows - refit.mean()) / refit.var()
-    xi = stein_features(rows, score, test.transformer_.random_weights_)
+    loc, scale = stats.norm.fit(rows.ravel())
+    z = (rows - loc) / scale
+    xi = stein_features(z, -z, test.transformer_.random_weights_)
     assert test.null_distribution_[0] == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
     assert test.model_.args == pytest.approx(stats.norm.fit(x))
-    score = -(x[:, None] - test.model_.mean()) / test.model_.var()
-    xi = stein_features(x[:, None], score, test.transformer_.random_weights_)
+    z = (x[:, None] - test.model_.mean()) / test.model_.std()
+    xi = stein_features(z, -z, test.transformer_.random_weights_)
     assert test.statistic_ == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
+
+
+def test_a_location_scale_family_s_statistic_does_not_see_its_location_and_scale():
+    """Standardized by the fit, the rows' statistic and every resample's
+    are the same for ``a + b x`` as for ``x``: the null law is free of the
+    family's location and scale (the bootstrap is exact)."""
+    x = np.random.default_rng(1).logistic(size=150)
+    one = KernelSteinTest(stats.logistic, n_resamples=9, random_state=0).fit(x)
+    two = KernelSteinTest(stats.logistic, n_resamples=9, random_state=0)
+    two.fit(5.0 + 40.0 * x)
+    assert two.statistic_ == pytest.approx(one.statistic_, rel=1e-6)
+    assert two.bandwidth_ == pytest.approx(one.bandwidth_, rel=1e-6)
+    assert two.model_.args[1] == pytest.approx(40.0 * one.model_.args[1])
 
 
 def test_on_the_line_a_family_s_statistic_keeps_the_cross_terms_only():
@@ -61,7 +75,11 @@ def test_a_family_s_default_kernel_is_twice_the_median_a_fixed_law_s_the_median(
     fixed = KernelSteinTest(stats.norm(), n_resamples=5)
     m = median.set_params(random_state=0).fit(x).bandwidth_
     assert family.set_params(random_state=0).fit(x).bandwidth_ == pytest.approx(2 * m)
-    assert fixed.set_params(random_state=0).fit(x).bandwidth_ == pytest.approx(m)
+    # (a location-scale family's rows are standardized by the fit first)
+    scale = stats.norm.fit(x)[1]
+    assert fixed.set_params(random_state=0).fit(x).bandwidth_ == pytest.approx(
+        m * scale
+    )
 
 
 def test_the_null_does_not_depend_on_the_batches():
@@ -100,7 +118,10 @@ def test_known_params_are_held_fixed_and_the_rest_fit():
 
 
 def test_a_location_fit_to_the_edge_names_known_params():
+    """Rows tied at the smallest value: the rows above it keep one on the
+    edge."""
     x = np.random.default_rng(5).exponential(size=100)
+    x[:2] = x.min() - 1.0
     with pytest.raises(ValueError, match=r"edge of its support.*known_params"):
         _p(x, stats.expon)
 
