@@ -16,75 +16,8 @@ environment that also sees skmmd's dependencies, e.g.
     PYTHONPATH=.:/work/venv/lib/python3.11/site-packages \\
         /work/venv-ctt/bin/python benchmarks/bench_ctt.py --reps 30
 
-Measured (this 2-core machine, shared with two other jobs, one BLAS thread:
-times are indicative, compare them within a row only; one run of 30
-repetitions per n; power / mean seconds per test, CTT's power the mean of its
-randomized rejection probability):
-
-======  =======  ==============  ==============  =============  =============
-n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
-======  =======  ==============  ==============  =============  =============
-4096    0.07     0.57 / 1.06 s   0.57 / 0.60 s   0.53 / 0.08 s  0.57 / 0.24 s
-16384   0.035    0.40 / 1.21 s   0.40 / 0.66 s   0.37 / 0.26 s  0.23 / 0.83 s
-65536   0.0175   0.53 / 1.32 s   0.53 / 0.73 s   0.27 / 1.03 s  0.40 / 3.99 s
-======  =======  ==============  ==============  =============  =============
-
-After the automatic unit was bounded to 512 units and the permutation draws
-of small batches ran on one thread (this machine, every other job stopped;
-one run of ``--n 4096 16384 65536``, 30 repetitions, one untimed run of every
-method first; CTT's time includes its median bandwidth, as ``mmd_test``'s
-does; power / mean seconds per test):
-
-======  =======  ==============  ==============  =============  =============
-n       shift    skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
-======  =======  ==============  ==============  =============  =============
-4096    0.07     0.60 / 0.036 s  0.60 / 0.034 s  0.53 / 0.043 s 0.57 / 0.116 s
-16384   0.035    0.37 / 0.054 s  0.37 / 0.066 s  0.37 / 0.190 s 0.23 / 0.589 s
-65536   0.0175   0.60 / 0.143 s  0.60 / 0.168 s  0.27 / 0.884 s 0.40 / 3.343 s
-======  =======  ==============  ==============  =============  =============
-
-``--n 1024`` (same conditions): skmmd 999 0.43 / 0.041 s, "auto" 0.43 /
-0.031 s, CTT g = 2 0.33 / 0.014 s, g = 3 0.33 / 0.025 s: at 1024 points CTT
-is faster, at lower power.
-
-``--n 1048576 --reps 5`` (2^20 points per sample; the machine shared with
-two of my other jobs, so the times are indicative): skmmd 999 0.80 / 4.26 s,
-"auto" 0.80 / 4.06 s, CTT g = 2 0.60 / 48.9 s, g = 3 0.80 / 197.7 s.
-
-From 4096 points skmmd is ahead of both CTT variants on time and power (at 4096,
-two more runs of ``--n 4096``: 0.034 / 0.035 s and 0.033 s against CTT g = 2's
-0.043 / 0.044 s). With 512 units the calibration is so cheap that
-``"auto"``'s looks cost about what they save on this alternative.
-
-The digits setting (``--digits --n 1024 4096 16384``, same machine, other
-jobs stopped, 30 repetitions; power / mean seconds per test):
-
-======  ==============  ==============  =============  =============
-n       skmmd 999       skmmd "auto"    CTT g = 2      CTT g = 3
-======  ==============  ==============  =============  =============
-1024    0.27 / 0.10 s   0.27 / 0.09 s   0.23 / 0.03 s  0.17 / 0.09 s
-4096    0.77 / 0.11 s   0.77 / 0.14 s   0.57 / 0.12 s  0.77 / 0.42 s
-16384   1.00 / 0.23 s   1.00 / 0.25 s   1.00 / 0.58 s  1.00 / 2.05 s
-======  ==============  ==============  =============  =============
-
-A second run (before the bound) with ``--actt --n 1024 4096 16384`` (same machine, 30
-repetitions; ``actt`` at the median distance times 1/2, 1 and 2; power /
-mean seconds):
-
-=====  =====  ===========  ===========  ===========  ===========  ===========
-n      shift  skmmd 999    skmmd auto   CTT g = 2    CTT g = 3    aCTT g = 2
-=====  =====  ===========  ===========  ===========  ===========  ===========
-1024   0.14   0.43 / 0.21  0.43 / 0.12  0.33 / 0.01  0.33 / 0.03  0.23 / 0.04
-4096   0.07   0.57 / 0.76  0.57 / 0.41  0.53 / 0.06  0.57 / 0.18  0.47 / 0.11
-16384  0.035  0.40 / 1.47  0.40 / 0.68  0.37 / 0.29  0.23 / 0.93  0.20 / 0.46
-=====  =====  ===========  ===========  ===========  ===========  ===========
-
-``"auto"`` made the same decisions as 999 resamples (180 of 180) in 0.46-0.57
-of the time. Up to 16384 points CTT is still faster at equal or lower power
-(the stopped calibration is about 0.3 s at 4096, mostly the matrix products
-of the resamples that run long, beside the maps and unit sums); at 65536
-points skmmd is ahead of CTT g = 2 and g = 3 on power and time. Not
-measured then: n = 10^6, the digits setting of the CTT paper.
+The figures, with the commands that made them, are on the benchmarks page
+(``doc/benchmarks.rst``, the Compress Then Test comparisons).
 """
 
 import argparse
