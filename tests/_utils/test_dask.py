@@ -50,9 +50,9 @@ def test_sampler_transform_is_lazy_and_equals_numpy(dask_client):
 
 
 def test_fit_on_a_large_dask_array_reads_a_bounded_subsample(monkeypatch):
-    from skmmd._utils import _dask
+    from skmmd._utils import _budgets
 
-    monkeypatch.setattr(_dask, "FIT_ROWS", 500)
+    monkeypatch.setattr(_budgets, "FIT_SUBSAMPLE_ROWS", 500)
     X, _ = _data(3, m=5000)
     sampler = RandomFourierSampler(n_components=8, random_state=0)
     sampler.fit(da.from_array(X, chunks=1000))
