@@ -68,6 +68,7 @@ MODULES = (
     "skmmd.inspection",
     "skmmd.causal",
     "skmmd.tigramite",
+    "skmmd.ruptures",
 )
 
 
