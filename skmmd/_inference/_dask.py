@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
+from .._tables._kinds import check_numbers_only
 from .._utils._dask import dask_blocks, dask_rows, is_dask, known_rows
-from .._utils._tables import check_numbers_only
 from ._streaming import _SUPERBLOCK, HOST, UnitSums, add_array
 
 # States merged per task of the tree reduction.

@@ -9,18 +9,13 @@ statistics (``two_sample._explain``, ``independence._explain``)."""
 import numpy as np
 from sklearn.base import clone
 
+from .._tables._columnwise_categories import ColumnwiseCategories
+from .._tables._columnwise_fourier import ColumnwiseFourier
+from .._tables._kinds import numeric_column, numeric_dtype
+from .._tables._labels import column_labels, dtypes_by_label, is_dataframe
 from .._utils import _budgets, _streams
-from .._utils._tables import (
-    column_labels,
-    dtypes_by_label,
-    is_dataframe,
-    numeric_array_column,
-    numeric_dtype,
-)
 from ..kernel_approximation import TabularSampler
 from ..kernel_approximation._base import BaseSampler
-from ..kernel_approximation._columnwise import ColumnwiseFourier
-from ..kernel_approximation._columnwise_categories import ColumnwiseCategories
 from . import _aggregation, _calibration, _corrections
 
 
@@ -125,7 +120,7 @@ def _numeric(X, columns):
     if is_dataframe(X):
         dtypes = dtypes_by_label(X)
         return {c for c in columns if numeric_dtype(dtypes[c])}
-    return {c for c in columns if numeric_array_column(np.asarray(X[:, c]))}
+    return {c for c in columns if numeric_column(np.asarray(X[:, c]))}
 
 
 def grid_rows(n_rows, random_state):

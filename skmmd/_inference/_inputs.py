@@ -19,16 +19,15 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import column_or_1d
 
-from .._utils import _array_api
-from .._utils._compat import validate_data
-from .._utils._tables import (
+from .._tables._kinds import column_kind, not_numbers
+from .._tables._labels import (
     check_columns,
-    column_kind,
     column_labels,
     dtypes_by_label,
     is_dataframe,
-    not_numbers,
 )
+from .._utils import _array_api
+from .._utils._compat import validate_data
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 
 FLOAT_DTYPES = [np.float64, np.float32]

@@ -261,7 +261,7 @@ class KernelTestResult:
             The page. Without a column report every summarized column is drawn;
             with one, the columns whose adjusted p-value is at most alpha.
         """
-        from .._utils._summaries import ColumnSummaries
+        from .._tables._summaries import ColumnSummaries
         from ._report import html_report
 
         if X is not None or Y is not None:

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array
 from sklearn.utils.validation import validate_data
 
-from .._utils._tables import is_dataframe
+from .._tables._labels import is_dataframe
 from ..kernel_approximation._base import BaseSampler
 from . import _inputs
 

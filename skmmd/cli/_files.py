@@ -466,7 +466,7 @@ def check_same_kinds(tables, paths):
     """Raise a ValueError naming the file, the column, how many values are not
     numbers and the first, when a column of two CSV tables holds numbers in
     one and text in the other."""
-    from .._utils._tables import column_kind
+    from .._tables._kinds import column_kind
 
     first, second = tables
     if list(first.columns) != list(second.columns):

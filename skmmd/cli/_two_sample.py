@@ -15,7 +15,7 @@ from sklearn.base import clone
 from .. import __version__
 from .._inference._inputs import auto_transformer
 from .._inference._report import check_path
-from .._utils._summaries import ColumnSummaries
+from .._tables._summaries import ColumnSummaries
 from ..kernel_approximation import FastfoodSampler, RandomFourierSampler, TabularSampler
 from ..two_sample import MMDTest
 from . import _files

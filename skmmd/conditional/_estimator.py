@@ -13,8 +13,8 @@ from sklearn.utils import check_random_state
 
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated
 from .._inference._variables import TwoVariableTags, check_variable, numeric_table
+from .._tables._labels import is_dataframe
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
-from .._utils._tables import is_dataframe
 from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
 from ._pipeline import RowFeatures, calibrated
 from ._results import ConditionalHSICTestResult

@@ -14,9 +14,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import Interval, fit_context
-from .._utils._tables import is_dataframe
 from ..kernel_approximation import NystroemSampler, RandomFourierSampler, TabularSampler
 from ..kernels import median_bandwidth
 

@@ -20,8 +20,8 @@ from .._inference._multiplier import (
     multiplier_unit,
     resampled_multiplier,
 )
+from .._tables._labels import is_dataframe
 from .._utils import _budgets
-from .._utils._tables import is_dataframe
 from .._utils._threads import one_blas_thread
 from ..statistics._conditional import residual_products
 from ..statistics._mean_norm import MultiplierParts

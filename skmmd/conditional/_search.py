@@ -26,9 +26,9 @@ import numpy as np
 from sklearn import config_context
 from sklearn.utils import check_random_state
 
+from .._tables._labels import is_dataframe
 from .._utils import _budgets, _streams
 from .._utils._compat import validate_parameter_constraints
-from .._utils._tables import is_dataframe
 from .._utils._threads import one_blas_thread
 from ._estimator import ConditionalHSICTest
 from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map

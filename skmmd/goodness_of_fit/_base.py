@@ -34,6 +34,8 @@ from .._inference._multiplier import (
     resampled_multiplier,
 )
 from .._inference._streaming import Stream
+from .._tables._kinds import check_numbers_only
+from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import (
     Interval,
@@ -44,7 +46,6 @@ from .._utils._compat import (
     is_fitted,
     validate_data,
 )
-from .._utils._tables import check_numbers_only, is_dataframe
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..statistics._mean_norm import MultiplierParts

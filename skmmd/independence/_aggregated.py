@@ -11,9 +11,9 @@ from .._inference import _aggregation, _grids
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
 from .._inference._calibration import n_max
 from .._inference._variables import numeric_table
+from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions
-from .._utils._tables import is_dataframe
 from ..statistics._hsic import HSICParts, feature_gram
 from ._base import _BaseHSICTest, _constant, _fitted
 from ._observations import (

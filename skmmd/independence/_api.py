@@ -4,7 +4,7 @@
 import numpy as np
 
 from .._inference._explain import check_explain_options, second_pass_decision
-from .._utils._tables import is_dataframe
+from .._tables._labels import is_dataframe
 from ._aggregated import AggregatedHSICTest
 from ._hsic import HSICTest
 

@@ -21,9 +21,9 @@ from .._inference._base import (
 )
 from .._inference._calibration import n_max
 from .._inference._variables import TwoVariableTags, check_variable
+from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import fit_context
-from .._utils._tables import is_dataframe
 from ..statistics._hsic import MAX_OBSERVATIONS
 from ._observations import _auto_unit
 

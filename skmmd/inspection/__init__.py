@@ -10,7 +10,7 @@ Each display follows scikit-learn's visualization API: ``from_estimator`` /
 and stores the artists, ``ax_`` and ``figure_``.
 """
 
-from .._utils._summaries import ColumnSummaries
+from .._tables._summaries import ColumnSummaries
 from ._change_points import ChangePointsDisplay
 from ._columns import ColumnReportDisplay
 from ._drift import DriftDisplay

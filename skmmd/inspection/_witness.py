@@ -6,8 +6,9 @@ import numpy as np
 from sklearn.utils import check_random_state, gen_batches
 from sklearn.utils.validation import check_is_fitted
 
+from .._tables._kinds import numeric_column
+from .._tables._labels import is_dataframe
 from .._utils._compat import Interval, validate_params
-from .._utils._tables import is_dataframe, numeric_series
 from ._plotting import axes, shorten
 
 # Rows per call of the witness while evaluating the grid (memory: rows x D).
@@ -23,7 +24,7 @@ def _column(sample, column):
                 f"({list(sample.columns)[:20]})."
             )
         values = sample[column]
-        if not numeric_series(values):
+        if not numeric_column(values):
             raise ValueError(
                 f"columns: {column!r} is not numeric; the witness is drawn along "
                 "numeric columns (see MMDTest.witness_points for any column)."

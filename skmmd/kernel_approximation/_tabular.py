@@ -9,32 +9,28 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils import _budgets, _streams
-from .._utils._compat import Interval, StrOptions, fit_context, validate_data
-from .._utils._tables import (
-    canonical,
-    canonical_array,
+from .._tables._kinds import not_numbers, numeric_column, numeric_dtype
+from .._tables._labels import (
     check_columns,
     column_labels,
     dtypes_by_label,
     is_dataframe,
-    not_numbers,
-    numeric_array_column,
-    numeric_dtype,
-    numeric_series,
 )
-from ._base import FusedSums
-from ._one_hot import OneHotLevels
-from ._table_blocks import (
+from .._tables._one_hot import OneHotLevels
+from .._tables._parts import (
     MedianQuartiles,
     MissingFlags,
-    UfuncFourier,
-    block_sums_and_head,
     clip_far,
-    fit_blocks,
+    fit_parts,
     names_checked,
-    prepared_blocks,
+    part_sums_and_head,
+    prepared_parts,
 )
+from .._tables._values import canonical, canonical_array
+from .._utils import _budgets, _streams
+from .._utils._compat import Interval, StrOptions, fit_context, validate_data
+from ._base import FusedSums
+from ._ufunc_fourier import UfuncFourier
 
 
 class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
@@ -196,7 +192,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
                 kinds = zip(keys, X.dtypes)  # by dtype, no column taken
                 categorical = [c for c, dtype in kinds if not numeric_dtype(dtype)]
             else:
-                categorical = [c for c in keys if not numeric_array_column(X[:, c])]
+                categorical = [c for c in keys if not numeric_column(X[:, c])]
         else:
             unknown = [c for c in self.categorical if c not in keys]
             if unknown:
@@ -292,7 +288,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         # Feature scale sqrt(w / p) gives kernel weight w / p (see Notes).
         if fit_rows is not None:
             X = X.iloc[fit_rows] if is_dataframe(X) else X[fit_rows]
-        self.column_transformer_ = fit_blocks(
+        self.column_transformer_ = fit_parts(
             ColumnTransformer(
                 blocks,
                 transformer_weights={
@@ -321,7 +317,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         at, weights, width = self._layout()
         Z = np.empty((X.shape[0], width))
         with self._fitted_kinds(), names_checked():
-            for name, block, V in prepared_blocks(self.column_transformer_, X):
+            for name, block, V in prepared_parts(self.column_transformer_, X):
                 Z[:, at[name]] = weights[name] * block.transform(V)
         return Z
 
@@ -363,7 +359,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             return self.transform(X)
         out = np.zeros((X.shape[0], R.shape[1]))
         with self._fitted_kinds(), names_checked():
-            for name, block, V in prepared_blocks(self.column_transformer_, X):
+            for name, block, V in prepared_parts(self.column_transformer_, X):
                 out += block.transform(V) @ (weights[name] * R[at[name]])
         return out
 
@@ -490,9 +486,9 @@ def _sums_and_head(sampler, X, groups, n_groups, n_rows, projection, out):
     P = np.zeros((n_rows, width if whole else 0 if R is None else R.shape[1]))
     norms = {}
     with sampler._fitted_kinds(), names_checked():
-        for name, block, V in prepared_blocks(sampler.column_transformer_, X):
+        for name, block, V in prepared_parts(sampler.column_transformer_, X):
             into = P[:, at[name]] if whole else P
-            part, q_part = block_sums_and_head(
+            part, q_part = part_sums_and_head(
                 block,
                 V,
                 (groups, n_groups),
@@ -552,7 +548,7 @@ def _check_kinds(sampler, X):
             if (kind == "string") == strings[c]:
                 continue
             fitted = "strings" if strings[c] else "numbers or booleans"
-        elif numeric_series(column):
+        elif numeric_column(column):
             continue
         else:
             fitted = "numbers"

@@ -14,7 +14,7 @@ from .._inference._explain import (
     unit_width,
 )
 from .._inference._results import interval
-from .._utils._tables import is_dataframe
+from .._tables._labels import is_dataframe
 from . import _resampled
 from ._results import effect_size
 

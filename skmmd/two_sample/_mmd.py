@@ -14,6 +14,7 @@ from .._inference._explain import (
     record_decision,
     second_pass_decision,
 )
+from .._tables._labels import is_dataframe
 from .._utils import _array_api
 from .._utils._compat import (
     HasMethods,
@@ -22,7 +23,6 @@ from .._utils._compat import (
     StrOptions,
     fit_context,
 )
-from .._utils._tables import is_dataframe
 from .._utils._threads import concurrently
 from ..kernels import median_bandwidth
 from ..statistics._exact import kernel_function, power_criterion_exact

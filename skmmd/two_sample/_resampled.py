@@ -34,7 +34,7 @@ _AHEAD_ROWS = 64
 
 class ColumnSums(FeatureSums):
     """The unit sums of a map of many columns side by side (a
-    :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`: each
+    :class:`~skmmd._tables._columnwise_fourier.ColumnwiseFourier`: each
     column's block of equal width, every row of unit norm in each block),
     whose products are one per column: the MMD^2 of every column from one
     matrix product of a batch's counts with all the unit sums."""

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from skmmd._inference._corrections import fitted_log_p_values
+from skmmd._tables._columnwise_fourier import _median_distances, _median_pairs
 from skmmd._utils import _budgets
-from skmmd.kernel_approximation._columnwise import _median_distances, _median_pairs
 
 
 @pytest.mark.parametrize("n_columns", [0, 1, 2, 3, 7, 64, 65, 129, 130])

@@ -61,7 +61,7 @@ def test_a_text_column_left_out_of_categorical_is_refused_by_name(
     X["u"] = pd.Categorical(rng.choice(["p", "q"], 30))
     X["o"] = X["a"].astype(object)  # numbers in an object column are numbers
     X.loc[0, "t"] = None
-    monkeypatch.setattr(_tabular, "fit_blocks", None)  # never reached
+    monkeypatch.setattr(_tabular, "fit_parts", None)  # never reached
     named = r"\['t'\]" if categorical else r"\['t', 'u'\]"
     with pytest.raises(ValueError, match=rf"^categorical leaves out columns {named}"):
         TabularSampler(categorical=categorical).fit(X)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.preprocessing import OneHotEncoder
 
-from skmmd.kernel_approximation._one_hot import OneHotLevels, lookup, lookup_columns
+from skmmd._tables._one_hot import OneHotLevels, lookup, lookup_columns
 
 pd = pytest.importorskip("pandas")
 
@@ -144,7 +144,7 @@ def test_levels_counted_together_are_each_columns_own():
     # column's levels (sorted by code point, NaN last) and counts must be
     # those each column alone gives, and OneHotEncoder's categories.
     pytest.importorskip("pyarrow")
-    from skmmd.kernel_approximation._one_hot import _categories
+    from skmmd._tables._one_hot import _categories
 
     words = ["oslo", "Lima", None, "ähus", "pune", None, "lima", "oslo"]
     frame = pd.DataFrame(

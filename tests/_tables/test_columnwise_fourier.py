@@ -1,19 +1,19 @@
-"""The columnwise map behind explain (skmmd/kernel_approximation/_columnwise.py
+"""The columnwise map behind explain (skmmd/_tables/_columnwise_fourier.py
 and its cells, _columnwise_cells.py): grid cells against numpy, the
 kernel it approximates, grouped sums, a column's map independent of the
 others."""
 
 import numpy as np
 
-from skmmd.kernel_approximation import _columnwise_cells
-from skmmd.kernel_approximation._columnwise import ColumnwiseFourier
-from skmmd.kernel_approximation._columnwise_cells import (
+from skmmd._tables import _columnwise_cells
+from skmmd._tables._columnwise_cells import (
     _count_cells,
     bucket_starts,
     cell_sums,
     grid_cells,
     sliced_cells,
 )
+from skmmd._tables._columnwise_fourier import ColumnwiseFourier
 
 # The columnwise map against its ground truth.
 
@@ -182,7 +182,7 @@ def test_columnwise_directions_keep_the_kernel(rng, monkeypatch):
     """The leading directions of a column's cosines and sines change no
     kernel value by more than the tolerance (against all 2 D of them,
     rotated), with rows of unit norm and far fewer features."""
-    from skmmd.kernel_approximation import _columnwise
+    from skmmd._tables import _columnwise_fourier as _columnwise
 
     X = np.column_stack(
         [rng.normal(size=3000), rng.standard_t(3, 3000), rng.poisson(3.0, 3000)]
@@ -231,7 +231,7 @@ def test_median_distances_are_the_median_gaps(rng):
     the pairs (found by partition, bit for bit np.median's); where that is
     0 (mostly ties), the mean of the nonzero gaps; 1 for a constant
     column."""
-    from skmmd.kernel_approximation._columnwise import (
+    from skmmd._tables._columnwise_fourier import (
         _median_distances,
         _median_pairs,
     )

@@ -1,10 +1,10 @@
-"""The numeric blocks of :class:`~skmmd.TabularSampler` where scikit-learn's
-own transformers would make wide tables slow: median imputation of the
-columns that hold a missing value, the robust scaler's quartiles of all
-columns at once, missingness indicators summed by counting, the clip of
-the scaled values, and the Fourier features of the scaled values evaluated
-by NumPy's ufuncs; and the column transformer of all blocks fitted without
-computing the features of its fit rows."""
+"""The parts of a table map's column transformer where scikit-learn's own
+transformers would make wide tables slow: median imputation of the columns
+that hold a missing value, the robust scaler's quartiles of all columns at
+once, missingness indicators summed by counting and the clip of the scaled
+values; the column transformer of all parts fitted without computing the
+features of its fit rows, and its fitted parts mapped without its checks
+and copies (:func:`prepared_parts`)."""
 
 import warnings
 from contextlib import contextmanager
@@ -25,10 +25,8 @@ from .._utils._compat import (
     handle_zeros_in_scale,
     validate_data,
 )
-from .._utils._groups import summed
-from .._utils._tables import float_values, is_dataframe
-from ..kernels import median_bandwidth
-from ._fourier import RandomFourierSampler
+from ._labels import is_dataframe
+from ._values import float_values
 
 
 def clip_far(Z):
@@ -170,7 +168,7 @@ class MedianQuartiles(MedianFill):
 
 def _median_and_quantiles(X, percents):
     """``np.median(X, axis=0)`` and ``np.percentile(X, percents, axis=0)``
-    (its linear interpolation) of a block without NaN, bit for bit, from
+    (its linear interpolation) of an array without NaN, bit for bit, from
     one partition of one copy: NumPy's two calls each copy and partition it.
     The median is the mean of the middle order statistics (one for an odd
     number of rows); a percentile interpolates between the order statistics
@@ -220,7 +218,7 @@ class MissingFlags(TransformerMixin, BaseEstimator):
     def grouped_sums(self, V, groups, n_groups):
         """The indicators summed per group, and their squared norms (each
         row's number of missing values) summed per group, from the
-        missing values' positions; ``V`` is the block's values."""
+        missing values' positions; ``V`` is the part's values."""
         gaps = np.isnan(float_values(V))
         S = np.zeros((n_groups, gaps.shape[1]))
         for j in np.flatnonzero(gaps.any(axis=0)):
@@ -244,100 +242,16 @@ class MissingFlags(TransformerMixin, BaseEstimator):
         return np.asarray([f"missingindicator_{name}" for name in names], dtype=object)
 
 
-class UfuncFourier(RandomFourierSampler):
-    """:class:`~skmmd.RandomFourierSampler`'s features (the same frequencies,
-    phases, scale and feature names) with the cosines and sines evaluated by
-    NumPy's ufuncs instead of numba's kernels: the numeric block of a table's
-    map, whose few hundred features cost little either way, so that testing
-    a DataFrame never waits for numba's compiler (tens of seconds in a fresh
-    environment)."""
-
-    def _resolve_bandwidth(self, X, rng):
-        """``"median"``: the median distance over ``_budgets.MEDIAN_PAIRS``
-        random pairs of distinct rows (every pair when there are at most 1000
-        rows), as each column's kernel in a report takes its own: linear in
-        the rows and columns, where every pair of 1000 rows of a wide table
-        cost a tenth of a table test."""
-        if isinstance(self.bandwidth, str):
-            return median_bandwidth(X, random_state=rng, n_pairs=_budgets.MEDIAN_PAIRS)
-        return float(self.bandwidth)
-
-    def transform(self, X):
-        X = self._validate_transform_data(X)
-        out = np.empty((X.shape[0], self.n_components), dtype=X.dtype)
-        for rows, P in self._projections(X):
-            self._features(P, out[rows])
-        return out
-
-    def _projections(self, X):
-        """``(rows, X[rows] W)`` of validated ``X``, a block of rows at a time
-        (each block's features within ``PART_ENTRIES``: a table test sums a
-        chunk's features beside its other maps' sums, where a larger block
-        was its peak memory)."""
-        W = self.random_weights_.astype(X.dtype, copy=False)
-        step = max(1, _budgets.PART_ENTRIES // self.n_components)
-        for lo in range(0, X.shape[0], step):
-            rows = slice(lo, lo + step)
-            yield rows, X[rows] @ W
-
-    def _features(self, P, out):
-        """``sqrt(2 / D) [cos P, sin P, cos(P' + offset)]`` into ``out``
-        (``trig_features``'s columns)."""
-        scale = out.dtype.type(np.sqrt(2.0 / self.n_components))
-        n_pairs = self.n_components // 2 if self.feature == "cos_sin" else 0
-        np.cos(P[:, :n_pairs], out=out[:, :n_pairs])
-        np.sin(P[:, :n_pairs], out=out[:, n_pairs : 2 * n_pairs])
-        if self.random_offset_ is not None:
-            offset = self.random_offset_.astype(P.dtype, copy=False)
-            np.cos(P[:, n_pairs:] + offset, out=out[:, 2 * n_pairs :])
-        out *= scale
-
-    def _sums_per_group(self, X, groups, n_groups, out=None):
-        """``transform(X)`` summed per group, and the squared norms, a block
-        of rows at a time (added into ``out = (S, q)`` when given)."""
-        return self.sums_and_head(X, groups, n_groups, 0, None, out)[:2]
-
-    def sums_and_head(self, X, groups, n_groups, n_rows, R, out=None):
-        """:meth:`grouped_sums` ``(S, q)``, and the features of the first
-        ``n_rows`` rows times ``R`` (``(n_components, k)``), taken from the
-        blocks of features the sums compute: ``(S, q, head)``."""
-        if out is None:
-            out = (np.zeros((n_groups, self.n_components)), np.zeros(n_groups))
-        S, q = out
-        X = self._validate_transform_data(X)
-        head = np.zeros((n_rows, 0 if R is None else R.shape[1]))
-        for rows, P in self._projections(X):
-            Z = np.empty(P.shape[:1] + (self.n_components,), dtype=X.dtype)
-            self._features(P, Z)
-            first = slice(rows.start, min(n_rows, rows.start + Z.shape[0]))
-            if first.start < first.stop:
-                head[first] = Z[: first.stop - first.start] @ R
-            part, q_part = summed(
-                Z.astype(np.float64, copy=False), groups[rows], n_groups
-            )
-            S += part
-            q += q_part
-        return S, q, head
-
-    def get_feature_names_out(self, input_features=None):
-        """``"randomfouriersampler{i}"`` (RandomFourierSampler's names)."""
-        check_is_fitted(self)
-        return np.asarray(
-            [f"randomfouriersampler{i}" for i in range(self.n_components)],
-            dtype=object,
-        )
-
-
-def block_sums_and_head(block, V, grouping, P, R):
-    """A table map's block's grouped sums of ``V`` (``grouping = (groups,
+def part_sums_and_head(part, V, grouping, P, R):
+    """A table map's part's grouped sums of ``V`` (``grouping = (groups,
     n_groups)``), and its features of ``V``'s first ``len(P)`` rows added
-    into ``P``, times ``R`` (None: as they are): the Fourier block's from
+    into ``P``, times ``R`` (None: as they are): the Fourier part's from
     the features its sums compute (the Fourier, one-hot and missing-value
-    blocks' ``sums_and_head``), another's mapped (a few rows)."""
+    parts' ``sums_and_head``), another's mapped (a few rows)."""
     if not P.shape[0]:
-        return block.grouped_sums(V, *grouping)
-    if R is not None and hasattr(block, "sums_and_head"):
-        *sums, head = block.sums_and_head(V, *grouping, P.shape[0], R)
+        return part.grouped_sums(V, *grouping)
+    if R is not None and hasattr(part, "sums_and_head"):
+        *sums, head = part.sums_and_head(V, *grouping, P.shape[0], R)
         P += head
         return sums
     # A part of the rows at a time (features within PART_ENTRIES): the
@@ -346,13 +260,13 @@ def block_sums_and_head(block, V, grouping, P, R):
     step = max(1, _budgets.PART_ENTRIES // max(width, 1))
     for lo in range(0, P.shape[0], step):
         rows = slice(lo, min(lo + step, P.shape[0]))
-        features = block.transform(V.iloc[rows] if is_dataframe(V) else V[rows])
+        features = part.transform(V.iloc[rows] if is_dataframe(V) else V[rows])
         P[rows] += features if R is None else features @ R
-    return block.grouped_sums(V, *grouping)
+    return part.grouped_sums(V, *grouping)
 
 
 class _Measured(TransformerMixin, BaseEstimator):
-    """A block inside :func:`fit_blocks`: ``fit_transform`` fits a clone of
+    """A part inside :func:`fit_parts`: ``fit_transform`` fits a clone of
     ``estimator`` and returns, instead of its features, an all-zero sparse
     matrix of their shape: the column transformer reads only the widths."""
 
@@ -374,62 +288,62 @@ class _Measured(TransformerMixin, BaseEstimator):
         return sparse.csr_matrix(shape)
 
 
-def fit_blocks(column_transformer, X):
+def fit_parts(column_transformer, X):
     """``column_transformer`` fitted on ``X``, as ``fit`` fits it, without
     the features of ``X`` that its ``fit`` computes and stacks (``fit`` is
     ``fit_transform``): a wide table's map held two copies of them, its
     largest arrays, and spent a fifth of its fitting time on them. Every
-    block is fitted on the same columns as by ``fit``; afterwards the
-    transformer holds the blocks themselves, as if ``fit`` had run."""
-    blocks = column_transformer.transformers
+    part is fitted on the same columns as by ``fit``; afterwards the
+    transformer holds the parts themselves, as if ``fit`` had run."""
+    parts = column_transformer.transformers
     column_transformer.set_params(
-        transformers=[(name, _Measured(t), columns) for name, t, columns in blocks]
+        transformers=[(name, _Measured(t), columns) for name, t, columns in parts]
     )
     try:
         column_transformer.fit(X)
     finally:
-        column_transformer.set_params(transformers=blocks)
+        column_transformer.set_params(transformers=parts)
     column_transformer.transformers_ = [
         (name, t.estimator_ if isinstance(t, _Measured) else t, columns)
         for name, t, columns in column_transformer.transformers_
     ]
-    column_transformer.sparse_output_ = False  # the blocks' features are dense
+    column_transformer.sparse_output_ = False  # the parts' features are dense
     return column_transformer
 
 
 @contextmanager
 def names_checked():
     """Silence scikit-learn's "X does not have valid feature names" while the
-    numeric block's steps, fitted on the DataFrame's columns, take the
-    block's values as one array: the names were checked against ``fit``'s
+    numeric part's steps, fitted on the DataFrame's columns, take the
+    part's values as one array: the names were checked against ``fit``'s
     by the sampler itself."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "X does not have valid feature names")
         yield
 
 
-def prepared_blocks(column_transformer, X):
-    """``(name, block, V)`` for each fitted block of a table map's
-    ``column_transformer`` on checked ``X``: the map of the block's features
+def prepared_parts(column_transformer, X):
+    """``(name, part, V)`` for each fitted part of a table map's
+    ``column_transformer`` on checked ``X``: the map of the part's features
     of ``V``, as the column transformer's ``transform`` would (without its
-    checks and per-block copies). The numeric columns are read once, into
+    checks and per-part copies). The numeric columns are read once, into
     one array of this chunk's own (a part of the columns at a time), for
-    two blocks: first the missing values', then the numeric block's, which
+    two parts: first the missing values', then the numeric part's, which
     prepares them in place (imputed, scaled, clipped) for the Fourier map:
     a wide chunk's numeric values are held once, not beside a prepared copy.
-    The blocks come in that order (the missing values first), the
+    The parts come in that order (the missing values first), the
     categorical last; callers whose rounding depends on the order add their
     results in the column transformer's."""
     frame = is_dataframe(X)
     rank = {"missing": 0, "numeric": 1}
-    blocks = sorted(
+    parts = sorted(
         (b for b in column_transformer.transformers_ if b[0] != "remainder"),
         key=lambda b: rank.get(b[0], 2),
     )
     numbers = None
-    for name, block, columns in blocks:
+    for name, part, columns in parts:
         if name == "categorical":  # counted from the levels' positions
-            yield name, block, X.iloc[:, columns] if frame else X[:, columns]
+            yield name, part, X.iloc[:, columns] if frame else X[:, columns]
             continue
         if numbers is None:  # a new array: an array's columns taken (a copy)
             numbers = (
@@ -438,13 +352,13 @@ def prepared_blocks(column_transformer, X):
                 else np.asarray(X[:, columns], dtype=np.float64)
             )
         if name == "numeric":  # prepared in place, then the Fourier map
-            prepared, numbers = block[0].transform_in_place(numbers), None
-            if len(block) > 2:
-                prepared = block[1:-1].transform(prepared)
-            yield name, block[-1], prepared
+            prepared, numbers = part[0].transform_in_place(numbers), None
+            if len(part) > 2:
+                prepared = part[1:-1].transform(prepared)
+            yield name, part[-1], prepared
             del prepared
         else:  # the missing values
-            yield name, block, numbers
+            yield name, part, numbers
 
 
 def _frame_values(X, columns, order):

@@ -10,8 +10,10 @@ from numbers import Integral
 
 import numpy as np
 
-from ._compat import Interval, validate_params
-from ._tables import _missing, _seconds, is_dataframe, numeric_series
+from .._utils._compat import Interval, validate_params
+from ._kinds import numeric_column
+from ._labels import is_dataframe
+from ._values import missing_value, seconds
 
 # The bins span the first batch's pooled range, or its quantiles at these
 # levels where the range is more than _FAR times theirs, so that a few extreme
@@ -50,10 +52,11 @@ class ColumnSummaries:
     values: the quantiles are estimated from an even subsample of at most
     131072 values); values outside the bins, in that batch or later ones, are
     counted in an underflow and an overflow bin at the two ends. In memory the
-    first batch is all the data. A column is numeric or categorical as its
-    first batch's dtype says (numbers, datetimes and timedeltas, the latter
-    two as seconds, are numeric; booleans, strings and other objects
-    categorical).
+    first batch is all the data. A column is numeric or categorical as the
+    test's table map reads it, from its first batch: by its dtype (numbers,
+    datetimes and timedeltas, the latter two as seconds, are numeric;
+    booleans, strings and other objects categorical), an array's column of
+    objects by its values (numbers and missing values only: numeric).
 
     Examples
     --------
@@ -109,7 +112,7 @@ class ColumnSummaries:
         for name, x, y in zip(self.columns_, X.values(), Y.values()):
             state = self._state[name]
             if state is None and len(x) + len(y):  # the column's first rows
-                numeric = _is_numeric(x if len(x) else y)
+                numeric = numeric_column(x if len(x) else y)
                 state = _Histogram(self.n_bins) if numeric else None
                 state = state or _Categories(self.max_categories)
                 self._state[name] = state
@@ -156,21 +159,17 @@ def _n_rows(columns):
     return len(next(iter(columns.values()))) if columns else 0
 
 
-def _is_numeric(values):
-    if hasattr(values, "dtype") and hasattr(values, "iloc"):  # a pandas Series
-        return numeric_series(values)
-    return np.asarray(values).dtype.kind in "iufMm"
-
-
 def _numbers(values):
     """Float values of a numeric column (missing values as NaN)."""
     if hasattr(values, "iloc"):
         values = values.to_numpy(dtype=None)
     values = np.asarray(values)
     if values.dtype.kind in "Mm":
-        return _seconds(values)
+        return seconds(values)
     if values.dtype == object:  # pandas' nullable dtypes: pd.NA as NaN
-        return np.array([np.nan if _missing(v) else v for v in values], dtype=float)
+        return np.array(
+            [np.nan if missing_value(v) else v for v in values], dtype=float
+        )
     return values.astype(np.float64, copy=False)
 
 
@@ -291,6 +290,6 @@ def _value_counts(values):
         counts = counts[counts > 0]
         return [str(k) for k in counts.index], counts.to_numpy(), n_missing
     values = np.asarray(values, dtype=object)
-    missing = np.array([_missing(v) for v in values], dtype=bool)
+    missing = np.array([missing_value(v) for v in values], dtype=bool)
     names, counts = np.unique(values[~missing].astype(str), return_counts=True)
     return list(names), counts, int(missing.sum())

@@ -6,13 +6,9 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils import _budgets
-from .._utils._tables import (
-    canonical,
-    column_labels,
-    float_values,
-    is_dataframe,
-)
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
+from ._labels import column_labels, is_dataframe
+from ._values import canonical, float_values
 
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024

@@ -1,9 +1,9 @@
-"""The table map's numeric blocks give scikit-learn's transformers' exact
-outputs: the imputer's medians, the robust scaler's centre and scale, the
-missingness indicators and their names; its Fourier block is
-RandomFourierSampler's features; the column transformer of the blocks
-fitted without its fit rows' features is the one ``fit`` makes; a
-DataFrame's test compiles one small loop."""
+"""The table map's numeric parts (skmmd/_tables/_parts.py) give
+scikit-learn's transformers' exact outputs: the imputer's medians, the
+robust scaler's centre and scale, the missingness indicators and their
+names; the column transformer of the parts fitted without its fit rows'
+features is the one ``fit`` makes; a DataFrame's test compiles one small
+loop."""
 
 import os
 import subprocess
@@ -18,15 +18,10 @@ from sklearn.impute import MissingIndicator, SimpleImputer
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import RobustScaler
 
-from skmmd import RandomFourierSampler, TabularSampler
+from skmmd import TabularSampler
+from skmmd._tables._parts import MedianFill, MedianQuartiles, MissingFlags, fit_parts
 from skmmd._utils import _budgets
-from skmmd.kernel_approximation._table_blocks import (
-    MedianFill,
-    MedianQuartiles,
-    MissingFlags,
-    UfuncFourier,
-    fit_blocks,
-)
+from skmmd.kernel_approximation._ufunc_fourier import UfuncFourier
 
 
 def _block(n, rng):
@@ -140,28 +135,6 @@ def test_missing_flags_are_missing_indicator_s_columns_and_names():
         np.testing.assert_array_equal(q, np.bincount(groups, Z.sum(axis=1), 9))
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"n_components": 64},
-        {"n_components": 63},  # a random-phase column beside the pairs
-        {"n_components": 32, "feature": "cos_phase"},
-    ],
-)
-def test_ufunc_fourier_is_random_fourier_sampler_s_map(rng, options):
-    """The same frequencies, columns and names; values within rounding of
-    the compiled kernel's, per row and summed per group; float32 kept."""
-    X = rng.normal(size=(700, 5))
-    groups = rng.integers(0, 9, 700)
-    ours = UfuncFourier(random_state=3, **options).fit(X)
-    theirs = RandomFourierSampler(random_state=3, **options).fit(X)
-    np.testing.assert_allclose(ours.transform(X), theirs.transform(X), atol=1e-14)
-    for a, b in zip(ours.grouped_sums(X, groups, 9), theirs.grouped_sums(X, groups, 9)):
-        np.testing.assert_allclose(a, b, atol=1e-12)
-    assert ours.transform(X.astype(np.float32)).dtype == np.float32
-    assert (ours.get_feature_names_out() == theirs.get_feature_names_out()).all()
-
-
 @pytest.mark.slow
 def test_a_dataframe_s_test_compiles_one_small_loop_and_a_small_one_none():
     """No compiler on a table's first screen: explaining a DataFrame's test
@@ -211,13 +184,13 @@ def test_a_dataframe_s_test_compiles_one_small_loop_and_a_small_one_none():
     )
     imported, small, medium, wide = out.stdout.split("\n")[:4]
     assert imported == small == medium == "no numba"
-    assert wide == "['skmmd.kernel_approximation._columnwise_cells._count_cells']"
+    assert wide == "['skmmd._tables._columnwise_cells._count_cells']"
 
 
-def test_blocks_fitted_without_their_features_are_those_fit_fits(rng):
-    """fit_blocks fits every block as ColumnTransformer.fit does (the same
+def test_parts_fitted_without_their_features_are_those_fit_fits(rng):
+    """fit_parts fits every part as ColumnTransformer.fit does (the same
     fitted state, the same features and names) and leaves the transformer
-    as fit leaves it: its blocks themselves, dense output; a second fit of
+    as fit leaves it: its parts themselves, dense output; a second fit of
     it (a clone) works as usual."""
     pd = pytest.importorskip("pandas")
     values = _block(300, rng)
@@ -239,7 +212,7 @@ def test_blocks_fitted_without_their_features_are_those_fit_fits(rng):
             transformer_weights={"numeric": 0.5, "missing": 2.0},
         )
 
-    ours, theirs = fit_blocks(blocks(), X), blocks().fit(X)
+    ours, theirs = fit_parts(blocks(), X), blocks().fit(X)
     np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
     assert ours.sparse_output_ is False
     assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())
@@ -254,6 +227,6 @@ def test_blocks_fitted_without_their_features_are_those_fit_fits(rng):
 
 
 def _encoder():
-    from skmmd.kernel_approximation._one_hot import OneHotLevels
+    from skmmd._tables._one_hot import OneHotLevels
 
     return OneHotLevels(max_categories=3)

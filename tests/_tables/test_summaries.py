@@ -1,4 +1,4 @@
-"""The column summaries behind the report (skmmd/_utils/_summaries.py):
+"""The column summaries behind the report (skmmd/_tables/_summaries.py):
 bounded and streamed, numpy's histogram counts, one order of categories."""
 
 import numpy as np

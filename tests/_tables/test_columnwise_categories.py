@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from skmmd import TabularSampler
-from skmmd.kernel_approximation._columnwise_categories import ColumnwiseCategories
+from skmmd._tables._columnwise_categories import ColumnwiseCategories
 
 pd = pytest.importorskip("pandas")
 

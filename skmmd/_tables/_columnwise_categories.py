@@ -1,10 +1,10 @@
 """Each categorical column of a table one-hot encoded on its own, all columns
 in one vectorized pass: the categorical half of the per-column reports of
-``explain`` (the numeric half is :class:`~._columnwise.ColumnwiseFourier`)."""
+``explain`` (the numeric half is :class:`~._columnwise_fourier.ColumnwiseFourier`)."""
 
 import numpy as np
 
-from .._utils._tables import is_dataframe
+from ._labels import is_dataframe
 from ._one_hot import OneHotLevels, column_values, grouped_counts, lookup_columns
 
 

@@ -1,4 +1,4 @@
-"""The cells of :class:`~skmmd.kernel_approximation._columnwise.ColumnwiseFourier`:
+"""The cells of :class:`~skmmd._tables._columnwise_fourier.ColumnwiseFourier`:
 the grid cell of every value, and every column's feature rows summed per
 group by cell. One small compiled loop, serial (it compiles in well under a
 second, where parallel loops took seconds of a table's first test), counts
