@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array
 from sklearn.utils.validation import validate_data
 
+from .._tables._kinds import numeric_dtype
 from .._tables._labels import is_dataframe
 from ..kernel_approximation._base import BaseSampler
 from . import _inputs
@@ -25,8 +26,9 @@ class TwoVariableTags:
 
 
 def numeric_table(table):
-    """Whether every column of a DataFrame holds numbers (or booleans)."""
-    return all(kind in "biuf" for kind in table.dtypes.map(lambda t: t.kind))
+    """Whether a map of numbers reads every column of a DataFrame as floats
+    (numbers and booleans: ``numeric_dtype(dtype, as_floats=True)``)."""
+    return all(numeric_dtype(dtype, as_floats=True) for dtype in table.dtypes)
 
 
 def check_variable(estimator, V, name, transformer, reset, min_rows):

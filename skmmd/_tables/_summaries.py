@@ -13,7 +13,7 @@ import numpy as np
 from .._utils._compat import Interval, validate_params
 from ._kinds import numeric_column
 from ._labels import is_dataframe
-from ._values import missing_value, seconds
+from ._values import missing_value, seconds, series_seconds
 
 # The bins span the first batch's pooled range, or its quantiles at these
 # levels where the range is more than _FAR times theirs, so that a few extreme
@@ -162,6 +162,8 @@ def _n_rows(columns):
 def _numbers(values):
     """Float values of a numeric column (missing values as NaN)."""
     if hasattr(values, "iloc"):
+        if values.dtype.kind in "Mm":  # a time zone's datetimes in UTC
+            return series_seconds(values)
         values = values.to_numpy(dtype=None)
     values = np.asarray(values)
     if values.dtype.kind in "Mm":

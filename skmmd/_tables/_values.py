@@ -60,6 +60,14 @@ def seconds(values):
     return np.where(np.isnat(values), np.nan, seconds)
 
 
+def series_seconds(column):
+    """A pandas datetime (a time zone's in UTC) or timedelta column in float
+    seconds (:func:`seconds`)."""
+    if getattr(column.dtype, "tz", None) is not None:
+        column = column.dt.tz_convert("UTC").dt.tz_localize(None)
+    return seconds(column.to_numpy())
+
+
 def canonical_array(X, name="X"):
     """A 2-D array as the column tools take it: datetimes and timedeltas in
     float seconds, pandas' missing values (``pd.NA``, ``NaT``) in an object
@@ -105,9 +113,7 @@ def canonical(X, name="X"):
         ):
             check_uniform(column.to_numpy(), label, name)
         if types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
-            if getattr(dtype, "tz", None) is not None:
-                column = column.dt.tz_convert("UTC").dt.tz_localize(None)
-            changed[position] = seconds(column.to_numpy())
+            changed[position] = series_seconds(column)
         elif (
             isinstance(dtype, pd.StringDtype) or types.is_object_dtype(dtype)
         ) and column.isna().any():  # one missing value, None, for the encoder

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._tables._kinds import column_kind, numeric_dtype
+
 STREAMED_SUFFIXES = (".parquet", ".pq", ".csv", ".npy")
 # Rows per batch when a file is read in batches.
 BATCH_ROWS = 65536
@@ -43,13 +45,15 @@ def _pyarrow(path):
 
 
 def _numeric(batch, path, columns):
-    """A pyarrow record batch as a float64 array; a clear error otherwise."""
-    import pyarrow.types as pat
+    """A pyarrow record batch as a float64 array (numbers and booleans, as
+    ``numeric_dtype(dtype, as_floats=True)`` reads them); a clear error
+    otherwise."""
+    import pandas as pd
 
     arrays = []
     for name, column in zip(batch.schema.names, batch.columns):
         kind = column.type
-        if not (pat.is_integer(kind) or pat.is_floating(kind) or pat.is_boolean(kind)):
+        if not numeric_dtype(pd.ArrowDtype(kind), as_floats=True):
             raise ValueError(
                 f"{path}: column {name!r} holds {kind}, not numbers"
                 f"{_first_strays(column)}; files read in batches take numeric "
@@ -466,7 +470,6 @@ def check_same_kinds(tables, paths):
     """Raise a ValueError naming the file, the column, how many values are not
     numbers and the first, when a column of two CSV tables holds numbers in
     one and text in the other."""
-    from .._tables._kinds import column_kind
 
     first, second = tables
     if list(first.columns) != list(second.columns):
@@ -501,12 +504,12 @@ def is_table(path):
 
 
 def all_numeric(path):
-    """Whether every column of a Parquet file holds numbers (it can then be
-    read in batches of float arrays)."""
+    """Whether every column of a Parquet file holds numbers that a table's
+    map reads as numbers and a map of numbers as floats (no boolean, which
+    a table's map reads as a category; no datetime): it can then be read in
+    batches of float arrays."""
+    import pandas as pd
     import pyarrow.parquet as pq
-    from pyarrow import types
 
-    return all(
-        types.is_integer(field.type) or types.is_floating(field.type)
-        for field in pq.read_schema(path)
-    )
+    dtypes = [pd.ArrowDtype(field.type) for field in pq.read_schema(path)]
+    return all(numeric_dtype(d) and numeric_dtype(d, as_floats=True) for d in dtypes)

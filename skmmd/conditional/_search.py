@@ -26,6 +26,7 @@ import numpy as np
 from sklearn import config_context
 from sklearn.utils import check_random_state
 
+from .._tables._kinds import numeric_dtype
 from .._tables._labels import is_dataframe
 from .._utils import _budgets, _streams
 from .._utils._compat import validate_parameter_constraints
@@ -58,8 +59,9 @@ CONSTRAINTS = {
 
 def _is_number(column):
     """Whether a column of a table is read as numbers (booleans as 0 and 1,
-    as the estimator reads a table of numbers); the rest is mapped as text."""
-    return column.dtype.kind in "biuf"
+    as the estimator reads a table of numbers: ``numeric_dtype(dtype,
+    as_floats=True)``); the rest is mapped as text."""
+    return numeric_dtype(column.dtype, as_floats=True)
 
 
 class ConditionalSearch:
