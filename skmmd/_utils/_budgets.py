@@ -48,10 +48,18 @@ SLICE_ENTRIES = 2**15
 PART_ENTRIES = 2**18
 
 # Random pairs of rows behind a table's median distances: the bandwidth of
-# TabularSampler's numeric block and each column's in a report. Independent
+# TabularSampler's numeric part and each column's in a report. Independent
 # pairs of all the fit rows set a median as well as every pair of a
 # subsample, in time linear in the rows.
 MEDIAN_PAIRS = 4096
+# Random pairs of rows behind the Stein tests' median bandwidth (its
+# relative error about 1 / sqrt(2^16), far below what moves a test).
+STEIN_MEDIAN_PAIRS = 2**16
+# Rows of the conditional test's screen's median bandwidths (every pair of
+# a subsample of this many): a rough scale is all its features need, and
+# the medians of 1000 rows were a quarter of a test's time in a search at
+# n = 2000.
+SCREEN_MEDIAN_ROWS = 300
 
 
 def column_slices(n_columns, n_rows, entries=None):

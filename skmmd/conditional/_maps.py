@@ -33,10 +33,6 @@ _Z_SCREEN = 0.1
 _SCREEN_ROWS = 300
 _JOINT_FEATURES = 60
 _SCREEN_FEATURES = 20
-# Rows of the screen's median bandwidths: a rough scale is all its features
-# need, and the medians of 1000 rows were a quarter of a test's time in a
-# search at n = 2000.
-_MEDIAN_ROWS = 300
 _SEEDS = np.iinfo(np.int32).max
 
 
@@ -280,9 +276,11 @@ def dependence_p(P, Q):
 
 def _gaussian(V, n_features, bandwidth, rng):
     """Random Fourier features of ``V`` at ``bandwidth`` (None: the median
-    bandwidth of ``_MEDIAN_ROWS`` of its rows)."""
+    bandwidth of ``_budgets.SCREEN_MEDIAN_ROWS`` of its rows)."""
     if bandwidth is None:
-        bandwidth = median_bandwidth(V, max_samples=_MEDIAN_ROWS, random_state=rng)
+        bandwidth = median_bandwidth(
+            V, max_samples=_budgets.SCREEN_MEDIAN_ROWS, random_state=rng
+        )
     sampler = RandomFourierSampler(
         n_components=n_features, bandwidth=bandwidth, random_state=rng.randint(_SEEDS)
     )
@@ -320,7 +318,9 @@ def relevant_columns(Z, x, y, targets, random_state):
     for j in range(Z.shape[1]):
         P = _gaussian(Z[:, [j]], _SCREEN_FEATURES, None, rng)
         W = np.delete(rest, rest.shape[1] - Z.shape[1] + j, axis=1)
-        bandwidth = median_bandwidth(W, max_samples=_MEDIAN_ROWS, random_state=rng)
+        bandwidth = median_bandwidth(
+            W, max_samples=_budgets.SCREEN_MEDIAN_ROWS, random_state=rng
+        )
         joint = [
             _gaussian(W, _JOINT_FEATURES, scale * bandwidth, rng)
             for scale in (0.5, 1.0)

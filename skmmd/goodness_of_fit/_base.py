@@ -62,10 +62,6 @@ from ._results import KernelSteinTestResult
 # which a wider kernel weighs more than the median's.
 COMPOSITE_WIDTH = 2.0
 
-# Random pairs of rows behind the median bandwidth (its relative error about
-# 1 / sqrt(2^16), far below what moves a test).
-MEDIAN_PAIRS = 2**16
-
 
 class SteinMap:
     """The pipeline's map: rows -> their Stein features (:func:`~skmmd.statistics.\
@@ -353,7 +349,9 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         if self.bandwidth not in ("auto", "median"):
             return float(self.bandwidth)
         rows = np.asarray(fit_rows, dtype=np.float64)
-        median = median_bandwidth(rows, random_state=seed, n_pairs=MEDIAN_PAIRS)
+        median = median_bandwidth(
+            rows, random_state=seed, n_pairs=_budgets.STEIN_MEDIAN_PAIRS
+        )
         if self.bandwidth == "auto" and self._family is not None:
             return COMPOSITE_WIDTH * median
         return median
