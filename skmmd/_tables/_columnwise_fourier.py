@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from .._utils import _budgets
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 from ._labels import column_labels, is_dataframe
-from ._values import canonical, float_values
+from ._values import canonical, float_values, seconds
 
 # Buckets of the index that narrows each value's search for its cell.
 _BUCKETS = 1024
@@ -23,8 +23,9 @@ _KERNEL_TOLERANCE = 1e-6
 
 def _values(X, columns, rows=None):
     """The float64 values of ``columns`` (labels of a DataFrame, positions of
-    an array), NaN where missing; a DataFrame's at positions ``rows`` only
-    (None: all); no copy of a float64 array's consecutive columns."""
+    an array; datetimes and timedeltas in seconds), NaN where missing; a
+    DataFrame's at positions ``rows`` only (None: all); no copy of a float64
+    array's consecutive columns."""
     columns = list(columns)
     if is_dataframe(X):
         if columns != column_labels(X):
@@ -37,6 +38,8 @@ def _values(X, columns, rows=None):
         X = X[:, columns[0] : columns[0] + len(columns)]  # a view
     else:
         X = X[:, columns]
+    if X.dtype.kind in "Mm":  # datetimes and timedeltas in seconds, NaT as NaN
+        return seconds(X)
     return float_values(X)
 
 

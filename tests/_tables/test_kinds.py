@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skmmd import TabularSampler
+from skmmd import MMDTest, TabularSampler
 from skmmd._inference._explain import ColumnMaps
 from skmmd._inference._variables import numeric_table
 from skmmd._tables._kinds import column_kind, numeric_column, numeric_dtype
@@ -98,4 +98,27 @@ def test_maps_of_numbers_differ_on_booleans_and_datetimes_only(column):
     differs = as_floats != (column in NUMERIC)
     assert differs == (
         column in ("bool", "boolean", "datetime", "datetime_tz", "timedelta")
+    )
+
+
+def test_a_report_of_datetimes_is_the_same_for_an_array_and_a_table():
+    """An array of datetimes is read as its table is: numbers (seconds), NaT
+    missing, in the test's map and in each column's."""
+    rng = np.random.default_rng(0)
+    days = np.datetime64("2024-01-01")
+    X = (days + rng.integers(0, 100, (200, 2)).astype("m8[D]")).astype("M8[s]")
+    Y = (days + rng.integers(0, 120, (200, 2)).astype("m8[D]")).astype("M8[s]")
+    X[3, 1] = np.datetime64("NaT")
+
+    def report(A, B):
+        test = MMDTest(
+            TabularSampler(random_state=0),
+            explain_columns=True,
+            random_state=0,
+            n_resamples=99,
+        )
+        return test.fit(A, B).column_report_.drop(columns="column")
+
+    pd.testing.assert_frame_equal(
+        report(X, Y), report(pd.DataFrame(X), pd.DataFrame(Y))
     )
