@@ -136,12 +136,12 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         correction for the dependence between neighbouring blocks, so that
         the p-value holds when neighbouring rows depend on each other;
         ``"auto"`` chooses the length from the residual products, as every
-        family does. The cross-fitting folds are then contiguous stretches
-        of rows, and each fold's fit trains on rows more than a block away
-        from the fold (at most a quarter of a fold on each side).
-        ``None``: exchangeable rows (random folds; a
-        :class:`SerialDependenceWarning` when the residual products of the
-        first rows look ordered). See :ref:`time_ordered`.
+        family does. The cross-fitting folds stay random, so that every
+        fit spans the whole series (contiguous folds extrapolate, and leave
+        serially dependent residuals that cost the test its power).
+        ``None``: exchangeable rows (a :class:`SerialDependenceWarning` when
+        the residual products of the first rows look ordered). See
+        :ref:`time_ordered`.
     batch : int or None, default=None
         Bootstrap draws per matrix product (None: about ``2^23`` weights).
     random_state : int, RandomState instance or None, default=None

@@ -25,7 +25,7 @@ from .._utils import _budgets
 from .._utils._threads import one_blas_thread
 from ..statistics._conditional import residual_products
 from ..statistics._mean_norm import MultiplierParts
-from ._ridge import RidgeFolds, fold_labels, time_fold_labels
+from ._ridge import RidgeFolds, fold_labels
 from ._wild_bootstrap import null_scale
 
 # The ridge fits with the cross-validated penalty divided by this: the
@@ -44,11 +44,6 @@ _CACHE_ENTRIES = 2**23
 # correct is of the order of Dz / n_train, negligible beyond.
 _SCALE_DRAWS = 8
 _SCALE_ROWS = 100
-# Rows in time order: the first rows whose features' dependence sets the gap
-# between a fold and its fit's training rows (block_size="auto"), and the
-# largest share of a fold that gap may hold out on each side.
-_GAP_ROWS = 2**14
-_GAP_SHARE = 4
 
 
 class RowFeatures:
@@ -117,32 +112,6 @@ class _ResidualProducts:
         return np.vstack(parts)
 
 
-def fold_gap(block_size, features, n_rows, n_folds):
-    """Rows kept between each fold and the rows its fit trains on, for rows
-    in time order (:func:`~._ridge.time_fold_labels`): ``block_size`` rows,
-    or for ``"auto"`` the block length of the library's rule
-    (:class:`~skmmd._inference._blocks.BlockChoice`) read from the
-    features of x, y and z of the first ``_GAP_ROWS`` rows; at most a
-    ``1 / _GAP_SHARE`` share of a fold, so that every fit keeps most of its
-    rows. None for exchangeable rows (``block_size=None``: random folds)."""
-    if block_size is None:
-        return None
-    most = n_rows // (_GAP_SHARE * n_folds)
-    if block_size != "auto":
-        return min(int(block_size), most)
-    A, B, C, _ = features(0, min(n_rows, _GAP_ROWS))
-    dependence = _blocks.map_dependence([np.hstack([A, B, C])])
-    return min(_blocks.BlockChoice([dependence], "auto", 1).rows, most)
-
-
-def _labeller(fold_seed, n_rows, n_folds, gap):
-    """The fold labels of row positions: random folds (``gap`` None), or
-    contiguous ones with held-out rows near their edges."""
-    if gap is None:
-        return lambda positions: fold_labels(fold_seed, positions, n_folds)
-    return lambda positions: time_fold_labels(positions, n_rows, n_folds, gap)
-
-
 class ConditionalRun(NamedTuple):
     """What :func:`calibrated` returns for one test."""
 
@@ -168,7 +137,6 @@ def conditional_parts(
     design=None,
     fold_seed=None,
     block_size=None,
-    gap=None,
     check_order=False,
 ):
     """The :class:`~skmmd.statistics._mean_norm.MultiplierParts` of one test, the
@@ -182,12 +150,19 @@ def conditional_parts(
     tests with the same features of z and folds (``fold_seed``, default
     ``seed``), whose statistics and eigendecompositions they then compute once.
 
-    ``block_size`` (None, ``"auto"`` or int): rows in time order. The folds
-    are then contiguous stretches, each fit trained on rows more than
-    ``gap`` rows away from its fold (None: :func:`fold_gap`), the units are
-    consecutive rows and the bootstrap draws one multiplier per block of
-    them (:mod:`skmmd._inference._blocks`), its statistics widened by the
-    block null's correction (and not scaled by the wild re-fits).
+    ``block_size`` (None, ``"auto"`` or int): rows in time order. The units
+    are then consecutive rows and the bootstrap draws one multiplier per
+    block of them (:mod:`skmmd._inference._blocks`), its statistics widened
+    by the block null's correction (and not scaled by the wild re-fits).
+    The folds stay random, as for exchangeable rows: every fit then spans
+    the whole series, where contiguous folds (or blocks of rows, with a gap
+    of rows that no neighbouring fit trains on) extrapolate to stretches a
+    near unit-root series visits once, and leave most of the signal in
+    serially dependent residuals, whose long blocks take the test's power
+    (``doc/benchmarks.rst``, causal discovery on time series). Under the
+    null a neighbour's noise in a fit does not bias the statistic (the
+    noises of x and of y are independent given z); the blocks carry the
+    dependence it leaves in the products.
     ``check_order``: with ``block_size=None``,
     warn when the residual products of the first rows look serially
     dependent (:func:`~skmmd._inference._base.warn_if_ordered`).
@@ -201,16 +176,15 @@ def conditional_parts(
     """
     fold_seed = seed if fold_seed is None else fold_seed
     features, widths = _in_memory(features, n_rows)  # widths: Dx, Dy, Dz, Dg
-    if block_size is not None and gap is None:
-        gap = fold_gap(block_size, features, n_rows, n_folds)
-    labels = _labeller(fold_seed, n_rows, n_folds, gap)
+
+    def labels(positions):
+        return fold_labels(fold_seed, positions, n_folds)
+
     # Double cross-fitting (the x- and y-features of a row fit on disjoint
     # folds) where the folds allow: a row's noise then enters one of the two
     # fits used at another row, not both.
     split = widths[0] if n_folds >= 4 else None
-    ridge = RidgeFolds(
-        n_folds, penalties, split, _UNDERSMOOTH, design, held_out=gap is not None
-    )
+    ridge = RidgeFolds(n_folds, penalties, split, _UNDERSMOOTH, design)
     for lo, hi in _chunks(n_rows, sum(widths)):
         A, B, C, _ = features(lo, hi)
         ridge.add(C, np.hstack([A, B]), labels(np.arange(lo, hi)))

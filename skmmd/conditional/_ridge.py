@@ -1,6 +1,5 @@
 """Cross-fitted ridge regression of the conditional test: the fold of each
-row (:func:`fold_labels`; for rows in time order contiguous folds with a gap,
-:func:`time_fold_labels`), each fold's sufficient statistics of the
+row (:func:`fold_labels`), each fold's sufficient statistics of the
 regressors (:class:`FoldDesign`, shared by the regressions on one set of
 features and folds) and the ridge fits of several targets, each fold's
 residuals from a fit on other folds, the penalty chosen by cross-validation
@@ -33,51 +32,6 @@ def fold_labels(seed, positions, n_folds):
     return out
 
 
-def time_fold_labels(positions, n_rows, n_folds, gap):
-    """The cross-fitting folds of rows in time order: fold ``k`` holds the
-    ``k``-th of ``n_folds`` contiguous stretches of the ``n_rows`` positions,
-    and its rows within ``gap`` positions of another fold are labelled
-    ``n_folds + k``: they get their residuals from fold ``k``'s fit, like the
-    rest of the fold, but no fit trains on them. A fold's fit then trains on
-    rows more than ``gap`` positions away from every row of the fold, so a
-    row's serially dependent neighbours never enter the fit of its own
-    residual (hv-block cross-validation, Racine 2000).
-
-    Parameters
-    ----------
-    positions : array-like of int of shape (n,)
-        Row positions, in ``0 .. n_rows - 1``.
-    n_rows : int
-        Rows in all.
-    n_folds : int
-        Number of folds ``K``.
-    gap : int
-        Rows on each side of a boundary between folds that no fit trains on
-        (``>= 0``).
-
-    Returns
-    -------
-    labels : ndarray of int of shape (n,)
-        ``k`` (trained on by other folds' fits) or ``K + k`` (held out of
-        every fit).
-
-    Examples
-    --------
-    >>> from skmmd.conditional._ridge import time_fold_labels
-    >>> time_fold_labels(range(12), 12, 3, 1).tolist()
-    [0, 0, 0, 3, 4, 1, 1, 4, 5, 2, 2, 2]
-    """
-    positions = np.asarray(positions, dtype=np.int64)
-    starts = -(-np.arange(n_folds + 1) * n_rows // n_folds)
-    folds = positions * n_folds // n_rows
-    after_start = positions - starts[folds]
-    before_end = starts[folds + 1] - 1 - positions
-    edge = ((folds > 0) & (after_start < gap)) | (
-        (folds < n_folds - 1) & (before_end < gap)
-    )
-    return np.where(edge, folds + n_folds, folds)
-
-
 # Ridge penalties lambda of ``C'C + n_train lambda I`` (centered C), half a
 # decade apart: for unit-norm features (cos/sin random Fourier features) the
 # eigenvalues of C'C / n sum to at most 1: 10 fits the mean, 1e-8 interpolates.
@@ -94,14 +48,8 @@ class FoldDesign:
     ----------
     n_folds : int
         Number of folds.
-    held_out : bool, default=False
-        Whether rows may be labelled ``n_folds + k`` (:func:`time_fold_labels`):
-        in fold ``k`` for its residuals, in no fit's training rows.
-
     Attributes
     ----------
-    n_labels : int
-        Labels a row may have: ``n_folds``, or ``2 n_folds`` with ``held_out``.
     sealed : bool
         True once a :meth:`RidgeFolds.fit` used it: rows are then added to
         the targets' statistics only, and must be the same rows again.
@@ -119,25 +67,17 @@ class FoldDesign:
     (True, 5)
     """
 
-    def __init__(self, n_folds, held_out=False):
+    def __init__(self, n_folds):
         self.n_folds, self.sealed, self._bases = n_folds, False, {}
-        self.n_labels = 2 * n_folds if held_out else n_folds
-
-    def fold(self, stat, k):
-        """Fold ``k``'s part of a statistic kept per label (its rows held
-        out of every fit included)."""
-        if self.n_labels == self.n_folds:
-            return stat[k]
-        return stat[k] + stat[self.n_folds + k]
 
     def add(self, C, folds):
         """Accumulate ``n_k``, ``sum c``, ``C'C`` of a chunk (unless sealed)."""
         if self.sealed:
             return
         if not hasattr(self, "_stats"):
-            dz, L = C.shape[1], self.n_labels
+            dz, L = C.shape[1], self.n_folds
             self._stats = [np.zeros((L,)), np.zeros((L, dz)), np.zeros((L, dz, dz))]
-        for k in range(self.n_labels):
+        for k in range(self.n_folds):
             Ck = C[folds == k]
             for stat, term in zip(self._stats, (len(Ck), Ck.sum(0), Ck.T @ Ck)):
                 stat[k] += term
@@ -155,7 +95,7 @@ class FoldDesign:
             mc = sc / n
             s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
             s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
-            nk, sck, cck = (self.fold(a, k) for a in self._stats)
+            nk, sck, cck = (a[k] for a in self._stats)
             dd = cck - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
             self._bases[key] = (n, mc, s, V, dd)
         return self._bases[key]
@@ -187,15 +127,11 @@ class RidgeFolds:
     design : FoldDesign or None, default=None
         The regressors' statistics and eigendecompositions, shared with
         other fits on the same features and folds (None: this fit's own).
-    held_out : bool, default=False
-        Without ``design``: whether rows may carry the held-out labels of
-        :func:`time_fold_labels` (a given design says so itself).
 
     Attributes
     ----------
-    counts_ : ndarray of shape (n_labels,)
-        Rows of each fold label (``design.n_labels``: with held-out labels,
-        the rows of fold ``k`` no fit trains on are ``counts_[n_folds + k]``).
+    counts_ : ndarray of shape (n_folds,)
+        Rows of each fold.
     cv_error_ : ndarray of shape (n_penalties, n_targets)
         Held-out squared error of each penalty and target, summed over folds.
     penalty_ : ndarray of shape (n_targets,)
@@ -247,11 +183,10 @@ class RidgeFolds:
         split=None,
         shrink=1.0,
         design=None,
-        held_out=False,
     ):
         self.n_folds, self.penalties, self.split = n_folds, penalties, split
         self.shrink = shrink
-        self.design = FoldDesign(n_folds, held_out) if design is None else design
+        self.design = FoldDesign(n_folds) if design is None else design
 
     def add(self, C, F, folds):
         """Accumulate the statistics of a chunk of rows.
@@ -272,24 +207,23 @@ class RidgeFolds:
         folds, K = np.asarray(folds), self.n_folds
         if K < 2:
             raise ValueError(f"RidgeFolds needs n_folds >= 2; got {K}.")
-        L = self.design.n_labels
         if C.ndim != 2 or F.ndim != 2 or not C.shape[0] == F.shape[0] == len(folds):
             shapes = f"{C.shape}, {F.shape}, {len(folds)} labels"
             raise ValueError(f"C and F must be 2-D, one row per fold label: {shapes}")
-        if len(folds) and (folds.min() < 0 or folds.max() >= L):
-            raise ValueError(f"Fold labels must lie in 0..{L - 1}.")
+        if len(folds) and (folds.min() < 0 or folds.max() >= K):
+            raise ValueError(f"Fold labels must lie in 0..{K - 1}.")
         dz, df = C.shape[1], F.shape[1]
         if self.design.n_folds != K:
             raise ValueError(f"design has {self.design.n_folds} folds, not {K}.")
         if not hasattr(self, "_stats"):  # sum f, C'F, sum f^2
-            self._stats = [np.zeros((L,) + shape) for shape in [(df,), (dz, df), (df,)]]
+            self._stats = [np.zeros((K,) + shape) for shape in [(df,), (dz, df), (df,)]]
         elif (widths := self._stats[1].shape[1:]) != (dz, df):
             raise ValueError(f"Chunks must keep their widths {widths}; got {(dz, df)}.")
         if hasattr(self.design, "_stats") and self.design._stats[1].shape[1] != dz:
             got = self.design._stats[1].shape[1]
             raise ValueError(f"design has {got} regressors; C has {dz} columns.")
         self.design.add(C, folds)
-        for k in range(L):
+        for k in range(K):
             Ck, Fk = C[folds == k], F[folds == k]
             for stat, term in zip(
                 self._stats, (Fk.sum(0), Ck.T @ Fk, np.sum(Fk * Fk, 0))
@@ -299,15 +233,14 @@ class RidgeFolds:
 
     def _plans(self, df):
         """``(columns, train)``: fold ``k``'s fit of columns trains on the
-        rows labelled ``l`` where ``train[k, l]`` (never on held-out labels)."""
-        K, L = self.n_folds, self.design.n_labels
-        step = np.subtract.outer(np.arange(K), np.arange(L)) % K
+        rows of folds ``l`` where ``train[k, l]``."""
+        K = self.n_folds
+        step = np.subtract.outer(np.arange(K), np.arange(K)) % K
         distance = np.minimum(step, K - step)  # cyclic distance of two folds
-        trained = np.arange(L) < K  # labels K + k are held out of every fit
         if self.split is None:
-            return [(np.arange(df), (distance > 0) & trained)]
-        odd = (distance % 2 == 1) & trained
-        even = (distance % 2 == 0) & (distance > 0) & trained
+            return [(np.arange(df), distance > 0)]
+        odd = distance % 2 == 1
+        even = (distance % 2 == 0) & (distance > 0)
         return [(np.arange(self.split), odd), (np.arange(self.split, df), even)]
 
     def fit(self):
@@ -343,8 +276,7 @@ class RidgeFolds:
                 # w' D w for the coefficients W = V Q of every penalty (D, not
                 # V' D V: two products per target set instead of Dz^3).
                 nk, sck, sfk, cfk, ffk = (
-                    self.design.fold(a, k)
-                    for a in (counts, sums, sf_all, cf_all, ff_all)
+                    a[k] for a in (counts, sums, sf_all, cf_all, ff_all)
                 )
                 de = cfk - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
                 ee = ffk - 2.0 * mf * sfk + nk * mf**2
@@ -372,9 +304,9 @@ class RidgeFolds:
 
         Parameters
         ----------
-        sums, cross : array-like of shape (n_labels, n_new) and \
-                (n_labels, n_features, n_new)
-            Per fold label (``design.n_labels``): ``sum f`` and ``C'F`` of the
+        sums, cross : array-like of shape (n_folds, n_new) and \
+                (n_folds, n_features, n_new)
+            Per fold: ``sum f`` and ``C'F`` of the
             new targets on the rows of :meth:`add`.
         columns : array-like of int of shape (n_new,)
             The fitted target whose fit each new target copies.
@@ -420,7 +352,7 @@ class RidgeFolds:
         if coef is None:
             coef, intercept = self.coef_, self.intercept_
         C, out = np.asarray(C, dtype=np.float64), np.array(F, dtype=np.float64)
-        labels = np.asarray(folds) % self.n_folds  # held-out rows: their fold's
+        labels = np.asarray(folds)
         for k in range(self.n_folds):
             rows = labels == k
             out[rows] -= C[rows] @ coef[k] + intercept[k]

@@ -33,7 +33,7 @@ from .._utils._compat import validate_parameter_constraints
 from .._utils._threads import one_blas_thread
 from ._estimator import ConditionalHSICTest
 from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
-from ._pipeline import RowFeatures, calibrated, fold_gap
+from ._pipeline import RowFeatures, calibrated
 from ._ridge import FoldDesign
 
 # Bytes of the features of z and the ridge's per-fold statistics and
@@ -78,9 +78,8 @@ class ConditionalSearch:
         RandomState: an int drawn from it once).
     n_resamples, n_folds, n_z_features, z_screen, block_size
         As in :class:`~skmmd.ConditionalHSICTest` (``block_size``: the rows
-        are in time order; ``"auto"`` resolves the folds' gap once per
-        search, from every column's features, and each test's blocks from
-        its own residual products).
+        are in time order; ``"auto"`` chooses each test's blocks from its
+        own residual products).
     level : float
         The ``alpha`` of each test (where ``n_resamples="auto"`` stops).
     names : list of str or None, default=None
@@ -133,7 +132,6 @@ class ConditionalSearch:
         self._z_maps = {}  # conditioning set -> its fitted Z and weight maps
         self._shared = OrderedDict()  # recent sets -> their features, design
         self._screen_rows = None  # the rows the screens run on
-        self._gap = None  # rows in time order: the folds' gap, once resolved
         self._checked = False  # the order check runs on the first test only
 
     def _seed(self, stream, *key):
@@ -240,24 +238,6 @@ class ConditionalSearch:
         )
         return [S[j] for j in kept]
 
-    def _fold_gap(self):
-        """The folds' gap of every test of the search, for rows in time
-        order (:func:`~._pipeline.fold_gap` of the features of all columns,
-        resolved on the first test), or None."""
-        block_size = self.params.get("block_size")
-        if block_size is None or self._gap is not None:
-            return self._gap
-        columns = [self._column(j) for j in range(self.data.shape[1])]
-        empty = np.empty((len(self.data), 0))
-        whole = np.hstack(columns)
-        self._gap = fold_gap(
-            block_size,
-            lambda lo, hi: (whole[lo:hi], empty[lo:hi], empty[lo:hi], None),
-            len(self.data),
-            self.params["n_folds"],
-        )
-        return self._gap
-
     def _z_map(self, S):
         """The maps of z and of the weights of the set ``S``, fit on the rows
         complete for ``S``."""
@@ -289,13 +269,12 @@ class ConditionalSearch:
         Z = self._values(S)
         width = sum(m.transform(Z[:1]).shape[1] for m in maps)
         n, K = len(self.data), self.params["n_folds"]
-        held_out = self.params.get("block_size") is not None
         features = None
         if 4 * 8 * n * width <= _SHARED_BYTES:
             features = tuple(m.transform(Z) for m in maps)
         # Features, the design's K C'C and up to 2K bases (V and D).
         size = 8 * (n * width * (features is not None) + 5 * K * width**2)
-        self._shared[key] = ((features, FoldDesign(K, held_out)), size)
+        self._shared[key] = ((features, FoldDesign(K)), size)
         while sum(entry[1] for entry in self._shared.values()) > _SHARED_BYTES:
             if len(self._shared) == 1:
                 break
@@ -362,7 +341,6 @@ class ConditionalSearch:
                 _streams.SEARCH_FOLDS, len(S), *self._ids(*S)
             ),  # one design per set
             block_size=block_size,
-            gap=self._fold_gap(),
             check_order=check,
         )
 

@@ -107,7 +107,7 @@ def null_scale(chunks, ridge, split, *, n_draws=16, seed=0):
         Fy = (v[:, :, None] * y[:, None, :]).reshape(len(R), -1)
         return R, w * v, np.hstack([Fx, Fy])
 
-    K, df, dz = ridge.design.n_labels, ridge.coef_.shape[2], ridge.coef_.shape[1]
+    K, df, dz = ridge.n_folds, ridge.coef_.shape[2], ridge.coef_.shape[1]
     dy = df - split
     columns = np.concatenate(
         [np.tile(np.arange(split), M), np.tile(np.arange(split, df), M)]
