@@ -291,8 +291,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             where = "dask input; use in-memory rows"
         elif self._exact():
             where = "the exact test (transformer=None); use the features ('auto')"
-        elif self._blocks() is not None:
-            where = f"block_size={self._blocks()!r} (rows in time order)"
+        elif self._block_size_in_effect() is not None:
+            where = f"block_size={self._block_size_in_effect()!r} (rows in time order)"
         if where is not None:
             raise TypeError(
                 f"model {self._family.name} is a family, tested by a parametric "
@@ -368,9 +368,8 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         maps = [SteinMap(s, self._score) for s in samplers]
         self._seed = seed
         widths = [m._n_features_out for m in maps]
-        self._stream = Stream(
-            maps, widths, 1, seed, engine.rows, ordered=self._blocks() is not None
-        )
+        ordered = self._block_size_in_effect() is not None
+        self._stream = Stream(maps, widths, 1, seed, engine.rows, ordered=ordered)
 
     def _unit(self, n_rows):
         if self.resample_unit != "auto":
@@ -381,7 +380,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         )
         return max(self._stream.state.unit, unit)
 
-    def _blocks(self):
+    def _block_size_in_effect(self):
         """The block size in effect: ``block_size``, or ``"auto"`` for MCMC
         chains, whose draws are in time order."""
         if self.block_size is None and getattr(self, "n_chains_", None):
@@ -392,7 +391,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         """Warn when the rows look ordered and ``block_size`` is None: the
         Stein features of the first rows (of the one map, or of the middle
         of a grid)."""
-        if self._blocks() is None:
+        if self._block_size_in_effect() is None:
             maps = self._stream.transformers
             stein = maps[len(maps) // 2]  # the middle of a grid
             rows = engine.rows.to_host(head(engine, X))
@@ -431,9 +430,10 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "in-memory arrays; use the features ('auto') for dask arrays."
             )
         X = self._rows(X, True, _budgets.MIN_UNITS)
-        if self._exact() and self._blocks() is not None:
+        block_size = self._block_size_in_effect()
+        if self._exact() and block_size is not None:
             raise ValueError(
-                f"block_size={self._blocks()!r} draws a multiplier per block of "
+                f"block_size={block_size!r} draws a multiplier per block of "
                 "the unit sums of the Stein features; the exact test "
                 "(transformer=None) has none: use the features ('auto')."
             )
@@ -537,7 +537,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         n, unit = stream.n_rows[0], stream.state.unit
         sums, scales = stream.sums(), None
         self.block_size_ = self.block_scale_ = None
-        block_size = self._blocks()
+        block_size = self._block_size_in_effect()
         if block_size is not None:
             # One multiplier per block of consecutive rows, the null of each
             # map corrected for the dependence between neighbouring blocks.

@@ -353,7 +353,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         # An aggregated statistic depends on every resample drawn (see
         # AggregatedRule).
         rule = stopping_rule(self, aggregated=True)
-        sums, scales = self._blocks(sums, len(sums))
+        sums, scales = self._blocked_sums(sums, len(sums))
         self.block_scale_ = None if self.block_size is None else np.array(scales)
         observed, null, _ = _resampled.resampled_statistics(
             sums,

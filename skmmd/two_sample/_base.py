@@ -510,7 +510,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         self._sum_results(sums, m, n)
         self._set_results(sums, m, n, self._stream.seed)
 
-    def _blocks(self, sums, n_maps):
+    def _blocked_sums(self, sums, n_maps):
         """``(sums, scales)``: the unit sums the calibration resamples and
         the factors of each one's null. Without ``block_size`` they are
         ``sums`` and 1; with it, blocks of consecutive units, their length

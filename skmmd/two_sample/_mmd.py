@@ -548,7 +548,7 @@ def _calibrate_table(test, sums, m, n, seed):
             f"{test.n_resamples} resamples, unit={test.resample_unit_}"
         )
     rule = stopping_rule(test)
-    (blocked,), (scale,) = test._blocks(sums[:1], 1)
+    (blocked,), (scale,) = test._blocked_sums(sums[:1], 1)
     test.block_scale_ = None if test.block_size is None else scale
     test.__dict__.pop("column_report_", None)  # of an earlier fit
     columns = getattr(test, "_report_maps", None)
