@@ -211,9 +211,9 @@ class ColumnMaps:
         whatever the table's width)."""
         parts = []
         for block in self.blocks:
-            width = max(n_units, 1) * block.block_width_
+            width = max(n_units, 1) * block.column_width_
             per_part = max(1, _budgets.REPORT_PART_ENTRIES // width)
-            n = block.n_blocks_
+            n = block.n_columns_
             parts += [
                 [block.subset(lo, min(lo + per_part, n))]
                 for lo in range(0, n, per_part)
@@ -227,7 +227,7 @@ class ColumnMaps:
 def unit_width(maps, widths):
     """The widest single kernel of ``maps`` (fitted, with their ``widths``):
     a :class:`ColumnwiseFourier` counts as one of its columns."""
-    return max(getattr(t, "block_width_", w) for t, w in zip(maps, widths))
+    return max(getattr(t, "column_width_", w) for t, w in zip(maps, widths))
 
 
 def stopping(test):

@@ -37,9 +37,9 @@ class ColumnwiseCategories:
     levels_ : list of pandas.Index
         Each column's kept levels, most frequent first (levels of equal
         counts in ``OneHotEncoder``'s sorted order).
-    block_width_ : int
+    column_width_ : int
         Features per column: the most kept levels plus 2.
-    n_blocks_ : int
+    n_columns_ : int
         The number of columns.
     """
 
@@ -66,18 +66,18 @@ class ColumnwiseCategories:
             keep = counts.size if few else self.max_categories - 1
             order = np.argsort(-counts, kind="stable")[:keep]
             self.levels_.append(pd.Index(categories[order], dtype=categories.dtype))
-        self.block_width_ = max(len(levels) for levels in self.levels_) + 2
-        self.n_blocks_ = len(self.columns)
-        self._n_features_out = self.n_blocks_ * self.block_width_
+        self.column_width_ = max(len(levels) for levels in self.levels_) + 2
+        self.n_columns_ = len(self.columns)
+        self._n_features_out = self.n_columns_ * self.column_width_
         return self
 
     def codes(self, X):
         """``(n, m)`` int64: each value's position in its column's block."""
-        w = self.block_width_
+        w = self.column_width_
         codes, missing = lookup_columns(self.levels_, self._values(X))
         unknown = codes < 0
         codes[unknown] = np.where(missing[unknown], w - 2, w - 1)
-        return codes + w * np.arange(self.n_blocks_)
+        return codes + w * np.arange(self.n_columns_)
 
     def transform(self, X):
         codes = self.codes(X)
@@ -101,7 +101,7 @@ class ColumnwiseCategories:
             self.columns[start:stop], max_categories=self.max_categories
         )
         part.levels_ = self.levels_[start:stop]
-        part.block_width_ = self.block_width_
-        part.n_blocks_ = stop - start
-        part._n_features_out = part.n_blocks_ * part.block_width_
+        part.column_width_ = self.column_width_
+        part.n_columns_ = stop - start
+        part._n_features_out = part.n_columns_ * part.column_width_
         return part

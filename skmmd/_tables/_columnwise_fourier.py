@@ -192,7 +192,7 @@ class ColumnwiseFourier:
     ----------
     bandwidths_ : ndarray of shape (m,)
         Each column's ``sigma_j``.
-    block_width_ : int
+    column_width_ : int
         Features per column: the most directions any column keeps (at most
         ``2 D``) and the missing indicator.
     """
@@ -273,9 +273,9 @@ class ColumnwiseFourier:
             table[part, :-1, : rotated.shape[2]] = rotated
         table[:, -1, -1] = 1.0  # the missing values' cell
         self.table_ = table
-        self.block_width_ = width + 1
-        self.n_blocks_ = m
-        self._n_features_out = m * self.block_width_
+        self.column_width_ = width + 1
+        self.n_columns_ = m
+        self._n_features_out = m * self.column_width_
         return self
 
     def transform(self, X):
@@ -292,7 +292,7 @@ class ColumnwiseFourier:
         S, q = out
         values = _values(X, self.columns)
         cell_sums(values, self.edges_, self._index, self.table_, groups, n_groups, S)
-        q += self.n_blocks_ * np.bincount(groups, minlength=n_groups)
+        q += self.n_columns_ * np.bincount(groups, minlength=n_groups)
         return S, q
 
     def subset(self, start, stop):
@@ -308,7 +308,7 @@ class ColumnwiseFourier:
         part._index = tuple(a[start:stop] for a in self._index)
         part.table_ = self.table_[start:stop]
         part.bandwidths_ = self.bandwidths_[start:stop]
-        part.block_width_ = self.block_width_
-        part.n_blocks_ = stop - start
-        part._n_features_out = part.n_blocks_ * part.block_width_
+        part.column_width_ = self.column_width_
+        part.n_columns_ = stop - start
+        part._n_features_out = part.n_columns_ * part.column_width_
         return part

@@ -30,8 +30,8 @@ def _parts(maps, xs, y_obs, unbiased):
     together (their Grams)."""
     out, grams = [], []
     for t, a in zip(maps, xs):
-        if hasattr(t, "n_blocks_"):
-            out.append((ColumnHSICParts(a, t.n_blocks_, y_obs, unbiased), None))
+        if hasattr(t, "n_columns_"):
+            out.append((ColumnHSICParts(a, t.n_columns_, y_obs, unbiased), None))
         else:
             grams.append((t, a))
     if grams:

@@ -24,7 +24,7 @@ def _kernel_sums(maps, sums):
     :class:`~._resampled.ColumnSums` for a block of columns (a statistic per
     column), the sums themselves for a group's map."""
     return [
-        _resampled.ColumnSums(s, t.n_blocks_) if hasattr(t, "n_blocks_") else s
+        _resampled.ColumnSums(s, t.n_columns_) if hasattr(t, "n_columns_") else s
         for t, s in zip(maps, sums)
     ]
 
@@ -41,8 +41,8 @@ def _in_blocks(test, maps, sums, unit):
     units = -(-test.block_size_ // unit)
     scales = []
     for t, s in zip(maps, sums):
-        if hasattr(t, "n_blocks_"):
-            widths = [t.block_width_] * t.n_blocks_
+        if hasattr(t, "n_columns_"):
+            widths = [t.column_width_] * t.n_columns_
             scales.append(_blocks.column_dependence(s.series(), widths).scale(units))
         else:
             scales.append(

@@ -26,7 +26,7 @@ def test_each_columns_kernel_is_tabular_samplers_of_that_column():
     X = _table()
     blocks = ColumnwiseCategories(list(X.columns)).fit(X)
     Z = blocks.transform(X)
-    w = blocks.block_width_
+    w = blocks.column_width_
     for j, column in enumerate(X.columns):
         one_hot = TabularSampler().fit_transform(X[[column]])
         part = Z[:, j * w : (j + 1) * w]
@@ -39,8 +39,8 @@ def test_unseen_and_rare_levels_share_one_level():
     blocks = ColumnwiseCategories(["c"], max_categories=3).fit(X)
     assert list(blocks.levels_[0]) == ["a", "b"]
     codes = blocks.codes(pd.DataFrame({"c": ["a", "c", "d", "zz", None]}))[:, 0]
-    assert codes[2] == codes[3] == codes[1] == blocks.block_width_ - 1
-    assert codes[4] == blocks.block_width_ - 2 and codes[0] == 0
+    assert codes[2] == codes[3] == codes[1] == blocks.column_width_ - 1
+    assert codes[4] == blocks.column_width_ - 2 and codes[0] == 0
 
 
 def test_grouped_sums_are_the_features_summed_per_group():
@@ -53,7 +53,7 @@ def test_grouped_sums_are_the_features_summed_per_group():
     np.testing.assert_array_equal(S, expected)
     np.testing.assert_array_equal(q, 3 * np.bincount(groups))
     part = blocks.subset(1, 3)
-    np.testing.assert_array_equal(part.transform(X), Z[:, blocks.block_width_ :])
+    np.testing.assert_array_equal(part.transform(X), Z[:, blocks.column_width_ :])
 
 
 @pytest.mark.parametrize("max_categories", [None, 3])

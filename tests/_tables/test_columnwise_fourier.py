@@ -169,13 +169,13 @@ def test_columnwise_map_of_a_column_does_not_depend_on_the_others(rng):
     widths = []
     for j in (3, 17, 25):
         alone = ColumnwiseFourier([j], random_state=3).fit(X)
-        k = alone.block_width_ - 1
-        widths.append(alone.block_width_)
+        k = alone.column_width_ - 1
+        widths.append(alone.column_width_)
         for table in (wide.table_[j], wide.subset(j, j + 1).table_[0]):
             np.testing.assert_array_equal(table[:, :k], alone.table_[0, :, :k])
             np.testing.assert_array_equal(table[:, k:-1], 0.0)
             np.testing.assert_array_equal(table[:, -1], alone.table_[0, :, -1])
-    assert wide.block_width_ >= max(widths) > min(widths)
+    assert wide.column_width_ >= max(widths) > min(widths)
 
 
 def test_columnwise_directions_keep_the_kernel(rng, monkeypatch):
@@ -191,8 +191,8 @@ def test_columnwise_directions_keep_the_kernel(rng, monkeypatch):
     kept = ColumnwiseFourier([0, 1, 2], random_state=0).fit(X)
     monkeypatch.setattr(_columnwise, "_KERNEL_TOLERANCE", -1.0)  # keep all
     full = ColumnwiseFourier([0, 1, 2], random_state=0).fit(X)
-    assert full.block_width_ == 2 * 16 + 1
-    assert kept.block_width_ <= 17
+    assert full.column_width_ == 2 * 16 + 1
+    assert kept.column_width_ <= 17
     rows = rng.choice(3000, 400, replace=False)
     Z, Z_full = (m.transform(X[rows]).reshape(400, 3, -1) for m in (kept, full))
     np.testing.assert_allclose((Z**2).sum(axis=2), 1.0, rtol=1e-6)
