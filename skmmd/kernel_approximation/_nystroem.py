@@ -55,10 +55,11 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         n_landmarks) with the landmarks in the order of
         ``component_indices_`` (increasing), or ``K(X, X_fit)``, of shape
         (n_samples, n), whose landmark columns are used.
-    kernel_convention : {"block", "pairwise"}, default="block"
-        How a callable kernel is called. ``"block"``: ``kernel(A, B,
+    kernel_convention : {"matrix", "pairwise"}, default="matrix"
+        How a callable kernel is called. ``"matrix"``: ``kernel(A, B,
         **kernel_params)`` on two sequences of items returns their
-        ``(len(A), len(B))`` kernel matrix (fast: one call per block).
+        ``(len(A), len(B))`` kernel matrix (fast: one call per pair of
+        sequences).
         ``"pairwise"``: scikit-learn's convention, ``kernel(x, y,
         **kernel_params) -> float`` on two rows (or items), called once per
         pair (for vector data through
@@ -189,7 +190,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         self,
         *,
         kernel="gaussian",
-        kernel_convention="block",
+        kernel_convention="matrix",
         bandwidth="median",
         n_components=256,
         landmarks="uniform",

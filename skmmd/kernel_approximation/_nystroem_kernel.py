@@ -28,11 +28,11 @@ _SKLEARN_KERNELS = {
     if name not in _BANDWIDTH_KERNELS
 }
 
-_CONVENTIONS = ("block", "pairwise")
+_CONVENTIONS = ("matrix", "pairwise")
 
 _CONVENTION_HINT = (
-    "skmmd calls a callable kernel on two blocks of items "
-    "(kernel_convention='block'); for scikit-learn's convention, k(x, y) -> "
+    "skmmd calls a callable kernel on two sequences of items for their kernel "
+    "matrix (kernel_convention='matrix'); for scikit-learn's convention, k(x, y) -> "
     "float on two rows, pass kernel_convention='pairwise'."
 )
 
@@ -144,7 +144,7 @@ class _NystroemKernelMixin:
             if self.kernel_convention == "pairwise":
                 K = self._pairwise_callable(A, B, params)
             else:
-                K = self._block_callable(A, B, params)
+                K = self._matrix_callable(A, B, params)
             dtype = A.dtype if hasattr(A, "dtype") and A.dtype in FLOAT_DTYPES else None
             return K.astype(dtype or np.float64, copy=False)
         dense = not (sp.issparse(A) or sp.issparse(B))
@@ -165,7 +165,7 @@ class _NystroemKernelMixin:
             return _array_api.astype(K, A.dtype, xp)
         return K.astype(A.dtype, copy=False)
 
-    def _block_callable(self, A, B, params):
+    def _matrix_callable(self, A, B, params):
         try:
             K = np.asarray(self.kernel(A, B, **params))
         except Exception as exc:
@@ -190,7 +190,7 @@ class _NystroemKernelMixin:
                     "With kernel_convention='pairwise' the callable kernel must "
                     "return a float, of shape (), for two rows; got an array of "
                     f"shape {np.shape(value)}. A callable returning the kernel "
-                    "matrix of two blocks needs kernel_convention='block'."
+                    "matrix of two sequences needs kernel_convention='matrix'."
                 )
             return value
 

@@ -440,7 +440,7 @@ def test_callable_convention_errors(rng):
         NystroemSampler(kernel=linear, n_components=3, random_state=0).fit(X)
     if hasattr(info.value, "__notes__"):
         assert "kernel_convention='pairwise'" in info.value.__notes__[0]
-    # A scalar from a block call names the expected shape and the convention.
+    # A scalar from a matrix call names the expected shape and the convention.
     with pytest.raises(ValueError, match=r"of shape \(3, 3\); got an array of "):
         NystroemSampler(kernel=lambda A, B: 1.0, n_components=3).fit(X)
     with pytest.raises(ValueError, match="kernel_convention='pairwise'"):
@@ -452,3 +452,5 @@ def test_callable_convention_errors(rng):
         ).fit(X)
     with pytest.raises(InvalidParameterError, match="kernel_convention"):
         NystroemSampler(kernel=linear, kernel_convention="rows").fit(X)
+    with pytest.raises(InvalidParameterError, match="kernel_convention"):
+        NystroemSampler(kernel=linear, kernel_convention="block").fit(X)

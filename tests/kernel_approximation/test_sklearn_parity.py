@@ -40,8 +40,8 @@ behaviour:
 8. ``kernel="laplacian"`` is skmmd's Laplacian kernel with ``bandwidth =
    1 / gamma`` (same kernel), not scikit-learn's pairwise kernel; without
    ``gamma`` its bandwidth is the median heuristic, not ``n_features``.
-9. A callable kernel is called on blocks by default
-   (``kernel_convention="block"``); scikit-learn's per-pair convention is
+9. A callable kernel is called on two sequences for their matrix by default
+   (``kernel_convention="matrix"``); scikit-learn's per-pair convention is
    ``kernel_convention="pairwise"``.
 10. ``kernel="precomputed"`` works with ``n_components < n`` too
     (scikit-learn needs ``n_components == n``), choosing landmarks among the
