@@ -5,9 +5,9 @@ on these budgets and not on the number of rows. Modules read them as
 ``_budgets.NAME`` at call time (tests shrink them to exercise chunking).
 """
 
-# Entries of one block of features or kernel values computed at once
-# (float64: 32 MB): the samplers' transform blocks, exact kernel rows.
-BLOCK_ENTRIES = 2**22
+# Entries of one chunk of features or kernel values computed at once
+# (float64: 32 MB): the samplers' transform chunks, exact kernel rows.
+MAP_CHUNK_ENTRIES = 2**22
 # Entries of the features of one chunk of rows in the pipeline (32 MB).
 CHUNK_ENTRIES = 2**22
 # The same on an accelerator (256 MB in float32): each chunk there pays a

@@ -32,7 +32,7 @@ def dynamic_programming(cost, n_changes, min_size):
     K = n_changes
     best = np.full((K + 1, n + 1), np.inf)
     back = np.zeros((K + 1, n + 1), dtype=np.int64)
-    step = max(1, _budgets.BLOCK_ENTRIES // (n + 1))
+    step = max(1, _budgets.MAP_CHUNK_ENTRIES // (n + 1))
     for lo in range(min_size, n + 1, step):
         ends = np.arange(lo, min(n + 1, lo + step))
         products = cost.C[: ends[-1]] @ cost.C[ends].T

@@ -11,24 +11,24 @@ import numpy as np
 
 from .._utils import _streams
 
-# Folds are balanced within blocks of this many row positions.
-_FOLD_BLOCK = 4096
+# Folds are balanced within runs of this many row positions.
+_FOLD_ROWS = 4096
 
 
 def fold_labels(seed, positions, n_folds):
     """The cross-fitting fold of each row position: each run of ``n_folds``
     consecutive positions holds every fold once, in a seeded random order
-    (per block of ``_FOLD_BLOCK`` positions), so folds are random, balanced
+    (per run of ``_FOLD_ROWS`` positions), so folds are random, balanced
     in any prefix of the rows, and independent of the chunks."""
     positions = np.asarray(positions, dtype=np.int64)
     out = np.empty(positions.size, dtype=np.int64)
-    blocks = positions // _FOLD_BLOCK
-    runs = -(-_FOLD_BLOCK // n_folds)
+    blocks = positions // _FOLD_ROWS
+    runs = -(-_FOLD_ROWS // n_folds)
     for block in np.unique(blocks):
         rows = blocks == block
         rng = _streams.generator(seed, _streams.FOLDS, int(block))
         labels = rng.permuted(np.tile(np.arange(n_folds), (runs, 1)), axis=1)
-        out[rows] = labels.ravel()[positions[rows] % _FOLD_BLOCK]
+        out[rows] = labels.ravel()[positions[rows] % _FOLD_ROWS]
     return out
 
 

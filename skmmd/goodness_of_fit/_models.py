@@ -269,7 +269,7 @@ class _KernelDensityScore:
 
     def __call__(self, X):
         out = np.empty(X.shape)
-        step = max(1, _budgets.BLOCK_ENTRIES // max(self.data.shape[0], 1))
+        step = max(1, _budgets.MAP_CHUNK_ENTRIES // max(self.data.shape[0], 1))
         for lo in range(0, X.shape[0], step):
             x = X[lo : lo + step]
             sq = (x * x).sum(axis=1)[:, None] + self.norms - 2.0 * x @ self.data.T

@@ -168,7 +168,7 @@ def trig_features(X, project, feature, n_components, offset=None, weights=None):
     ):
         _trig.project_trig(X, weights, n_pairs, offset, scale, out)
         return out
-    for rows in gen_batches(n, max(1, _budgets.BLOCK_ENTRIES // n_components)):
+    for rows in gen_batches(n, max(1, _budgets.MAP_CHUNK_ENTRIES // n_components)):
         P = np.ascontiguousarray(project(X[rows]), dtype=X.dtype)
         block = out[rows]
         if n_pairs:

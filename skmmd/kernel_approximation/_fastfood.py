@@ -225,7 +225,7 @@ class FastfoodSampler(FusedSums, BaseSampler):
         out = np.empty((X.shape[0], self._n_frequencies), dtype=dtype)
         # Sparse rows are densified a chunk at a time, never all at once.
         for rows in gen_batches(
-            X.shape[0], max(1, _budgets.BLOCK_ENTRIES // X.shape[1])
+            X.shape[0], max(1, _budgets.MAP_CHUNK_ENTRIES // X.shape[1])
         ):
             block = X[rows]
             block = block.toarray() if sparse.issparse(block) else block

@@ -296,7 +296,7 @@ class RandomFourierSampler(FusedSums, BaseSampler):
             self.random_offset_,
             xp,
             device,
-            max(1, _budgets.BLOCK_ENTRIES // self.n_components),
+            max(1, _budgets.MAP_CHUNK_ENTRIES // self.n_components),
         )
 
     def transform(self, X):

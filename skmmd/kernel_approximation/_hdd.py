@@ -438,7 +438,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         P = np.atleast_2d(np.asarray(P, dtype=np.float64))
         n_mc = self.integration_points_.shape[0]
         A = np.empty((P.shape[0], self._n_embedding))
-        step = max(1, _budgets.BLOCK_ENTRIES // (n_mc * self._n_functions))
+        step = max(1, _budgets.MAP_CHUNK_ENTRIES // (n_mc * self._n_functions))
         for rows in gen_batches(P.shape[0], step):
             A[rows] = self._project(self._functions(P[rows]))
         return A
@@ -449,7 +449,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
         a time."""
         n_mc = self.integration_points_.shape[0]
         A = np.empty((len(scaled_bags), self._n_embedding))
-        step = max(1, _budgets.BLOCK_ENTRIES // (n_mc * self._n_functions))
+        step = max(1, _budgets.MAP_CHUNK_ENTRIES // (n_mc * self._n_functions))
         for rows in gen_batches(len(scaled_bags), step):
             P = np.stack([self._kde(b) for b in scaled_bags[rows]])
             A[rows] = self._embed_density_values(P)

@@ -98,7 +98,7 @@ def _leverage_scores(sampler, X, candidates, sampled, weights, lam, diag):
     K_SS = sampler._kernel(S, S).astype(np.float64, copy=False)
     chol = scipy.linalg.cholesky(K_SS + np.diag(lam / weights**2), lower=True)
     scores = np.empty(len(candidates))
-    block = max(1, _budgets.BLOCK_ENTRIES // len(sampled))
+    block = max(1, _budgets.MAP_CHUNK_ENTRIES // len(sampled))
     for rows in gen_batches(len(candidates), block):
         K = sampler._kernel(_take(X, candidates[rows]), S).astype(
             np.float64, copy=False

@@ -9,7 +9,7 @@ from ._bags import BagTransformerMixin
 from ._fourier import RandomFourierSampler
 
 # Points transformed at once (bounds the (points x n_components) temporary).
-_BLOCK_POINTS = 2**16
+_CHUNK_POINTS = 2**16
 
 
 class MeanEmbedding(BagTransformerMixin, BaseEstimator):
@@ -107,9 +107,9 @@ class MeanEmbedding(BagTransformerMixin, BaseEstimator):
         out = None
         start = 0
         while start < len(bags):
-            # a group of whole sets with about _BLOCK_POINTS points
+            # a group of whole sets with about _CHUNK_POINTS points
             stop = start + max(
-                1, int(np.searchsorted(np.cumsum(sizes[start:]), _BLOCK_POINTS))
+                1, int(np.searchsorted(np.cumsum(sizes[start:]), _CHUNK_POINTS))
             )
             Z = self.sampler_.transform(np.concatenate(bags[start:stop]))
             if hasattr(Z, "toarray"):

@@ -352,7 +352,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         normalization = self.normalization_.astype(dtype, copy=False)
         n = _n_items(X)
         Z = np.empty((n, normalization.shape[1]), dtype=dtype)
-        block = max(1, _budgets.BLOCK_ENTRIES // _n_items(S))
+        block = max(1, _budgets.MAP_CHUNK_ENTRIES // _n_items(S))
         for rows in gen_batches(n, block):
             X_block = (
                 X[rows]
@@ -385,7 +385,7 @@ class NystroemSampler(_NystroemKernelMixin, BaseSampler):
         normalization = _array_api.astype(self.normalization_, X.dtype, xp)
         n = X.shape[0]
         Z = xp.empty((n, normalization.shape[1]), dtype=X.dtype, device=device)
-        block = max(1, _budgets.BLOCK_ENTRIES // S.shape[0])
+        block = max(1, _budgets.MAP_CHUNK_ENTRIES // S.shape[0])
         for lo in range(0, n, block):
             rows = slice(lo, min(lo + block, n))
             Z[rows, :] = self._kernel(X[rows, :], S) @ normalization

@@ -274,8 +274,8 @@ _PROJECT = {
         ),
     )
 }
-# Projection entries per task of project_trig: the block stays in L2.
-_PROJECT_BLOCK_ENTRIES = 2**16
+# Projection entries per task (tile) of project_trig: the tile stays in L2.
+_PROJECT_TILE_ENTRIES = 2**16
 
 
 def project_trig(X, W, n_pairs, offset, scale, out):
@@ -293,7 +293,7 @@ def project_trig(X, W, n_pairs, offset, scale, out):
     offset = (
         np.zeros(0, X.dtype) if offset is None else offset.astype(X.dtype, copy=False)
     )
-    rows = max(1, _PROJECT_BLOCK_ENTRIES // max(W.shape[1], 1))
+    rows = max(1, _PROJECT_TILE_ENTRIES // max(W.shape[1], 1))
     with BLAS_LIMIT_LOCK, blas_controller().limit(limits=1, user_api="blas"):
         _PROJECT[X.dtype](
             X, W, n_pairs, offset, X.dtype.type(scale), rows, out, SINCOS_CONSTANTS

@@ -373,7 +373,7 @@ class _Criterion(MetricCriterion):
         self.n_components = 2 * draws_ard.shape[1] - (offset is not None)
         self.blocks = list(
             gen_batches(
-                X_a.shape[0], max(1, _budgets.BLOCK_ENTRIES // self.n_components)
+                X_a.shape[0], max(1, _budgets.MAP_CHUNK_ENTRIES // self.n_components)
             )
         )
         self._cache = None

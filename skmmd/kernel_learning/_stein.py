@@ -62,7 +62,7 @@ class SteinCriterion(MetricCriterion):
     block ``(S_ik Sn_ij + W_kj C_ij) / sqrt(L)``, so every sum over rows or
     over coordinates that ``J`` and its gradient need is a product of
     ``(n, d)`` and ``(n, L)`` arrays: ``O(n d L)`` time, ``O(n L)`` memory
-    (rows in blocks of at most ``_budgets.BLOCK_ENTRIES`` entries)."""
+    (rows in chunks of at most ``_budgets.MAP_CHUNK_ENTRIES`` entries)."""
 
     def __init__(self, draws_ard, draws_map, X, S):
         super().__init__(draws_ard, draws_map)
@@ -70,7 +70,7 @@ class SteinCriterion(MetricCriterion):
         self.S_sq = np.einsum("ik,ik->i", S, S)
         self.blocks = list(
             gen_batches(
-                X.shape[0], max(1, _budgets.BLOCK_ENTRIES // draws_ard.shape[1])
+                X.shape[0], max(1, _budgets.MAP_CHUNK_ENTRIES // draws_ard.shape[1])
             )
         )
         self._cache = None

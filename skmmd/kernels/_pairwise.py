@@ -129,7 +129,7 @@ def kernel_chunks(
     bandwidth = _check_bandwidth(bandwidth)
     X, Y = _check_pair(X, Y)
     if chunk_size is None:
-        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+        chunk_size = max(1, _budgets.MAP_CHUNK_ENTRIES // max(Y.shape[0], 1))
     for rows in gen_batches(X.shape[0], chunk_size):
         yield rows, _block_kernel(kernel, X[rows], Y, bandwidth, nu)
 
@@ -260,7 +260,7 @@ def _random_pair_distances(X, n_pairs, rng, metric):
     first = rng.randint(n, size=n_pairs)
     second = (first + rng.randint(1, n, size=n_pairs)) % n
     out = np.empty(n_pairs)
-    if not sp.issparse(X) and X.size <= _budgets.BLOCK_ENTRIES:
+    if not sp.issparse(X) and X.size <= _budgets.MAP_CHUNK_ENTRIES:
         # Rows of a Fortran-ordered X (a table's prepared columns) lie far
         # apart: gathered from a C-ordered copy (of at most a block's
         # entries; a larger X is gathered as it is), several times faster.
@@ -518,7 +518,7 @@ def gmm_kernel(X, Y=None, *, chunk_size=None):
     nx, ny = _l1_norms(X), _l1_norms(Y)
     K = np.empty((X.shape[0], Y.shape[0]))
     if chunk_size is None:
-        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+        chunk_size = max(1, _budgets.MAP_CHUNK_ENTRIES // max(Y.shape[0], 1))
     for rows in gen_batches(X.shape[0], chunk_size):
         dist = _manhattan(X[rows], Y)
         total = nx[rows, None] + ny[None, :]

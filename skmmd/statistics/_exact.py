@@ -36,7 +36,7 @@ def kernel_function(kernel, bandwidth, nu):
 def _kernel_sums(X, Y, kfun, chunk_size=None):
     """``sum k(X, Y)`` and, if ``Y is X``, the trace, from row blocks."""
     if chunk_size is None:
-        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(Y.shape[0], 1))
+        chunk_size = max(1, _budgets.MAP_CHUNK_ENTRIES // max(Y.shape[0], 1))
     total, trace = 0.0, 0.0
     for rows in gen_batches(X.shape[0], chunk_size):
         K = kfun(X[rows], Y)
@@ -272,7 +272,7 @@ def power_criterion_exact(X, Y, kfun, eps=1e-10):
     X, Y = X[:n], Y[:n]
     row_sums = np.empty(n)
     diag = 0.0
-    for rows in gen_batches(n, max(1, _budgets.BLOCK_ENTRIES // (2 * n))):
+    for rows in gen_batches(n, max(1, _budgets.MAP_CHUNK_ENTRIES // (2 * n))):
         H = kfun(X[rows], X) + kfun(Y[rows], Y) - kfun(X[rows], Y) - kfun(Y[rows], X)
         row_sums[rows] = H.sum(axis=1)
         diag += float(np.trace(H[:, rows]))

@@ -66,7 +66,7 @@ def _feature_sums(Z, transform=None, chunk_size=None):
     n = Z.shape[0]
     if chunk_size is None:
         width = Z.shape[1] if transform is None else 1024
-        chunk_size = max(1, _budgets.BLOCK_ENTRIES // max(width, 1))
+        chunk_size = max(1, _budgets.MAP_CHUNK_ENTRIES // max(width, 1))
     for rows in gen_batches(n, chunk_size):
         block = Z[rows] if transform is None else transform(Z[rows])
         block = np.asarray(block.todense() if hasattr(block, "todense") else block)

@@ -24,8 +24,9 @@ from .._utils._jit import njit, prange
 MAX_OBSERVATIONS = 4096
 
 
-# Pairings sharing each pass over a row of the x Grams (kept in cache).
-_BLOCK = 8
+# Pairings per tile, sharing each pass over a row of the x Grams (kept in
+# cache).
+_TILE_PAIRINGS = 8
 
 
 @njit(parallel=True, cache=True, fastmath={"reassoc", "contract"})
@@ -33,16 +34,16 @@ def _paired_quadratic(K, L, pairings):  # pragma: no cover - compiled
     """``sum_ij K[a, i, j] L[c, p(i), p(j)]`` for every row ``p`` of
     ``pairings`` and every pair ``(a, c)`` of a stack of ``n_x`` x Grams
     ``K`` (n_x, G, G) and ``n_y`` y Grams ``L`` (n_y, G, G), all symmetric
-    (the lower triangle, twice, plus the diagonal). A block of pairings
+    (the lower triangle, twice, plus the diagonal). A tile of pairings
     shares each row of ``K``; each gathered row of ``L`` serves every x
     kernel as a contiguous dot product."""
     B, G = pairings.shape
     nx, ny = K.shape[0], L.shape[0]
     out = np.zeros((B, nx, ny))
-    for block in prange((B + _BLOCK - 1) // _BLOCK):
+    for tile in prange((B + _TILE_PAIRINGS - 1) // _TILE_PAIRINGS):
         gathered = np.empty(G)
         for i in range(G):
-            for b in range(block * _BLOCK, min(B, (block + 1) * _BLOCK)):
+            for b in range(tile * _TILE_PAIRINGS, min(B, (tile + 1) * _TILE_PAIRINGS)):
                 p = pairings[b]
                 pi = p[i]
                 for c in range(ny):

@@ -73,10 +73,12 @@ def mean_difference(sums, m, n):
 
 
 def kernel_rows(kernel, P, name):
-    """Blocks ``(rows, K[rows])`` of the kernel matrix of ``P`` with itself,
-    within ``_budgets.BLOCK_ENTRIES`` entries each; a non-finite value is a
+    """Chunks ``(rows, K[rows])`` of the kernel matrix of ``P`` with itself,
+    within ``_budgets.MAP_CHUNK_ENTRIES`` entries each; a non-finite value is a
     ValueError naming the rows and the kernel ``name``."""
-    for rows in gen_batches(P.shape[0], max(1, _budgets.BLOCK_ENTRIES // P.shape[0])):
+    for rows in gen_batches(
+        P.shape[0], max(1, _budgets.MAP_CHUNK_ENTRIES // P.shape[0])
+    ):
         K = np.asarray(kernel(P[rows], P), dtype=np.float64)
         if not np.all(np.isfinite(K)):
             raise ValueError(

@@ -47,7 +47,7 @@ class WitnessClassifierMixin:
         kfun = self._kernel_function()
         S_x, S_y = self._samples
         out = np.empty(X.shape[0])
-        block = max(1, _budgets.BLOCK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
+        block = max(1, _budgets.MAP_CHUNK_ENTRIES // (S_x.shape[0] + S_y.shape[0]))
         for rows in gen_batches(X.shape[0], block):
             out[rows] = kfun(X[rows], S_x).mean(axis=1) - kfun(X[rows], S_y).mean(
                 axis=1

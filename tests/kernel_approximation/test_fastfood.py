@@ -116,7 +116,7 @@ def test_dense_and_sparse_agree(global_random_seed, monkeypatch):
     sampler = FastfoodSampler(n_components=128, random_state=0).fit(X)
     Z_dense = sampler.transform(X.toarray())
     # Small row chunks: the sparse input is densified several chunks at a time.
-    monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", 50 * 7)
+    monkeypatch.setattr(_budgets, "MAP_CHUNK_ENTRIES", 50 * 7)
     np.testing.assert_allclose(sampler.transform(X), Z_dense, rtol=0, atol=1e-14)
     dense_fit = FastfoodSampler(n_components=128, random_state=0).fit(X.toarray())
     assert sampler.bandwidth_ == pytest.approx(dense_fit.bandwidth_, rel=1e-12)

@@ -46,7 +46,7 @@ def test_mean_embedding_blocks_and_default_sampler(monkeypatch):
     emb = MeanEmbedding().fit(bags)
     assert isinstance(emb.sampler_, RandomFourierSampler)
     full = emb.transform(bags)
-    monkeypatch.setattr(_mean_embedding, "_BLOCK_POINTS", 8)
+    monkeypatch.setattr(_mean_embedding, "_CHUNK_POINTS", 8)
     assert_allclose(emb.transform(bags), full)
     expected = emb.sampler_.transform(bags[3]).mean(axis=0)
     assert_allclose(full[3], expected)

@@ -132,7 +132,7 @@ def test_tabular_grouped_sums_match_the_features(monkeypatch):
         sampler = TabularSampler(n_components=32, random_state=0).fit(table)
         Z = sampler.transform(table)
         for entries in (2**22, 7):  # one batch; a few rows per batch
-            monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
+            monkeypatch.setattr(_budgets, "MAP_CHUNK_ENTRIES", entries)
             S, q = sampler.grouped_sums(table, groups, 23)
             np.testing.assert_allclose(S, M @ Z, atol=1e-12)
             np.testing.assert_allclose(q, M @ np.sum(Z * Z, axis=1), atol=1e-12)
@@ -213,7 +213,7 @@ def test_grouped_sums_and_projected_are_both_at_once(monkeypatch, n_components, 
         sampler = TabularSampler(n_components=n_components, random_state=0)
         sampler.fit(fitted)
         for entries in (2**22, 7 * n_components):
-            monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", entries)
+            monkeypatch.setattr(_budgets, "MAP_CHUNK_ENTRIES", entries)
             monkeypatch.setattr(_budgets, "PART_ENTRIES", entries)
             S, q, P = sampler.grouped_sums_and_projected(
                 table, groups, 23, n_rows, projection

@@ -74,7 +74,7 @@ def test_project_trig_equals_product_then_kernels(dtype, n_pairs, L):
     X = rng.integers(-3, 4, size=(n, 5)).astype(dtype)
     W = (rng.integers(-512, 513, size=(5, L)) / 2**8).astype(dtype)
     offset = rng.uniform(0, 2 * np.pi, L - n_pairs).astype(dtype)
-    assert n > 2 * _trig._PROJECT_BLOCK_ENTRIES // L
+    assert n > 2 * _trig._PROJECT_TILE_ENTRIES // L
     out = np.full((n, L + n_pairs), np.nan, dtype=dtype)
     _trig.project_trig(X, W, n_pairs, offset if L > n_pairs else None, 0.5, out)
     P = X @ W

@@ -37,7 +37,7 @@ def test_rows_in_blocks_give_the_same_criterion(monkeypatch):
     draws = rng.standard_normal((2, 6))
     theta = np.log([0.7, 1.3])
     whole = SteinCriterion(draws, draws[:0], X, -X)
-    monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", 6 * 7)  # 7 rows of 6 frequencies
+    monkeypatch.setattr(_budgets, "MAP_CHUNK_ENTRIES", 6 * 7)  # 7 rows of 6 frequencies
     blocks = SteinCriterion(draws, draws[:0], X, -X)
     assert len(blocks.blocks) == 13 and len(whole.blocks) == 1
     whole.size = blocks.size = 1.5

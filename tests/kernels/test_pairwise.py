@@ -184,7 +184,7 @@ def test_random_pairs_are_the_same_whatever_the_block(monkeypatch, metric):
     # and whatever the rows' layout (a table's values are Fortran-ordered)
     F = np.asfortranarray(X)
     assert median_bandwidth(F, random_state=0, n_pairs=5000, metric=metric) == whole
-    monkeypatch.setattr(_budgets, "BLOCK_ENTRIES", 1000)  # gathered as it is
+    monkeypatch.setattr(_budgets, "MAP_CHUNK_ENTRIES", 1000)  # gathered as it is
     assert median_bandwidth(F, random_state=0, n_pairs=5000, metric=metric) == whole
 
 
