@@ -19,6 +19,7 @@ from .._inference._inputs import check_finite
 from .._utils._compat import (
     HasMethods,
     Interval,
+    StrOptions,
     fit_context,
     is_fitted,
     validate_data,
@@ -72,11 +73,13 @@ class OnlineMMDDetector(BaseEstimator):
 
     Parameters
     ----------
-    transformer : object, default=None
+    transformer : "auto" or object, default="auto"
         Feature map with ``fit`` and ``transform`` (any skmmd sampler, e.g.
         :class:`~skmmd.TabularSampler` for raw tables); cloned in ``fit``.
-        ``None``: ``RandomFourierSampler(n_components=256)`` with the median
-        bandwidth of the reference. A kernel learned for power
+        ``"auto"``: ``RandomFourierSampler(n_components=256)`` with the median
+        bandwidth of the reference. The windows are compared through their
+        features' means, so there is no exact-kernel detector: ``None`` is
+        refused. A kernel learned for power
         (:class:`~skmmd.LearnedFourierSampler`, fit on reference data against
         an early window of the stream, data ``X_ref`` does not hold) is passed
         fitted, as ``sklearn.frozen.FrozenEstimator(learned)``.
@@ -187,7 +190,8 @@ class OnlineMMDDetector(BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "transformer": [None, HasMethods(["fit", "transform"])],
+        # None passes here to be refused in fit with its own message.
+        "transformer": [None, StrOptions({"auto"}), HasMethods(["fit", "transform"])],
         "ert": [Interval(Real, 1, None, closed="neither")],
         "window_size": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "calibration_size": [Interval(Real, 0, 1, closed="neither")],
@@ -198,7 +202,7 @@ class OnlineMMDDetector(BaseEstimator):
 
     def __init__(
         self,
-        transformer=None,
+        transformer="auto",
         *,
         ert=1000,
         window_size=50,
@@ -252,10 +256,17 @@ class OnlineMMDDetector(BaseEstimator):
         self : object
             Fitted detector, with an empty window.
         """
+        if self.transformer is None:
+            raise ValueError(
+                "OnlineMMDDetector(transformer=None): there is no exact-kernel "
+                "detector, the windows are compared through their features' "
+                "means. Pass transformer='auto' (the default: 256 random "
+                "Fourier features at the median bandwidth) or a feature map."
+            )
         windows = _windows(self.window_size)
         n_min = self.min_reference_size()
         rng = check_random_state(self.random_state)
-        if self.transformer is None:
+        if isinstance(self.transformer, str):  # "auto"
             check_finite(X_ref, "X_ref")  # the fix named, before any work
             transformer = RandomFourierSampler(n_components=256, random_state=rng)
         else:
@@ -491,7 +502,7 @@ class OnlineMMDDetector(BaseEstimator):
         # fit(X_ref) and the batches go to the transformer: the detector accepts
         # what it accepts (sparse input, NaN and strings for TabularSampler).
         transformer = self.transformer
-        if transformer is None:
+        if transformer is None or isinstance(transformer, str):
             transformer = RandomFourierSampler()
         tags.input_tags = dataclasses.replace(get_tags(transformer).input_tags)
         return tags

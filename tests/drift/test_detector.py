@@ -110,7 +110,7 @@ def test_statistic_is_mmd_of_reference_part_and_window():
             assert res.statistic[t, k] == pytest.approx(expected, rel=1e-9)
 
 
-@pytest.mark.parametrize("transformer", [None, NystroemSampler(n_components=20)])
+@pytest.mark.parametrize("transformer", ["auto", NystroemSampler(n_components=20)])
 def test_pickle_resume_gives_same_flags(transformer):
     rng = np.random.default_rng(4)
     det = OnlineMMDDetector(transformer, ert=50, window_size=[5, 20], random_state=0)
@@ -255,6 +255,23 @@ def test_bad_reference_gets_its_own_message_before_the_size():
 def test_partial_fit_validates_parameters_before_fit():
     with pytest.raises(InvalidParameterError, match="ert"):
         OnlineMMDDetector(ert=0.5).partial_fit(np.zeros((2, 3)))
+
+
+def test_default_transformer_is_auto_and_none_is_refused():
+    # "auto" (the default) is 256 random Fourier features; the windows are
+    # compared through features, so None (elsewhere the exact kernel) is
+    # refused, naming the parameter.
+    X = np.random.default_rng(3).normal(size=(2000, 3))
+    default = OnlineMMDDetector(ert=50, window_size=10, random_state=0).fit(X)
+    assert default.transformer == "auto"
+    assert isinstance(default.transformer_, RandomFourierSampler)
+    assert default.transformer_.n_components == 256
+    auto = OnlineMMDDetector("auto", ert=50, window_size=10, random_state=0)
+    np.testing.assert_array_equal(auto.fit(X).thresholds_, default.thresholds_)
+    with pytest.raises(ValueError, match="transformer=None.*no exact-kernel"):
+        OnlineMMDDetector(None, ert=50, window_size=10).fit(X)
+    with pytest.raises(InvalidParameterError, match="transformer"):
+        OnlineMMDDetector("exact", ert=50, window_size=10).fit(X)
 
 
 def test_learned_kernel_from_reference_against_an_early_window():
