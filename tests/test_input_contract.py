@@ -248,7 +248,7 @@ def test_a_stream_keeps_the_kind_of_its_first_chunk(frames_first):
 @pytest.mark.parametrize("fourier", [True, False])
 def test_detector_rejects_overflowing_points_and_stays_usable(fourier):
     rng = np.random.default_rng(0)
-    transformer = None if fourier else TabularSampler(n_components=32, random_state=0)
+    transformer = "auto" if fourier else TabularSampler(n_components=32, random_state=0)
     detector = OnlineMMDDetector(transformer, ert=50, window_size=10,
                                  n_resamples=100, random_state=0)  # fmt: skip
     ref = rng.normal(size=(400, 3))
