@@ -1,5 +1,5 @@
 """Benchmarks of the per-column tests of ``explain`` (``mmd_test(...,
-explain=True)``): time, level, power and false discovery rate.
+explain_columns=True)``): time, level, power and false discovery rate.
 
 Parts (``--parts``, several allowed; each prints a table headed by the
 command, n, m, the repetitions and the seed range):
@@ -14,7 +14,7 @@ command, n, m, the repetitions and the seed range):
     p-value.
 ``speed``
     Numeric columns, n = 10^4 rows per sample: wall time of
-    ``mmd_test(X, Y, explain=True, random_state=0)`` (999 resamples) against
+    ``mmd_test(X, Y, explain_columns=True, random_state=0)`` (999 resamples) against
     a loop of :func:`scipy.stats.ks_2samp` over the columns with Bonferroni,
     at m = 1000 (``--reps`` runs of each, alternated, medians and ratio),
     m = 10^4 (one run each) and m = 200 with 3 columns shifted by 0.1 sd
@@ -153,11 +153,11 @@ def progress(done, total, start):
 
 def skmmd_adjusted(X, Y, correction, seed, n_resamples=MC_RESAMPLES):
     """``(adjusted, permutation)`` p-values of each column (in ``X``'s column
-    order) from ``mmd_test(..., explain=True)``."""
+    order) from ``mmd_test(..., explain_columns=True)``."""
     report = mmd_test(
         X,
         Y,
-        explain=True,
+        explain_columns=True,
         correction=correction,
         n_resamples=n_resamples,
         random_state=seed,
@@ -283,7 +283,7 @@ def measure(method, n, m, shifted, seed):
         report = test.explain(X, Y)
         flagged = report["column"][report["adjusted_p_value"] <= ALPHA]
     elif method == "skmmd":
-        report = mmd_test(X, Y, explain=True, random_state=seed).column_report
+        report = mmd_test(X, Y, explain_columns=True, random_state=seed).column_report
         flagged = report["column"][report["adjusted_p_value"] <= ALPHA]
     else:
         flagged = np.flatnonzero(bonferroni(ks_p_values(X, Y)) <= ALPHA)
@@ -316,7 +316,7 @@ def part_speed(args, out):
         m,
         reps,
         "MMDTest(random_state=seed).fit(X, Y).explain(X, Y) (the report alone; "
-        "999 resamples) and mmd_test(X, Y, explain=True, random_state=seed) "
+        "999 resamples) and mmd_test(X, Y, explain_columns=True, random_state=seed) "
         "(the test and its report) vs [ks_2samp(X[:, j], Y[:, j]) for j] + "
         "Bonferroni; X, Y ~ N(0, I); "
         "each measurement a fresh process (data generation not timed; RSS in "
@@ -345,7 +345,7 @@ def part_speed(args, out):
                     f"m={width} ({label})",
                     {
                         "explain": "explain (fwer)",
-                        "skmmd": "mmd_test(explain=True)",
+                        "skmmd": "mmd_test(explain_columns=True)",
                         "ks": "ks_2samp+Bonf",
                     }[method],
                     " / ".join(f"{s:.2f}" for s in seconds),
@@ -411,7 +411,7 @@ def part_level(args, out):
         out,
         "level",
         one_rep,
-        f"mmd_test(..., explain=True, correction='fwer', n_resamples="
+        f"mmd_test(..., explain_columns=True, correction='fwer', n_resamples="
         f"{args.n_resamples}) at alpha={ALPHA}; DataFrame of {m // 4} normal, "
         f"{m // 4} t(2), {m // 4} Poisson(3), {m // 4} 5-level strings (p="
         f"{CATEGORY_P}); partial null: {shifted} normal columns of Y +1 sd. "
@@ -531,7 +531,7 @@ def part_fdr(args, out):
         out,
         "fdr",
         one_rep,
-        f"mmd_test(..., explain=True, correction='fdr', n_resamples="
+        f"mmd_test(..., explain_columns=True, correction='fdr', n_resamples="
         f"{args.n_resamples}) at alpha={ALPHA}; {half} normal + {m - half} t(3) "
         f"columns, {moved} ({moved // 2} of each) shifted by 0.5 sd in Y",
     )

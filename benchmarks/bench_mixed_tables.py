@@ -1,5 +1,5 @@
 """The mixed drift table of issue 65 (``mixed_tables.py``): the decision of
-``mmd_test(..., explain=True)`` and the time and memory of the column report,
+``mmd_test(..., explain_columns=True)`` and the time and memory of the column report,
 against the loop of scipy tests a drift user writes.
 
 Parts (``--parts``, several allowed):
@@ -20,7 +20,7 @@ Parts (``--parts``, several allowed):
     Wall time and peak resident memory, one thread each, every measurement
     a fresh process (``--runs`` of each, default 7, alternated; medians, and
     the range): ``mmd_test(X,
-    Y, explain=True, random_state=0)`` against ``scipy_loop`` on the
+    Y, explain_columns=True, random_state=0)`` against ``scipy_loop`` on the
     500-column table at 5000 rows per sample, and against a loop of
     ``ks_2samp`` with Bonferroni on 1000 normal DataFrame columns at 10^4
     rows per sample. skmmd's process runs the test twice: the time is the
@@ -67,7 +67,7 @@ def decisions(X, Y, seed):
     """(decision, table alone, columns flagged) of one explained test."""
     from skmmd import mmd_test
 
-    result = mmd_test(X, Y, explain=True, random_state=seed)
+    result = mmd_test(X, Y, explain_columns=True, random_state=seed)
     report = result.column_report
     return (
         result.reject,
@@ -135,11 +135,11 @@ first = None
 if which == "skmmd":
     from skmmd import mmd_test
     start = time.perf_counter()
-    mmd_test(X, Y, explain=True, random_state=0)
+    mmd_test(X, Y, explain_columns=True, random_state=0)
     first = time.perf_counter() - start
     once = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    result = mmd_test(X, Y, explain=True, random_state=0)
+    result = mmd_test(X, Y, explain_columns=True, random_state=0)
     report = result.column_report
     flagged = sorted(report.column[report.adjusted_p_value <= 0.05])
 elif table == "mixed":

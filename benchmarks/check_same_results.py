@@ -167,7 +167,9 @@ def _hsic(out):
     )
     table = _table()
     table["t"] = table["a"] ** 2 + rng.normal(size=600)
-    result = skmmd.hsic_test(table, "t", explain=True, random_state=0, n_resamples=199)
+    result = skmmd.hsic_test(
+        table, "t", explain_columns=True, random_state=0, n_resamples=199
+    )
     out["hsic_test"] = np.array([result.statistic, result.pvalue])
     out["hsic_test.explain"] = result.column_report.select_dtypes("number").to_numpy(
         float
@@ -198,7 +200,7 @@ def _auto_and_corrections(out):
         result = skmmd.mmd_test(
             table.iloc[:300],
             table.iloc[300:],
-            explain=True,
+            explain_columns=True,
             correction=correction,
             random_state=0,
             n_resamples=199,
@@ -296,7 +298,9 @@ def _decisions(out):
 
     table = _table()
     table["t"] = table["a"] ** 2
-    result = skmmd.hsic_test(table, "t", explain=True, random_state=0, n_resamples=199)
+    result = skmmd.hsic_test(
+        table, "t", explain_columns=True, random_state=0, n_resamples=199
+    )
     out["decision.hsic.flags"] = result.column_report["depends"].to_numpy(np.float64)
 
 

@@ -3,7 +3,7 @@ and check the screenshot: the figure of doc/user_guide/inspection.rst.
 
 The report compares the penguins of Biscoe island with those of the two other
 islands (species, measurements, sex and year as they are, missing values
-included), with ``explain=True`` so that it shows the columns that moved.
+included), with ``explain_columns=True`` so that it shows the columns that moved.
 
 Chromium comes from the system's packages (``apt-get install chromium``); it
 runs with ``--headless --screenshot``, every host name mapped to nothing
@@ -47,11 +47,11 @@ def penguin_report(path):
     biscoe = penguins["island"] == "Biscoe"
     reference = penguins[biscoe].drop(columns="island").reset_index(drop=True)
     current = penguins[~biscoe].drop(columns="island").reset_index(drop=True)
-    result = mmd_test(reference, current, explain=True, random_state=0)
+    result = mmd_test(reference, current, explain_columns=True, random_state=0)
     settings = {
         "reference (X)": "palmerpenguins, rows shuffled: island == 'Biscoe'",
         "current (Y)": "palmerpenguins, rows shuffled: island != 'Biscoe'",
-        "call": "mmd_test(reference, current, explain=True, random_state=0)",
+        "call": "mmd_test(reference, current, explain_columns=True, random_state=0)",
     }
     return result.save_report(
         path,

@@ -18,7 +18,7 @@ ways:
 
 Then: the power of both HSIC tests against the number of pairs, their time as
 ``n`` grows, and feature screening of a table against its target column
-(:func:`skmmd.hsic_test` with ``explain=True``). The comparison with hyppo's
+(:func:`skmmd.hsic_test` with ``explain_columns=True``). The comparison with hyppo's
 ``Hsic`` and ``Dcorr`` (level, power at equal ``n``, time) is
 ``benchmarks/bench_independence.py``; its figures are in the closing note of
 the HSIC issue and in :ref:`independence`.
@@ -148,7 +148,7 @@ fig.tight_layout()
 # -----------------------------------------------------------
 # A table with a numeric column acting through ``|age - 45|`` (no
 # correlation), a categorical one, and two noise columns. ``hsic_test(table,
-# "spend", explain=True)`` tests the target against all other columns, then
+# "spend", explain_columns=True)`` tests the target against all other columns, then
 # each column alone on the same permutations, with Westfall-Young adjusted
 # p-values: flag the columns with ``adjusted_p_value <= alpha`` and the chance
 # of flagging any independent column is at most ``alpha``.
@@ -166,7 +166,7 @@ table = pd.DataFrame(
 shift = table.city.map({"Kyiv": 0.0, "Lviv": 0.5, "Odesa": -0.5})
 table["spend"] = np.abs(table.age - 45) / 10 + shift + rng.normal(size=n)
 print(f"correlation of age and spend: {np.corrcoef(table.age, table.spend)[0, 1]:+.3f}")
-result = skmmd.hsic_test(table, "spend", explain=True, random_state=0)
+result = skmmd.hsic_test(table, "spend", explain_columns=True, random_state=0)
 print(f"all columns: HSIC = {result.statistic:.3g}, p = {result.pvalue:.3f}")
 report = result.column_report
 print(report[["column", "statistic", "p_value", "adjusted_p_value"]].to_string())

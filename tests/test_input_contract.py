@@ -908,7 +908,7 @@ def test_explain_in_the_tests_own_pass_equals_explain_afterwards():
     A = pd.DataFrame({"a": rng.normal(size=600), "b": rng.normal(size=600),
                       "c": rng.choice(list("xyz"), 600)})  # fmt: skip
     B = A.assign(a=rng.normal(size=600) + 0.5)
-    result = mmd_test(A, B, explain=True, n_resamples=99, random_state=0)
+    result = mmd_test(A, B, explain_columns=True, n_resamples=99, random_state=0)
     test = MMDTest(n_resamples=99, random_state=0).fit(A, B)
     pd.testing.assert_frame_equal(result.column_report, test.explain(A, B))
     assert result.column_report.column[0] == "a" and result.pvalue == test.p_value_
@@ -920,5 +920,5 @@ def test_explain_in_the_tests_own_pass_equals_explain_afterwards():
     assert list(report.column)[0] == "a" and report.adjusted_p_value[0] <= 0.05
     assert (report.adjusted_p_value[1:] > 0.05).all()
     assert streamed.result_.column_report is report
-    with pytest.raises(ValueError, match="columns applies only with explain=True"):
+    with pytest.raises(TypeError, match="columns"):  # the groups: explain_columns
         mmd_test(A, B, columns=["a"])

@@ -35,7 +35,7 @@ def samples():
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda X, Y, N: mmd_test(N, Y, explain=True, **FAST), "X"),
+        (lambda X, Y, N: mmd_test(N, Y, explain_columns=True, **FAST), "X"),
         (lambda X, Y, N: mmd_test(N, Y, **FAST), "X"),
         (lambda X, Y, N: mmd_test(X, N[:50], **FAST), "Y"),
         (lambda X, Y, N: mmd_test(N, Y, transformer=None, **FAST), "X"),

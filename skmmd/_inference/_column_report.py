@@ -86,7 +86,7 @@ class ColumnReport(pd.DataFrame):
     >>> rng = np.random.default_rng(0)
     >>> X, Y = rng.normal(size=(300, 3)), rng.normal(size=(300, 3))
     >>> Y[:, 1] += 1.0
-    >>> report = mmd_test(X, Y, explain=True, random_state=0).column_report
+    >>> report = mmd_test(X, Y, explain_columns=True, random_state=0).column_report
     >>> report.correction, report.alpha, report.flag
     ('fwer', 0.05, 'moved')
     >>> report.column[report.moved].tolist()

@@ -53,28 +53,42 @@ def needs_pandas(option):
         ) from None
 
 
-def check_explain_options(explain, columns, options):
-    """The options of a test function (``mmd_test``, ``hsic_test``) that
-    only the column report reads must come with ``explain=True``: given
-    without it they would do nothing. ``explain`` itself is True or False
-    (a correction's name is ``correction``'s)."""
-    if not isinstance(explain, (bool, np.bool_)):
+def check_explain_options(explain_columns, options):
+    """``explain_columns`` of a test function (``mmd_test``, ``hsic_test``)
+    as the estimators take it: True or False, or the column groups (a list
+    or a dict; a correction's name is ``correction``'s). The options that
+    only the column report reads must come with it: given without it they
+    would do nothing."""
+    if isinstance(explain_columns, np.bool_):
+        explain_columns = bool(explain_columns)
+    if not isinstance(explain_columns, (bool, list, dict)):
         hint = (
-            f"; for that correction pass explain=True, correction={explain!r}"
-            if explain in _corrections.CORRECTIONS
+            "; for that correction pass explain_columns=True, "
+            f"correction={explain_columns!r}"
+            if isinstance(explain_columns, str)
+            and explain_columns in _corrections.CORRECTIONS
             else ""
         )
-        raise ValueError(f"explain must be True or False; got {explain!r}{hint}.")
-    if explain:
-        needs_pandas("explain=True")
-        return
-    given = {"columns": columns, **options}
-    for name in ("columns", "correction", "decision"):
-        if given.get(name) is not None:
+        raise ValueError(
+            "explain_columns must be True, False, a list or a dict of column "
+            f"groups; got {explain_columns!r}{hint}."
+        )
+    if explain_columns is not False:
+        needs_pandas("explain_columns")
+        return explain_columns
+    for name in ("correction", "decision"):
+        if options.get(name) is not None:
             raise ValueError(
-                f"{name} applies only with explain=True (the column report); "
-                f"without it {name}={given[name]!r} would do nothing."
+                f"{name} applies only with explain_columns (the column "
+                f"report); without it {name}={options[name]!r} would do nothing."
             )
+    return explain_columns
+
+
+def report_columns(explain_columns):
+    """The ``columns`` of ``explain`` for an ``explain_columns`` that is
+    not False: None (every column alone) for True, else the groups."""
+    return None if explain_columns is True else explain_columns
 
 
 def column_groups(X, columns):

@@ -28,7 +28,7 @@ def first_test_kernels():
             continue
         X, Y = (pd.DataFrame(A, columns=list("abcd")) for A in (X, Y))
         X["e"] = Y["e"] = rng.choice(["u", "v"], rows)
-        mmd_test(X, Y, explain=True, n_resamples=19, random_state=0)
+        mmd_test(X, Y, explain_columns=True, n_resamples=19, random_state=0)
 
 
 def run_warmup(out=None):

@@ -3,7 +3,11 @@
 
 import numpy as np
 
-from .._inference._explain import check_explain_options, second_pass_decision
+from .._inference._explain import (
+    check_explain_options,
+    report_columns,
+    second_pass_decision,
+)
 from .._tables._labels import is_dataframe
 from ._aggregated import AggregatedHSICTest
 from ._hsic import HSICTest
@@ -15,8 +19,7 @@ def hsic_test(
     *,
     x_transformer="auto",
     y_transformer="auto",
-    explain=False,
-    columns=None,
+    explain_columns=False,
     aggregate=False,
     **options,
 ):
@@ -25,7 +28,7 @@ def hsic_test(
     Fits :class:`HSICTest` and returns its ``result_``, shaped like
     :func:`mmd_test`'s: ``statistic, pvalue = hsic_test(X, y)``. On a table
     and the name of its target column, ``hsic_test(table, "target",
-    explain=True)`` also ranks every other column by its dependence on the
+    explain_columns=True)`` also ranks every other column by its dependence on the
     target, with family-wise adjusted p-values (feature screening, see
     :meth:`HSICTest.explain`).
 
@@ -41,17 +44,16 @@ def hsic_test(
     x_transformer, y_transformer : "auto", None or object with ``fit`` and \
             ``transform``, default="auto"
         The feature maps (see :class:`HSICTest`; None: the exact kernel).
-    explain : bool, default=False
-        Also test each column (group) of X against y, on the same pairings
-        as one another: the result's ``column_report``; ``pvalue`` and
-        ``reject`` then decide over the table and its columns (a union bound
-        of the two tests; ``decision="table"`` in ``options`` keeps the
-        table's test, whose p-value is always ``table_pvalue``; see
-        :ref:`decision`).
-    columns : None, list or dict, default=None
-        The column groups of ``explain`` (see :meth:`HSICTest.explain`).
-        ``columns``, ``correction`` and ``decision`` apply only with
-        ``explain=True``: without it they are an error.
+    explain_columns : bool, list or dict, default=False
+        Also test each column of X (True) or each group of its columns (a
+        list or a dict of groups, as :meth:`HSICTest.explain`'s ``columns``)
+        against y, on the same pairings as one another: the result's
+        ``column_report``; ``pvalue`` and ``reject`` then decide over the
+        table and its columns (a union bound of the two tests;
+        ``decision="table"`` in ``options`` keeps the table's test, whose
+        p-value is always ``table_pvalue``; see :ref:`decision`).
+        ``correction`` and ``decision`` apply only with ``explain_columns``:
+        without it they are an error.
     aggregate : bool, default=False
         Fit :class:`AggregatedHSICTest` instead: a grid of Gaussian
         bandwidths for each variable, every pair of kernels on the same
@@ -69,7 +71,7 @@ def hsic_test(
         ``statistic`` (HSIC), ``pvalue``, ``null_distribution``, and the
         unbiased HSIC with its jackknife standard error (``hsic``,
         ``standard_error``, :meth:`~HSICTestResult.confidence_interval`);
-        with ``explain=True``, ``column_report``.
+        with ``explain_columns``, ``column_report``.
 
     See Also
     --------
@@ -96,7 +98,7 @@ def hsic_test(
     ...     {"x": x, "noise": rng.normal(size=500), "city": rng.choice(["A", "B"], 500)}
     ... )
     >>> table["target"] = x**2 + 0.1 * rng.normal(size=500)
-    >>> result = skmmd.hsic_test(table, "target", explain=True, random_state=0)
+    >>> result = skmmd.hsic_test(table, "target", explain_columns=True, random_state=0)
     >>> result.column_report[["column", "adjusted_p_value"]]
       column  adjusted_p_value
     0      x             0.002
@@ -117,7 +119,7 @@ def hsic_test(
             f"y={y!r} names no column of X: give the second variable, or the "
             "label of a column of the DataFrame X."
         )
-    check_explain_options(explain, columns, options)
+    explain_columns = check_explain_options(explain_columns, options)
     if aggregate:
         given = [
             name
@@ -127,17 +129,18 @@ def hsic_test(
             )
             if not (isinstance(value, str) and value == "auto")
         ]
-        if given or explain:
+        if given or explain_columns is not False:
             raise ValueError(
-                f"aggregate=True takes no {(given or ['explain'])[0]}: the "
+                f"aggregate=True takes no {(given or ['explain_columns'])[0]}: the "
                 "aggregated test maps each variable with its own grid (give "
                 "x_transformers and y_transformers lists for other maps)."
             )
         return AggregatedHSICTest(**options).fit(X, y).result_
     decision = options.pop("decision", None)
     test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
-    if explain:
-        second_pass_decision(test, test.explain(X, y, columns=columns), decision)
+    if explain_columns is not False:
+        report = test.explain(X, y, columns=report_columns(explain_columns))
+        second_pass_decision(test, report, decision)
     return test.result_
 
 

@@ -130,7 +130,7 @@ class HSICTest(_BaseHSICTest):
         ``p_value_ <= alpha``.
     threshold_ : float or None
         The null's upper ``alpha`` quantile (reject when the statistic exceeds
-        it). :func:`~skmmd.hsic_test` with ``explain=True`` and
+        it). :func:`~skmmd.hsic_test` with ``explain_columns=True`` and
         ``decision="combined"`` makes the verdict the table's and its
         columns' together: then ``p_value_`` is that decision's, the table's
         own are ``table_p_value_`` and ``table_threshold_``, and

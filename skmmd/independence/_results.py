@@ -32,7 +32,7 @@ class HSICTestResult(KernelTestResult):
         Number of ``(x, y)`` pairs tested.
     column_report : ColumnReport or None, default=None
         The per-column report of ``explain`` when it was asked for with the
-        test (``hsic_test(..., explain=True)``): a
+        test (``hsic_test(..., explain_columns=True)``): a
         :class:`~skmmd.inspection.ColumnReport` (a plain DataFrame only with
         the meaning a report records in its ``attrs``).
 

@@ -235,7 +235,7 @@ class ColumnReportDisplay:
         Parameters
         ----------
         result : MMDTestResult
-            With a ``column_report`` (e.g. ``mmd_test(X, Y, explain=True)``).
+            With a ``column_report`` (e.g. ``mmd_test(X, Y, explain_columns=True)``).
         ax : matplotlib Axes, default=None
             Where to draw.
         max_columns : int or None, default=20

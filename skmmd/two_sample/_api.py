@@ -1,13 +1,17 @@
 """mmd_test: a fitted two-sample test's result in one call, like
 ``scipy.stats``."""
 
-from .._inference._explain import check_explain_options, second_pass_decision
+from .._inference._explain import (
+    check_explain_options,
+    report_columns,
+    second_pass_decision,
+)
 from ._aggregated import AggregatedMMDTest
 from ._mmd import MMDTest
 
 
 def mmd_test(
-    X, Y, *, transformer="auto", explain=False, columns=None, aggregate=False, **options
+    X, Y, *, transformer="auto", explain_columns=False, aggregate=False, **options
 ):
     """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
 
@@ -28,15 +32,14 @@ def mmd_test(
         categorical, missing values), else a :class:`RandomFourierSampler`,
         with the given ``random_state``; ``None``: the exact (quadratic-time)
         Gaussian kernel test; a list: the aggregated test over those maps.
-    explain : bool, default=False
-        Also test each column (group) (``MMDTest(explain_columns=...)``):
-        the result's ``column_report`` (see :meth:`MMDTest.explain`), and
-        ``pvalue`` / ``reject`` become the decision over the table and its
-        columns (``decision``; the table's alone is ``table_pvalue``).
-    columns : None, list or dict, default=None
-        The column groups of ``explain`` (None: every column alone).
-        ``columns``, ``correction`` and ``decision`` apply only with
-        ``explain=True``: without it they are an error.
+    explain_columns : bool, list or dict, default=False
+        Also test each column (True) or each group of columns (a list or a
+        dict of groups, as :meth:`MMDTest.explain`'s ``columns``), as
+        ``MMDTest(explain_columns=...)`` does: the result's
+        ``column_report``, and ``pvalue`` / ``reject`` become the decision
+        over the table and its columns (``decision``; the table's alone is
+        ``table_pvalue``). ``correction`` and ``decision`` apply only with
+        ``explain_columns``: without it they are an error.
     aggregate : bool, default=False
         Fit :class:`AggregatedMMDTest` instead, as :func:`hsic_test` and
         :func:`goodness_of_fit_test` do: with ``transformer="auto"`` a grid
@@ -56,7 +59,7 @@ def mmd_test(
         ``statistic``, ``pvalue``, ``null_distribution``, ``mmd2``,
         ``standard_error``, :meth:`~MMDTestResult.confidence_interval` and
         :meth:`~MMDTestResult.relevance_test`; unpacks as
-        ``statistic, pvalue``; with ``explain=True``, ``column_report``.
+        ``statistic, pvalue``; with ``explain_columns``, ``column_report``.
 
     See Also
     --------
@@ -77,7 +80,7 @@ def mmd_test(
     >>> bool(0 < low < statistic < high)
     True
     """
-    check_explain_options(explain, columns, options)
+    explain_columns = check_explain_options(explain_columns, options)
     single = not isinstance(transformer, list)
     if (
         aggregate
@@ -98,10 +101,9 @@ def mmd_test(
             )
         decision = options.pop("decision", None)
         test = AggregatedMMDTest(transformer, **options).fit(X, Y)
-        if explain:  # a second pass: one report for the aggregated kernels
-            report = test.explain(X, Y, columns=columns)
+        if explain_columns is not False:  # a second pass, for every kernel
+            report = test.explain(X, Y, columns=report_columns(explain_columns))
             second_pass_decision(test, report, decision)
         return test.result_
-    explain_columns = (True if columns is None else columns) if explain else False
     test = MMDTest(transformer, explain_columns=explain_columns, **options)
     return test.fit(X, Y).result_

@@ -12,6 +12,7 @@ from .._inference._corrections import CORRECTIONS
 from .._inference._explain import (
     needs_pandas,
     record_decision,
+    report_columns,
     second_pass_decision,
 )
 from .._tables._labels import is_dataframe
@@ -409,7 +410,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
     )
 
     def _columns(self):
-        return None if self.explain_columns is True else self.explain_columns
+        return report_columns(self.explain_columns)
 
     _column_maps = _report_maps
 

@@ -180,7 +180,7 @@ class MMDTestResult(KernelTestResult):
         Size of the second sample.
     column_report : ColumnReport or None, default=None
         The per-column report of ``explain`` when it was asked for with the
-        test (``mmd_test(..., explain=True)``): a
+        test (``mmd_test(..., explain_columns=True)``): a
         :class:`~skmmd.inspection.ColumnReport` (a plain DataFrame only with
         the meaning a report records in its ``attrs``).
 

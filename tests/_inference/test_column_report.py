@@ -18,7 +18,7 @@ def reports():
     X, Y = rng.normal(size=(300, 4)), rng.normal(size=(300, 4))
     Y[:, 2] += 1.0
     y = X[:, 1] + 0.3 * rng.normal(size=300)
-    options = {"explain": True, "n_resamples": 199, "random_state": 0}
+    options = {"explain_columns": True, "n_resamples": 199, "random_state": 0}
     return (
         mmd_test(X, Y, correction="fdr", **options).column_report,
         hsic_test(X, y, **options).column_report,

@@ -84,7 +84,7 @@ def test_html_report_of_many_moved_columns_names_the_first_20():
 
 def test_report_says_what_the_result_says(drifted):
     X, Y = drifted
-    result = mmd_test(X, Y, explain=True, n_resamples=199, random_state=0)
+    result = mmd_test(X, Y, explain_columns=True, n_resamples=199, random_state=0)
     page = self_contained(result.to_html(X, Y))
     assert result.reject
     moved = [
@@ -481,7 +481,7 @@ def test_report_headline_is_the_decision_and_counts_the_table(drifted):
     table's test joined with the columns'), and counts the moved columns
     the table marks."""
     X, Y = drifted
-    result = mmd_test(X, Y, explain=True, n_resamples=199, random_state=0)
+    result = mmd_test(X, Y, explain_columns=True, n_resamples=199, random_state=0)
     html = result.to_html(X, Y)
     verdict = self_contained(html).text["verdict"]
     assert result.reject and f"with p-value {result.pvalue:.3g}." in verdict

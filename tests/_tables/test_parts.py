@@ -167,12 +167,9 @@ def test_a_dataframe_s_test_compiles_one_small_loop_and_a_small_one_none():
                 and d.py_func.__module__.startswith("skmmd")
             )
         print(used())
-        mmd_test(table(2000, 3), table(2000, 3), explain=True, random_state=0)
-        print(used())
-        mmd_test(table(9000, 300), table(9000, 300), explain=True, random_state=0)
-        print(used())
-        mmd_test(table(9000, 600), table(9000, 600), explain=True, random_state=0)
-        print(used())
+        for n, m in [(2000, 3), (9000, 300), (9000, 600)]:
+            mmd_test(table(n, m), table(n, m), explain_columns=True, random_state=0)
+            print(used())
         """
     )
     out = subprocess.run(

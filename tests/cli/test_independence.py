@@ -128,7 +128,9 @@ def test_cli_independence_equals_hsic_test(dependence_table, capsys):
     args = ["independence", str(path), "--target", "spend", "--n-resamples", "99"]
     assert main([*args, "--explain", "--json"]) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
-    expected = hsic_test(table, "spend", explain=True, n_resamples=99, random_state=0)
+    expected = hsic_test(
+        table, "spend", explain_columns=True, n_resamples=99, random_state=0
+    )
     assert result["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     # The decision over the table and its columns (the union bound of the
     # table's p-value, 1/100, and the first step of maxT's).

@@ -19,12 +19,12 @@ def test_hsic_explain_flags_dependent_columns_of_a_wide_table():
     rng = np.random.default_rng(0)
     table = pd.DataFrame(rng.normal(size=(2000, 100))).add_prefix("c")
     table["target"] = table.c0 + table.c1**2 + rng.normal(size=2000)
-    report = skmmd.hsic_test(table, "target", explain=True, random_state=0)
+    report = skmmd.hsic_test(table, "target", explain_columns=True, random_state=0)
     flagged = report.column_report.query("adjusted_p_value <= 0.05").column
     assert sorted(flagged) == ["c0", "c1"]
     table = pd.DataFrame(rng.normal(size=(1500, 150))).add_prefix("x")
     table["target"] = np.sin(2 * table.x5) + table.x9.abs() + rng.normal(size=1500)
-    report = skmmd.hsic_test(table, "target", explain=True, random_state=0)
+    report = skmmd.hsic_test(table, "target", explain_columns=True, random_state=0)
     flagged = report.column_report.query("adjusted_p_value <= 0.05").column
     assert sorted(flagged) == ["x5", "x9"]
     assert report.column_report.z[:2].min() > 10

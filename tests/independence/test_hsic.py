@@ -457,7 +457,7 @@ def test_hsic_test_screens_a_table_against_its_target_column():
     )
     shift = table.city.map({"Kyiv": 0.0, "Lviv": 1.0, "Odesa": -1.0})
     table["spend"] = np.abs(table.age - 45) / 10 + shift + 0.5 * rng.normal(size=n)
-    result = skmmd.hsic_test(table, "spend", explain=True, random_state=0)
+    result = skmmd.hsic_test(table, "spend", explain_columns=True, random_state=0)
     report = result.column_report
     assert sorted(report.column) == ["age", "city", "noise"]  # not the target
     flagged = set(report.column[report.adjusted_p_value <= 0.05])
@@ -469,5 +469,7 @@ def test_hsic_test_screens_a_table_against_its_target_column():
     assert skmmd.hsic_test(table, "spend", random_state=0).column_report is None
     with pytest.raises(ValueError, match="y='price' names no column of X"):
         skmmd.hsic_test(table, "price")
-    with pytest.raises(ValueError, match="columns applies only with explain=True"):
+    only_age = skmmd.hsic_test(table, "spend", explain_columns=["age"], random_state=0)
+    assert list(only_age.column_report.column) == ["age"]
+    with pytest.raises(TypeError, match="columns"):  # the groups: explain_columns
         skmmd.hsic_test(table, "spend", columns=["age"])

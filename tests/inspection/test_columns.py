@@ -92,7 +92,7 @@ def test_column_report_display_one_bar_per_column_in_order(explained):
 
 
 def test_column_report_display_from_result_and_kwargs(shifted):
-    result = mmd_test(*shifted, explain=True, n_resamples=99, random_state=0)
+    result = mmd_test(*shifted, explain_columns=True, n_resamples=99, random_state=0)
     fig, ax = plt.subplots()
     display = ColumnReportDisplay.from_result(result, ax=ax, color="green")
     assert display.ax_ is ax

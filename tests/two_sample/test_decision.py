@@ -29,7 +29,7 @@ def test_a_moved_column_makes_the_decision_reject():
     """On main the table's p-value was the decision: p > 0.05 while the
     column report flagged c0 at adjusted p = 0.001."""
     X, Y = _one_moved_column()
-    result = skmmd.mmd_test(X, Y, explain=True, random_state=0)
+    result = skmmd.mmd_test(X, Y, explain_columns=True, random_state=0)
     report = result.column_report
     assert result.table_pvalue > 0.05
     assert list(report.column[report.moved]) == ["c0"]
@@ -53,7 +53,7 @@ def test_no_column_is_flagged_unless_the_decision_rejects():
     rng = np.random.default_rng(3)
     X, Y = rng.normal(size=(400, 8)), rng.normal(size=(400, 8))
     result = skmmd.mmd_test(
-        X, Y, explain=True, correction="none", n_resamples=199, random_state=0
+        X, Y, explain_columns=True, correction="none", n_resamples=199, random_state=0
     )
     report = result.column_report
     assert np.all(report.adjusted_p_value >= result.pvalue)
@@ -70,7 +70,12 @@ def test_a_second_pass_decides_by_the_union_bound(transformer):
     if transformer == "list":
         transformer = [skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)]
     result = skmmd.mmd_test(
-        X, Y, transformer=transformer, explain=True, n_resamples=199, random_state=0
+        X,
+        Y,
+        transformer=transformer,
+        explain_columns=True,
+        n_resamples=199,
+        random_state=0,
     )
     first_step = result.column_report.attrs["maxt_p_value"]
     assert result.pvalue == min(1.0, 2 * min(result.table_pvalue, first_step))
@@ -91,15 +96,17 @@ def test_the_decision_p_value_is_exact_on_exchangeable_rows():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"correction": "fdr"}, "correction applies only with explain=True"),
-        ({"decision": "table"}, "decision applies only with explain=True"),
-        ({"explain": "fdr"}, "explain=True, correction='fdr'"),
+        ({"correction": "fdr"}, "correction applies only with explain_columns"),
+        ({"decision": "table"}, "decision applies only with explain_columns"),
+        ({"explain_columns": "fdr"}, "explain_columns=True, correction='fdr'"),
+        ({"explain_columns": "age"}, "explain_columns must be True, False, a list"),
     ],
 )
 @pytest.mark.parametrize("function", [skmmd.mmd_test, skmmd.hsic_test])
 def test_options_of_the_column_report_need_explain(function, options, message):
-    """On main, ``correction="fdr"`` without explain did nothing and
-    ``explain="fdr"`` quietly used the family-wise correction."""
+    """A column report's option without ``explain_columns``, or a
+    correction's name as ``explain_columns``, is an error that names the
+    fix."""
     rng = np.random.default_rng(0)
     X, Y = rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):

@@ -40,7 +40,7 @@ def test_the_exact_test_reports_a_dataframes_columns_by_name():
     test = MMDTest(None, explain_columns=True, **options).fit(X, Y)
     assert sorted(test.column_report_["column"]) == ["a", "b", "c"]
     assert test.reject_ == (test.p_value_ <= test.alpha)
-    result = skmmd.mmd_test(X, Y, transformer=None, explain=True, **options)
+    result = skmmd.mmd_test(X, Y, transformer=None, explain_columns=True, **options)
     assert result.pvalue == test.p_value_
     pd.testing.assert_frame_equal(result.column_report, test.column_report_)
     # Groups by name, the pooled sample with labels, and explain itself.
@@ -60,7 +60,7 @@ def test_three_shifted_columns_are_flagged_in_a_wide_table(m):
     by 0.4 standard deviations are flagged, and only they (on main, their
     adjusted p-values were 0.172 at 200 columns)."""
     X, Y = _shifted(2000, m)
-    report = skmmd.mmd_test(X, Y, explain=True, random_state=0).column_report
+    report = skmmd.mmd_test(X, Y, explain_columns=True, random_state=0).column_report
     flagged = report.loc[report.adjusted_p_value <= 0.05, "column"]
     assert sorted(flagged) == ["0", "1", "2"]
     assert report.attrs["correction"] == "fwer"
@@ -111,7 +111,7 @@ def test_partial_fit_report_equals_fit_with_a_fixed_map():
 
 def test_fdr_report_flags_at_least_the_fwer_report():
     X, Y = _shifted(1000, 60, moved=6, shift=0.25)
-    base = {"explain": True, "n_resamples": 199, "random_state": 0}
+    base = {"explain_columns": True, "n_resamples": 199, "random_state": 0}
     fwer = skmmd.mmd_test(X, Y, **base).column_report
     fdr = skmmd.mmd_test(X, Y, correction="fdr", **base).column_report
     assert fdr.attrs["correction"] == "fdr"

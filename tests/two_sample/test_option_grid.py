@@ -3,8 +3,9 @@
 The grid: the estimators (``MMDTest``, ``AggregatedMMDTest``) and the
 function (``mmd_test``), on a numeric DataFrame, a DataFrame with a text
 column and an array, crossed with the kernel (the exact ``transformer=None``
-or the default features ``"auto"``), the column report (``explain_columns``,
-``explain=``; the aggregated estimator's ``explain`` method), aggregation,
+or the default features ``"auto"``), the column report (``explain_columns``
+of the estimator and the function; the aggregated estimator's ``explain``
+method), aggregation,
 the calibration and ``block_size``. A combination either runs (a p-value in
 (0, 1] and ``reject == (p <= alpha)``) or raises the error that
 ``REFUSALS`` lists for it, whose message names the option; a combination
@@ -112,7 +113,7 @@ def _run(combination):
             X,
             Y,
             transformer=kernel,
-            explain=explain,
+            explain_columns=explain,
             aggregate=aggregate,
             calibration=calibration,
             **options,
