@@ -3,7 +3,9 @@
 "Is this sample normal?" with the parameters estimated: ``goodness_of_fit_test(x,
 family, known_params=...)`` (a parametric bootstrap that refits the family on
 every resample) and scipy's Monte Carlo test with the Anderson-Darling
-statistic, which refits too, on the same draws:
+statistic, which refits too, on the same draws (``--scipy``; ``--anderson``:
+scipy's ``anderson``, the same statistic against Stephens' tables, for the
+normal and the exponential):
 
 - ``--level``: rejection rate at alpha = 0.05 of the composite normal
   (location and scale estimated), exponential (scale; location 0), gamma
@@ -116,6 +118,16 @@ def scipy_ad(x, family, known, seed, n_mc_samples=9999):
         ).pvalue
 
 
+def scipy_anderson(x, family, known, seed):
+    """scipy's ``anderson``: the Anderson-Darling test with estimated
+    parameters, its p-value interpolated in Stephens' tables (the normal's
+    location and scale; the exponential's scale, its location 0)."""
+    dist = {stats.norm: "norm", stats.expon: "expon"}[family]
+    if dist == "expon" and known != {"loc": 0.0}:
+        raise ValueError("anderson's exponential has its location at 0")
+    return stats.anderson(np.ravel(x), dist=dist, method="interpolate").pvalue
+
+
 def methods(args):
     out = {}
     if not args.only_scipy:
@@ -130,6 +142,8 @@ def methods(args):
         )
     if args.scipy:
         out["scipy AD"] = lambda x, f, k, s: scipy_ad(x, f, k, s, args.scipy_mc)
+    if args.anderson:
+        out["scipy anderson"] = scipy_anderson
     return out
 
 
@@ -322,6 +336,11 @@ def timing(args, n=1000):
 def _options(parser):
     parser.add_argument("--sizes", nargs="*", type=int, default=[300])
     parser.add_argument("--scipy", action="store_true", help="also scipy's AD test")
+    parser.add_argument(
+        "--anderson",
+        action="store_true",
+        help="also scipy's anderson (tabulated critical values at 0.05)",
+    )
     parser.add_argument(
         "--aggregated",
         action="store_true",
