@@ -72,6 +72,9 @@ default="auto"
         a fixed law; for a family fit to the rows, twice the median (a fit
         matches the law's lowest-order features, so what is left of a
         misfit is in tails and skewness, which a wider kernel weighs more).
+        With ``transformer="auto"``, a location-scale family on the line
+        (one column) adds a Gaussian kernel of bandwidth 0.5 on the rows'
+        probability-integral transform (see :ref:`composite_null`).
     n_frequencies : int, default=128
         Frequencies of ``"auto"``, each giving a cosine and a sine feature;
         the Stein features number ``2 n_frequencies d``.
