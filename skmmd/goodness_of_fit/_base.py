@@ -313,18 +313,18 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     def _exact(self):
         return False
 
-    def _pit(self, sampler, fit_rows, rng):
-        """The features of the kernel on the rows' probability-integral
-        transform that the default kernel (``transformer`` and
-        ``bandwidth`` "auto") adds for a location-scale family on the line
-        (:mod:`._maps`); else None."""
+    def _adds_pit(self):
+        """Whether the default kernel (``transformer`` and ``bandwidth``
+        "auto") of a location-scale family on the line adds a kernel on the
+        rows' probability-integral transform (:mod:`._maps`)."""
         default = ("auto", "auto")
-        if (
-            getattr(self, "transformer", None),
-            getattr(self, "bandwidth", None),
-        ) != default:
-            return None
-        if not isinstance(self._score, PitScore):
+        kernel = (getattr(self, "transformer", None), getattr(self, "bandwidth", None))
+        return kernel == default and isinstance(self._score, PitScore)
+
+    def _pit(self, sampler, fit_rows, rng):
+        """The features of the kernel on the probability-integral transform
+        where :meth:`_adds_pit`, else None."""
+        if not self._adds_pit():
             return None
         seed = rng.randint(np.iinfo(np.int32).max)
         return pit_sampler(sampler, self._score, fit_rows, seed)

@@ -102,7 +102,8 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         xi = stein_features(X, S, self.frequencies)
         if self.pit is None:
             return xi
-        return np.hstack([xi, A * stein_features(U, S / A, self.pit.random_weights_)])
+        W = self.pit.random_weights_
+        return np.hstack([xi, A * stein_features(U, S / A, W)])
 
     def add_sums(self, X, S, U, A, groups, sums, squares):
         """Add the Stein features of the rows ``X`` (their score ``S``, and
@@ -113,19 +114,17 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         if self.pit is None:
             add_stein_unit_sums(Z, S, self.frequencies, groups, sums, squares)
             return
-        # The kernel on u: features A phi(u), score S / A, so that the fused
-        # sums' gradient term is sum_i A_i phi'(u_i); the squared norms
-        # s^2 + A^2 ||W||^2 / L added here (the fused ones are of xi / A).
-        G, w, W = sums.shape[0], self._width, self.pit.random_weights_
+        # Each kernel's sums apart (a column block of sums is no view of
+        # the fused sums' shape), the kernel on u's gradient terms weighted
+        # by the density, the chain rule's du/dz.
+        G, w = sums.shape[0], self._width
         parts = np.zeros((2, G, w))
         add_stein_unit_sums(Z, S, self.frequencies, groups, parts[0], squares)
-        add_stein_unit_sums(
-            self.pit.transform(U) * A, S / A, W, groups, parts[1], np.zeros(G)
-        )
+        W = self.pit.random_weights_
+        Z = self.pit.transform(U)
+        add_stein_unit_sums(Z, S, W, groups, parts[1], squares, weights=A[:, 0])
         sums[:, :w] += parts[0]
         sums[:, w:] += parts[1]
-        norms = (S * S).sum(axis=1) + (A * A).sum(axis=1) * (W * W).sum() / W.shape[1]
-        squares += np.bincount(groups, weights=norms, minlength=G)
 
     def grouped_sums(self, X, groups, n_groups, out=None):
         """The Stein features of ``X`` summed per group, and their squared

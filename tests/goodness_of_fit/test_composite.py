@@ -55,19 +55,26 @@ def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
 
 def test_the_default_kernel_of_a_location_scale_family_reads_the_pit_too():
     """A location-scale family on the line, one column, the default kernel:
-    a kernel on the rows' probability-integral transform is added (twice
-    the features); a bandwidth or a transformer given, a fixed law, or two
-    columns: the one kernel asked for."""
+    a kernel on the rows' probability-integral transform is added, the two
+    sharing the frequencies; a bandwidth or a transformer given, a fixed
+    law, or two columns: the one kernel asked for."""
     x = np.random.default_rng(2).normal(size=(120, 2))
 
-    def width(model, X, **options):
+    def stein_map(model, X, **options):
         test = KernelSteinTest(model, n_resamples=5, random_state=0, **options)
-        return test.fit(X)._stream.transformers[0]._n_features_out
+        return test.fit(X)._stream.transformers[0]
 
-    assert width(stats.norm, x[:, 0]) == 2 * width(stats.norm, x[:, 0], bandwidth=2.0)
-    assert width(stats.norm(), x[:, 0]) == width(stats.norm, x[:, 0], bandwidth=2.0)
-    assert width(stats.norm, x) == 2 * width(stats.norm, x[:, 0], bandwidth=2.0)
-    assert width(stats.expon, np.exp(x[:, 0]), known_params={"loc": 0}) == 256
+    default = stein_map(stats.norm, x[:, 0])
+    assert default.pit is not None and default._n_features_out == 256
+    assert default.pit.bandwidth_ == 0.5
+    for model, X, options in (
+        (stats.norm, x[:, 0], {"bandwidth": 2.0}),
+        (stats.norm(), x[:, 0], {}),
+        (stats.expon, np.exp(x[:, 0]), {"known_params": {"loc": 0}}),
+        (stats.norm, x, {}),
+    ):
+        one = stein_map(model, X, **options)
+        assert one.pit is None and one._n_features_out == 256 * X.ndim
 
 
 def test_a_location_scale_family_s_statistic_does_not_see_its_location_and_scale():
