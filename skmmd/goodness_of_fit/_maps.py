@@ -17,6 +17,7 @@ import numpy as np
 from sklearn.frozen import FrozenEstimator
 
 from .._utils import _budgets
+from .._utils._compat import standard_cdf_pdf
 from ..kernel_approximation import RandomFourierSampler
 from ..statistics._stein import add_stein_unit_sums, stein_features
 
@@ -30,24 +31,26 @@ _TINY = 1e-300
 
 
 class PitScore:
-    """The score of a law on the line (a :class:`~._models.ModelScore`)
-    whose rows also have a probability-integral transform: ``transform(X)``,
-    the law's ``cdf``, and ``density(X)``, its ``pdf`` (one column)."""
+    """The score of a standard law on the line, location 0 and scale 1 (a
+    :class:`~._models.ModelScore`), whose rows also have a
+    probability-integral transform: ``transform(X)``, the law's ``cdf``,
+    and ``density(X)``, its ``pdf`` (one column)."""
 
     line = None
 
     def __init__(self, score, law):
         self.score, self.law = score, law
         self.dim, self.name = score.dim, score.name
+        self._cdf, self._pdf = standard_cdf_pdf(law)
 
     def __call__(self, X):
         return self.score(X)
 
     def transform(self, X):
-        return self.law.cdf(X)
+        return self._cdf(X)
 
     def density(self, X):
-        return np.maximum(self.law.pdf(X), _TINY)
+        return np.maximum(self._pdf(X), _TINY)
 
 
 def stein_inputs(score, X):
