@@ -22,37 +22,14 @@ from .._utils._jit import njit
 
 
 @njit(cache=True, fastmath={"contract"})
-def _add_unit_sums(Z, S, W, groups, U, q, cs):
+def _add_unit_sums(Z, S, A, W, groups, U, q, cs):
     """Add each row's Stein features (from its features ``Z = L^{-1/2} [cos,
-    sin]`` and score ``S``) to its group's ``U[g]`` (2, d, L), their squared
-    scores to ``q[g]``; ``cs[g]`` collects the group's sums of ``Z`` for the
-    terms in ``W``, added once per group. Serial (each entry gets its rows in
+    sin]``, score ``S`` and gradient weight ``A``) to its group's ``U[g]``
+    (2, d, L), their squared scores to ``q[g]``; ``cs[g]`` collects the
+    group's sums of ``A[i] Z[i]`` for the terms in ``W``, added once per
+    group. Serial (each entry gets its rows in
     order, whatever the threads); the innermost loop runs over the ``L``
     frequencies, contiguous in ``Z`` and ``U``."""
-    n, d = S.shape
-    L = W.shape[1]
-    for i in range(n):
-        g = groups[i]
-        for j in range(L):
-            cs[g, 0, j] += Z[i, j]
-            cs[g, 1, j] += Z[i, L + j]
-        for k in range(d):
-            s = S[i, k]
-            q[g] += s * s
-            for j in range(L):
-                U[g, 0, k, j] += s * Z[i, j]
-                U[g, 1, k, j] += s * Z[i, L + j]
-    for g in range(U.shape[0]):
-        for k in range(d):
-            for j in range(L):
-                U[g, 0, k, j] -= cs[g, 1, j] * W[k, j]
-                U[g, 1, k, j] += cs[g, 0, j] * W[k, j]
-
-
-@njit(cache=True, fastmath={"contract"})
-def _add_weighted_unit_sums(Z, S, A, W, groups, U, q, cs):
-    """:func:`_add_unit_sums` with each row's gradient term weighted by
-    ``A[i]``: ``cs[g]`` collects the group's sums of ``A[i] Z[i]``."""
     n, d = S.shape
     L = W.shape[1]
     for i in range(n):
@@ -107,13 +84,12 @@ def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares, weights=No
     cs = np.zeros((G, 2, L))
     groups = np.ascontiguousarray(groups, dtype=np.int64)
     Z = np.ascontiguousarray(Z, np.float64)
-    if weights is None:
-        _add_unit_sums(Z, S, W, groups, U, squares, cs)
-        counts = np.bincount(groups, minlength=G)
+    if weights is None:  # (1.0 * z is z: the same sums as without weights)
+        A, counts = np.ones(S.shape[0]), np.bincount(groups, minlength=G)
     else:
         A = np.ascontiguousarray(weights, dtype=np.float64)
-        _add_weighted_unit_sums(Z, S, A, W, groups, U, squares, cs)
         counts = np.bincount(groups, weights=A * A, minlength=G)
+    _add_unit_sums(Z, S, A, W, groups, U, squares, cs)
     squares += counts * (float((W * W).sum()) / L)
     return sums, squares
 
