@@ -25,8 +25,9 @@ from ..statistics._stein import add_stein_unit_sums, stein_features
 # (u in (0, 1), uniform under the null: a fixed scale, not the rows').
 PIT_WIDTH = 0.5
 
-# The smallest density a row's features are weighted by (the score is divided
-# by it: finite for any |z| < 1e8, and a standardized |z| is below sqrt(n)).
+# The smallest density a row's features are weighted by (SteinMap.transform
+# divides the score by it: finite for any |z| < 1e8, and a standardized |z|
+# is below sqrt(n)).
 _TINY = 1e-300
 
 
