@@ -3,7 +3,9 @@
 "Is this sample normal?" with the parameters estimated: ``goodness_of_fit_test(x,
 family, known_params=...)`` (a parametric bootstrap that refits the family on
 every resample) and scipy's Monte Carlo test with the Anderson-Darling
-statistic, which refits too, on the same draws:
+statistic, which refits too, on the same draws (``--scipy``; ``--anderson``:
+scipy's ``anderson``, the same statistic against Stephens' tables, for the
+normal and the exponential):
 
 - ``--level``: rejection rate at alpha = 0.05 of the composite normal
   (location and scale estimated), exponential (scale; location 0), gamma
@@ -26,7 +28,9 @@ statistic, which refits too, on the same draws:
   CPU, medians over ``--reps`` datasets;
 - ``--time``: one test of each at n = 1000 on normal rows, each at its
   defaults (skmmd: ``n_resamples="auto"``; scipy: 9999 Monte Carlo
-  samples), and each with 999, alternated ``--reps`` times.
+  samples), and each with 999 (``--time-defaults``: the defaults alone),
+  alternated on ``--reps`` samples and ``--near`` more whose p-value is
+  near alpha; wall and CPU time, with the load average.
 
 Each line is one cell: the rejection rate over ``--reps`` draws with its
 95 % Wilson interval (``--shard I K`` and ``--aggregate`` as in
@@ -36,12 +40,14 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
     python benchmarks/bench_gof_scipy.py --power --reps 500 --sizes 100 300 --scipy
     python benchmarks/bench_gof_scipy.py --multivariate --reps 300
     python benchmarks/bench_gof_scipy.py --time --reps 5
+    python benchmarks/bench_gof_scipy.py --time --time-defaults --reps 20 --near 5
     python benchmarks/bench_gof_scipy.py --edges --reps 1000 --sizes 150 \
         --n-resamples auto
     python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 3 \
         --dims 2 --n-resamples auto
 """
 
+import os
 import time
 import warnings
 
@@ -116,6 +122,16 @@ def scipy_ad(x, family, known, seed, n_mc_samples=9999):
         ).pvalue
 
 
+def scipy_anderson(x, family, known, seed):
+    """scipy's ``anderson``: the Anderson-Darling test with estimated
+    parameters, its p-value interpolated in Stephens' tables (the normal's
+    location and scale; the exponential's scale, its location 0)."""
+    dist = {stats.norm: "norm", stats.expon: "expon"}[family]
+    if dist == "expon" and known != {"loc": 0.0}:
+        raise ValueError("anderson's exponential has its location at 0")
+    return stats.anderson(np.ravel(x), dist=dist, method="interpolate").pvalue
+
+
 def methods(args):
     out = {}
     if not args.only_scipy:
@@ -130,6 +146,8 @@ def methods(args):
         )
     if args.scipy:
         out["scipy AD"] = lambda x, f, k, s: scipy_ad(x, f, k, s, args.scipy_mc)
+    if args.anderson:
+        out["scipy anderson"] = scipy_anderson
     return out
 
 
@@ -288,10 +306,26 @@ def mixture_time(args, n=400):
         )
 
 
+def near_alpha(args, n, count):
+    """``count`` normal samples of n rows whose p-value is near alpha
+    (skmmd's, with 199 resamples, in [0.02, 0.12]): the calls that draw the
+    most resamples."""
+    found, r = [], 10**6
+    while len(found) < count:
+        x = np.random.default_rng([args.seed, r]).normal(size=n)
+        if 0.02 <= ours(x, stats.norm, {}, r, 199) <= 0.12:
+            found.append(x)
+        r += 1
+    return found
+
+
 def timing(args, n=1000):
     """Seconds per test at n, alternated: skmmd and scipy's Anderson-Darling
     test at their defaults (skmmd: n_resamples="auto"; scipy: 9999 samples),
-    and each with 999."""
+    and each with 999 (``--time-defaults``: the defaults alone), on
+    ``--reps`` normal samples and ``--near`` more whose p-value is near
+    alpha. Wall and CPU time (one thread: the CPU time is the wall time of
+    an idle machine), their ratios per sample, and the load average."""
     x0 = np.random.default_rng(args.seed).normal(size=n)
     ours(x0, stats.norm, {}, 0)  # compiled kernels loaded, as in a session
     runs = {
@@ -302,26 +336,48 @@ def timing(args, n=1000):
         "scipy AD (9999 samples)": lambda x, r: scipy_ad(x, stats.norm, {}, r),
         "scipy AD (999 samples)": lambda x, r: scipy_ad(x, stats.norm, {}, r, 999),
     }
-    seconds = {k: [] for k in runs}
-    for r in range(args.reps):
-        x = np.random.default_rng([args.seed, r]).normal(size=n)
+    if args.time_defaults:
+        defaults = ('skmmd (n_resamples="auto", default)', "scipy AD (9999 samples)")
+        runs = {k: runs[k] for k in defaults}
+    samples = [
+        np.random.default_rng([args.seed, r]).normal(size=n) for r in range(args.reps)
+    ]
+    samples += near_alpha(args, n, args.near)
+    wall, cpu, pvalues = {k: [] for k in runs}, {k: [] for k in runs}, []
+    for r, x in enumerate(samples):
         for name, run in runs.items():
-            start = time.perf_counter()
-            run(x, r)
-            seconds[name].append(time.perf_counter() - start)
-    base = np.array(seconds["scipy AD (9999 samples)"])
-    for name, values in seconds.items():
-        ratio = base / np.array(values)
-        print(
-            f"time n={n} {name}: median {np.median(values):.3f} s, scipy / it "
-            f"{np.median(ratio):.1f}x (pairs {np.min(ratio):.1f}-{np.max(ratio):.1f})",
-            flush=True,
-        )
+            start, start_cpu = time.perf_counter(), time.process_time()
+            p = run(x, r)
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
+            if name.startswith("skmmd (n_"):
+                pvalues.append(p)
+    print(
+        f"time n={n}: {len(samples)} samples, skmmd p-values "
+        f"{np.round(np.sort(pvalues), 3).tolist()}; load average "
+        f"{np.round(os.getloadavg(), 1).tolist()}",
+        flush=True,
+    )
+    for clock, seconds in (("wall", wall), ("CPU", cpu)):
+        base = np.array(seconds["scipy AD (9999 samples)"])
+        for name, values in seconds.items():
+            ratio = base / np.array(values)
+            print(
+                f"time n={n} {name} ({clock}): median {np.median(values):.3f} s, "
+                f"scipy / it {np.median(ratio):.1f}x (min {np.min(ratio):.1f}, "
+                f"max {np.max(ratio):.1f})",
+                flush=True,
+            )
 
 
 def _options(parser):
     parser.add_argument("--sizes", nargs="*", type=int, default=[300])
     parser.add_argument("--scipy", action="store_true", help="also scipy's AD test")
+    parser.add_argument(
+        "--anderson",
+        action="store_true",
+        help="also scipy's anderson (tabulated critical values at 0.05)",
+    )
     parser.add_argument(
         "--aggregated",
         action="store_true",
@@ -342,6 +398,12 @@ def _options(parser):
         help="also the median bandwidth (a family's default is twice it)",
     )
     parser.add_argument("--scipy-mc", type=int, default=9999)
+    parser.add_argument(
+        "--near", type=int, default=0, help="--time: samples with p near alpha"
+    )
+    parser.add_argument(
+        "--time-defaults", action="store_true", help="--time: the defaults alone"
+    )
     parser.add_argument("--blobs", nargs="*", type=int, default=[3, 4])
     parser.add_argument("--dims", nargs="*", type=int, default=[2, 5])
 

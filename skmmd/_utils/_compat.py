@@ -63,6 +63,7 @@ __all__ = [
     "StrOptions",
     "fit_context",
     "frozen_parameters",
+    "standard_cdf_pdf",
     "n_features_out",
     "validate_data",
     "validate_parameter_constraints",
@@ -74,6 +75,20 @@ def frozen_parameters(frozen):
     """``(shapes, loc, scale)`` of a frozen scipy.stats law, as scipy itself
     parses its arguments (positional or keyword, defaults filled in)."""
     return frozen.dist._parse_args(*frozen.args, **frozen.kwds)
+
+
+def standard_cdf_pdf(frozen):
+    """``(cdf, pdf)`` of a frozen continuous scipy.stats law at location 0
+    and scale 1 on the whole line, as functions of an array inside its
+    support: scipy's own ``_cdf`` and ``_pdf`` with its shapes, the values
+    its public ``cdf`` and ``pdf`` return there, without their per-call
+    argument checks (which cost a composite test's resample more than the
+    values do)."""
+    shapes, loc, scale = frozen_parameters(frozen)
+    if loc != 0 or scale != 1:
+        raise ValueError(f"a standard law has loc 0 and scale 1; got {loc}, {scale}.")
+    dist = frozen.dist
+    return (lambda x: dist._cdf(x, *shapes)), (lambda x: dist._pdf(x, *shapes))
 
 
 def n_features_out(transformer):

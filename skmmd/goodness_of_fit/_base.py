@@ -1,5 +1,5 @@
 """What the goodness-of-fit tests share: the rows' Stein features as the
-pipeline's map (:class:`SteinMap`), the checked rows, the features fit on (a
+pipeline's maps (:class:`~._maps.SteinMap`), the checked rows, the features fit on (a
 subsample of) them, the stream of ``fit``, ``partial_fit`` and dask, and the
 multiplier bootstrap of its unit sums in the one calibration loop. Each test
 says which Fourier maps it streams (``_samplers``) and what it makes of
@@ -10,7 +10,6 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
-from sklearn.frozen import FrozenEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
@@ -46,13 +45,12 @@ from .._utils._compat import (
     is_fitted,
     validate_data,
 )
-from ..kernel_approximation import RandomFourierSampler
 from ..kernels import median_bandwidth
 from ..statistics._mean_norm import MultiplierParts
-from ..statistics._stein import add_stein_unit_sums, stein_features
 from ._chains import chain_rows, is_chains
 from ._composite import RefitParts, family_of, refit_statistics, resampled_refits
 from ._edges import edge_conditioned
+from ._maps import PitScore, SteinMap, pit_sampler
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
 
@@ -61,54 +59,6 @@ from ._results import KernelSteinTestResult
 # scale) to zero, so a misfit left is of higher order (tails, skewness),
 # which a wider kernel weighs more than the median's.
 COMPOSITE_WIDTH = 2.0
-
-
-class SteinMap:
-    """The pipeline's map: rows -> their Stein features (:func:`~skmmd.statistics.\
-_stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
-    cosines and sines and a model's score."""
-
-    def __init__(self, sampler, score):
-        if isinstance(sampler, FrozenEstimator):  # a sampler fitted elsewhere
-            sampler = sampler.estimator
-        if not (
-            isinstance(sampler, RandomFourierSampler)
-            and sampler.feature == "cos_sin"
-            and sampler.n_components % 2 == 0
-        ):
-            raise TypeError(
-                "transformer must be a RandomFourierSampler with feature='cos_sin' "
-                "and an even n_components (the Stein features need the gradient "
-                f"of every feature); got {sampler!r}."
-            )
-        self.sampler, self.score = sampler, score
-        self.frequencies = sampler.random_weights_
-        self._n_features_out = 2 * self.frequencies.size
-
-    def transform(self, X):
-        X = np.asarray(X, dtype=np.float64)
-        return stein_features(X, self.score(X), self.frequencies)
-
-    def grouped_sums(self, X, groups, n_groups, out=None):
-        """The Stein features of ``X`` summed per group, and their squared
-        norms, without storing them (the pipeline's fused per-unit sums,
-        :meth:`skmmd._inference._streaming.HostRows.grouped_sums`): rows in
-        blocks whose features take at most ``_budgets.CHUNK_ENTRIES``
-        entries, so memory is bounded whatever the chunk."""
-        X = np.asarray(X, dtype=np.float64)
-        if out is None:
-            out = (np.zeros((n_groups, self._n_features_out)), np.zeros(n_groups))
-        step = max(1, _budgets.CHUNK_ENTRIES // self.sampler.n_components)
-        for lo in range(0, X.shape[0], step):
-            x = X[lo : lo + step]
-            add_stein_unit_sums(
-                self.sampler.transform(x),
-                self.score(x),
-                self.frequencies,
-                groups[lo : lo + step],
-                *out,
-            )
-        return out
 
 
 # The parameters every goodness-of-fit test has: the calibration loop's, the
@@ -306,7 +256,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         # The law and rows of the statistic (standardized by the fit, or the
         # rows above an edge conditioned on: the family's construction).
         self._fitted_law, X = family.tested(X, self.model_)
-        self._score = model_score(self._fitted_law)
+        self._score = family.read_by(model_score(self._fitted_law), self._fitted_law)
         family.check_ends(self._fitted_law)  # before the bootstrap starts
         line = self._score.line
         if line is not None and line.outside(X).size:
@@ -337,7 +287,10 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             rows,
             self._fitted_law,
             lambda laws, samples: refit_statistics(
-                self._stream.transformers, model_score, laws, samples
+                self._stream.transformers,
+                lambda law: self._family.read_by(model_score(law), law),
+                laws,
+                samples,
             ),
         )
         return resampled_refits(refits, **options)
@@ -359,13 +312,29 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
     def _exact(self):
         return False
 
+    def _adds_pit(self):
+        """Whether the default kernel (``transformer`` and ``bandwidth``
+        "auto") of a location-scale family on the line adds a kernel on the
+        rows' probability-integral transform (:mod:`._maps`)."""
+        default = ("auto", "auto")
+        kernel = (getattr(self, "transformer", None), getattr(self, "bandwidth", None))
+        return kernel == default and isinstance(self._score, PitScore)
+
+    def _pit(self, sampler, fit_rows, rng):
+        """The features of the kernel on the probability-integral transform
+        where :meth:`_adds_pit`, else None."""
+        if not self._adds_pit():
+            return None
+        seed = rng.randint(np.iinfo(np.int32).max)
+        return pit_sampler(sampler, self._score, fit_rows, seed)
+
     def _start(self, engine, fit_rows, train, seed, rng):
         """Fit the test's samplers on ``fit_rows`` (learned ones on the
         training rows ``train``) and open the stream."""
         samplers = self._samplers(
             np.asarray(fit_rows, dtype=np.float64), train, seed, rng
         )
-        maps = [SteinMap(s, self._score) for s in samplers]
+        maps = [SteinMap(s, self._score, self._pit(s, fit_rows, rng)) for s in samplers]
         self._seed = seed
         widths = [m._n_features_out for m in maps]
         ordered = self._block_size_in_effect() is not None

@@ -29,7 +29,7 @@ from sklearn.base import clone
 from .._inference._multiplier import resampled
 from .._utils import _budgets
 from .._utils._compat import frozen_parameters, is_fitted
-from ..statistics._stein import add_stein_unit_sums
+from ._maps import PitScore, stein_inputs
 from ._mixtures import em_refit
 
 
@@ -52,6 +52,11 @@ class Family:
     def check_ends(self, law):
         """Refuse, before the bootstrap, a support whose end a refit can
         move onto a row: none here."""
+
+    def read_by(self, score, law):
+        """The score the test's maps read for the tested law ``law`` (its
+        :class:`~._models.ModelScore` ``score``): here ``score`` itself."""
+        return score
 
 
 class ScipyFamily(Family):
@@ -101,7 +106,7 @@ class ScipyFamily(Family):
         self.fitted, self.guessed = given["fit_params"], given["guessed_params"]
         self.name = f"scipy.stats.{dist.name}"
         self._first = None
-        self.standardizes = None  # decided at the first fit
+        self.standardizes = self.pit = None  # decided at the first fit
 
     def tested(self, X, law):
         """The rows standardized by the fit, against the standard member
@@ -111,10 +116,17 @@ class ScipyFamily(Family):
             low, high = law.support()
             free = {"loc", "scale"} - set(self.known)
             self.standardizes = bool(free) and np.isinf(low) and np.isinf(high)
+            self.pit = self.standardizes and np.shape(X)[1] == 1
         if not self.standardizes:
             return law, X
         shapes, loc, scale = frozen_parameters(law)
         return self.member((*shapes, 0.0, 1.0)), (X - loc) / scale
+
+    def read_by(self, score, law):
+        """The score of the standard member, read by the maps with the
+        rows' probability-integral transform (:class:`~._maps.PitScore`)
+        where the rows are standardized and of one column; else ``score``."""
+        return PitScore(score, law) if self.pit else score
 
     def member(self, params):
         """The family's member of ``params`` (shapes, loc, scale), a copy
@@ -372,7 +384,7 @@ class RefitParts:
 def refit_statistics(maps, score_of, laws, samples):
     """The statistic of each of ``samples`` (arrays of rows) against its
     law in ``laws`` (its score ``score_of(law)``), with each of a test's
-    feature ``maps`` (its :class:`~._base.SteinMap`): a composite null's
+    feature ``maps`` (its :class:`~._maps.SteinMap`): a composite null's
     rows and resamples, shape (b,) for one map, (b, K) for a grid. The
     samples are stacked and mapped in chunks, each sample's Stein features
     summed by the pipeline's own per-unit sums, a sample a unit: one map
@@ -394,7 +406,7 @@ def refit_statistics(maps, score_of, laws, samples):
     counts as +inf, at least as extreme as the rows', so the p-value can
     only grow (the ends a free parameter moves are refused before the
     bootstrap starts: ``Family.check_ends``)."""
-    rows, scores, on_line, kept = [], [], False, []
+    rows, inputs, on_line, kept = [], [], False, []
     for b, (law, sample) in enumerate(zip(laws, samples)):
         score = score_of(law)
         if score.line is not None:
@@ -402,24 +414,29 @@ def refit_statistics(maps, score_of, laws, samples):
                 continue
             sample, on_line = score.line.forward(sample), True
         rows.append(sample)
-        scores.append(score(sample))
+        inputs.append(stein_inputs(score, sample))
         kept.append(b)
     n = samples[0].shape[0]
     if not kept:
         return _unmapped(maps, len(samples), kept, [])
-    rows, scores = np.vstack(rows), np.vstack(scores)
+    rows = np.vstack(rows)
+    S, U, A = (None if parts[0] is None else np.vstack(parts) for parts in zip(*inputs))
     groups = np.repeat(np.arange(len(kept)), n)
     out = []
     for stein in maps:
-        sampler = stein.sampler
         sums = np.zeros((len(kept), stein._n_features_out))
         squares = np.zeros(len(kept))
-        step = max(1, _budgets.CHUNK_ENTRIES // sampler.n_components)
+        step = stein.step()
         for lo in range(0, rows.shape[0], step):  # memory bounded by a chunk
             chunk = slice(lo, lo + step)
-            Z = sampler.transform(rows[chunk])
-            add_stein_unit_sums(
-                Z, scores[chunk], stein.frequencies, groups[chunk], sums, squares
+            stein.add_sums(
+                rows[chunk],
+                S[chunk],
+                None if U is None else U[chunk],
+                None if A is None else A[chunk],
+                groups[chunk],
+                sums,
+                squares,
             )
         squared = np.einsum("ij,ij->i", sums, sums)
         out.append((squared - squares if on_line else squared) / n)

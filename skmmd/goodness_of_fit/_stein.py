@@ -72,9 +72,14 @@ default="auto"
         a fixed law; for a family fit to the rows, twice the median (a fit
         matches the law's lowest-order features, so what is left of a
         misfit is in tails and skewness, which a wider kernel weighs more).
+        With ``transformer="auto"``, a location-scale family on the line
+        (one column) adds a Gaussian kernel of bandwidth 0.5 on the rows'
+        probability-integral transform (see :ref:`composite_null`).
     n_frequencies : int, default=128
         Frequencies of ``"auto"``, each giving a cosine and a sine feature;
-        the Stein features number ``2 n_frequencies d``.
+        the Stein features number ``2 n_frequencies d`` (half of them each
+        kernel's where a kernel on the probability-integral transform is
+        added: see ``bandwidth``).
     n_resamples : int or "auto", default="auto"
         Bootstrap draws ``B``. ``"auto"``: drawn in batches, stopped as soon
         as the decision at ``alpha`` is known, at most 999 (see
@@ -315,9 +320,12 @@ default="auto"
 
     def _samplers(self, fit_rows, train, seed, rng):
         if self.transformer == "auto":
+            # With a kernel on the probability-integral transform added, the
+            # two kernels share the frequencies: the test's width is kept.
+            half = max(1, self.n_frequencies // 2) if self._adds_pit() else None
             sampler = RandomFourierSampler(
                 bandwidth=self._bandwidth(fit_rows, seed),
-                n_components=2 * self.n_frequencies,
+                n_components=2 * (half or self.n_frequencies),
                 random_state=rng.randint(np.iinfo(np.int32).max),
             )
             self.transformer_ = sampler.fit(fit_rows)

@@ -22,20 +22,22 @@ from .._utils._jit import njit
 
 
 @njit(cache=True, fastmath={"contract"})
-def _add_unit_sums(Z, S, W, groups, U, q, cs):
+def _add_unit_sums(Z, S, A, W, groups, U, q, cs):
     """Add each row's Stein features (from its features ``Z = L^{-1/2} [cos,
-    sin]`` and score ``S``) to its group's ``U[g]`` (2, d, L), their squared
-    scores to ``q[g]``; ``cs[g]`` collects the group's sums of ``Z`` for the
-    terms in ``W``, added once per group. Serial (each entry gets its rows in
+    sin]``, score ``S`` and gradient weight ``A``) to its group's ``U[g]``
+    (2, d, L), their squared scores to ``q[g]``; ``cs[g]`` collects the
+    group's sums of ``A[i] Z[i]`` for the terms in ``W``, added once per
+    group. Serial (each entry gets its rows in
     order, whatever the threads); the innermost loop runs over the ``L``
     frequencies, contiguous in ``Z`` and ``U``."""
     n, d = S.shape
     L = W.shape[1]
     for i in range(n):
         g = groups[i]
+        a = A[i]
         for j in range(L):
-            cs[g, 0, j] += Z[i, j]
-            cs[g, 1, j] += Z[i, L + j]
+            cs[g, 0, j] += a * Z[i, j]
+            cs[g, 1, j] += a * Z[i, L + j]
         for k in range(d):
             s = S[i, k]
             q[g] += s * s
@@ -49,7 +51,7 @@ def _add_unit_sums(Z, S, W, groups, U, q, cs):
                 U[g, 1, k, j] += cs[g, 0, j] * W[k, j]
 
 
-def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
+def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares, weights=None):
     """Add the Stein features of rows, summed per group, into ``sums`` (G, 2 L
     d) and their squared norms into ``squares`` (G,), without storing them.
 
@@ -58,6 +60,10 @@ def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
     G)``. The cosine block of a group is ``sum_i s_i cos(w'x_i) - w sum_i
     sin(w'x_i)`` (scaled), the sine block likewise, and ``||xi_i||^2 =
     ||s_i||^2 + sum_j ||w_j||^2 / L`` (the cross terms cancel): ``O(n L d)``.
+    ``weights`` (n,): each row's gradient term weighted, ``xi_i = s_i
+    phi(x_i) + a_i grad phi(x_i)`` (a kernel on a transform of the rows: the
+    chain rule's factor), its squared norm ``||s_i||^2 + a_i^2 sum_j
+    ||w_j||^2 / L``.
 
     Examples
     --------
@@ -77,8 +83,14 @@ def add_stein_unit_sums(Z, score, frequencies, groups, sums, squares):
     U = sums.reshape(G, 2, d, L)  # a view: sums is C-contiguous
     cs = np.zeros((G, 2, L))
     groups = np.ascontiguousarray(groups, dtype=np.int64)
-    _add_unit_sums(np.ascontiguousarray(Z, np.float64), S, W, groups, U, squares, cs)
-    squares += np.bincount(groups, minlength=G) * (float((W * W).sum()) / L)
+    Z = np.ascontiguousarray(Z, np.float64)
+    if weights is None:  # (1.0 * z is z: the same sums as without weights)
+        A, counts = np.ones(S.shape[0]), np.bincount(groups, minlength=G)
+    else:
+        A = np.ascontiguousarray(weights, dtype=np.float64)
+        counts = np.bincount(groups, weights=A * A, minlength=G)
+    _add_unit_sums(Z, S, A, W, groups, U, squares, cs)
+    squares += counts * (float((W * W).sum()) / L)
     return sums, squares
 
 

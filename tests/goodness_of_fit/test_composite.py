@@ -18,24 +18,63 @@ def _p(x, model, **options):
     return KernelSteinTest(model, **options).fit(x).p_value_
 
 
+def _standard_normal_features(z, test):
+    """The default kernel's Stein features of standardized rows ``z`` under
+    the standard normal, by hand: those of the Gaussian kernel on ``z``
+    (score ``-z``), then those of the one on ``u = Phi(z)``, ``-z phi(u) +
+    p(z) phi'(u)`` with ``phi = L^{-1/2} [cos(u W), sin(u W)]``."""
+    W = test._stream.transformers[0].pit.random_weights_
+    u, p, L = stats.norm.cdf(z), stats.norm.pdf(z), W.shape[1]
+    cos, sin = np.cos(u @ W) / np.sqrt(L), np.sin(u @ W) / np.sqrt(L)
+    pit = np.hstack([-z * cos - p * W * sin, -z * sin + p * W * cos])
+    return np.hstack([stein_features(z, -z, test.transformer_.random_weights_), pit])
+
+
 def test_a_resample_is_a_draw_from_the_fit_refit_and_tested_against_its_refit():
     """The null's first statistic, recomputed by hand from the seed the
     loop draws first: rows from ``model_``, the family's MLE of them, the
     rows standardized by that refit and their Stein features under the
-    standard normal (score ``-z``; not the fused sums); and the rows'
-    statistic, the same function of the rows and their fit."""
+    standard normal (not the fused sums); and the rows' statistic, the same
+    function of the rows and their fit."""
     x = np.random.default_rng(0).normal(3.0, 2.0, size=200)
     test = KernelSteinTest(stats.norm, n_resamples=5, random_state=0).fit(x)
     seed = np.random.default_rng(test._seed).integers(np.iinfo(np.int64).max)
     rows = test.model_.rvs(size=(200, 1), random_state=np.random.default_rng(seed))
     loc, scale = stats.norm.fit(rows.ravel())
-    z = (rows - loc) / scale
-    xi = stein_features(z, -z, test.transformer_.random_weights_)
+    xi = _standard_normal_features((rows - loc) / scale, test)
     assert test.null_distribution_[0] == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
     assert test.model_.args == pytest.approx(stats.norm.fit(x))
     z = (x[:, None] - test.model_.mean()) / test.model_.std()
-    xi = stein_features(z, -z, test.transformer_.random_weights_)
+    xi = _standard_normal_features(z, test)
     assert test.statistic_ == pytest.approx(xi.sum(0) @ xi.sum(0) / 200)
+    # the effect size: the unbiased statistic of the same features
+    squares = (xi * xi).sum()
+    ksd2 = (xi.sum(0) @ xi.sum(0) - squares) / (200 * 199)
+    assert test.result_.ksd2 == pytest.approx(ksd2)
+
+
+def test_the_default_kernel_of_a_location_scale_family_reads_the_pit_too():
+    """A location-scale family on the line, one column, the default kernel:
+    a kernel on the rows' probability-integral transform is added, the two
+    sharing the frequencies; a bandwidth or a transformer given, a fixed
+    law, or two columns: the one kernel asked for."""
+    x = np.random.default_rng(2).normal(size=(120, 2))
+
+    def stein_map(model, X, **options):
+        test = KernelSteinTest(model, n_resamples=5, random_state=0, **options)
+        return test.fit(X)._stream.transformers[0]
+
+    default = stein_map(stats.norm, x[:, 0])
+    assert default.pit is not None and default._n_features_out == 256
+    assert default.pit.bandwidth_ == 0.5
+    for model, X, options in (
+        (stats.norm, x[:, 0], {"bandwidth": 2.0}),
+        (stats.norm(), x[:, 0], {}),
+        (stats.expon, np.exp(x[:, 0]), {"known_params": {"loc": 0}}),
+        (stats.norm, x, {}),
+    ):
+        one = stein_map(model, X, **options)
+        assert one.pit is None and one._n_features_out == 256 * X.ndim
 
 
 def test_a_location_scale_family_s_statistic_does_not_see_its_location_and_scale():

@@ -105,7 +105,7 @@ def test_a_resample_with_a_row_outside_its_refit_counts_as_extreme():
     """A refit whose support leaves a row out (a shape that gives it a new
     end) has no statistic: +inf, never an error from inside the
     bootstrap."""
-    from skmmd.goodness_of_fit._base import SteinMap
+    from skmmd.goodness_of_fit._maps import SteinMap
     from skmmd.kernel_approximation import RandomFourierSampler
 
     rows = np.random.default_rng(5).uniform(0.1, 0.9, size=(50, 1))

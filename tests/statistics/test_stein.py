@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from skmmd import RandomFourierSampler
-from skmmd.statistics._stein import GramParts, gaussian_stein_gram, stein_features
+from skmmd.statistics._stein import (
+    GramParts,
+    add_stein_unit_sums,
+    gaussian_stein_gram,
+    stein_features,
+)
 
 
 def _numerical_stein_kernel(x, y, score, h):
@@ -99,3 +104,30 @@ def test_gram_parts_match_brute_force(rng):
     assert effect == pytest.approx(u_stat(H))
     loo = np.array([u_stat(np.delete(np.delete(H, i, 0), i, 1)) for i in range(9)])
     assert se == pytest.approx(np.sqrt(8 / 9 * np.sum((loo - loo.mean()) ** 2)))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_fused_unit_sums_match_the_features_summed_per_group(rng, weighted):
+    """``add_stein_unit_sums`` (numba) against its numpy reference: each
+    group's sum of the Stein features ``s_i phi(x_i) + a_i grad phi(x_i)``
+    (``a_i = 1`` without weights) and of their squared norms."""
+    X, S = rng.normal(size=(30, 2)), rng.normal(size=(30, 2))
+    W = rng.normal(size=(2, 5))
+    a = rng.uniform(0.1, 2.0, size=30) if weighted else np.ones(30)
+    groups = rng.integers(4, size=30)
+    L = W.shape[1]
+    cos, sin = np.cos(X @ W) / np.sqrt(L), np.sin(X @ W) / np.sqrt(L)
+    xi = np.concatenate(
+        [
+            S[:, :, None] * cos[:, None] - a[:, None, None] * W * sin[:, None],
+            S[:, :, None] * sin[:, None] + a[:, None, None] * W * cos[:, None],
+        ],
+        axis=1,
+    ).reshape(30, -1)
+    sums, squares = np.zeros((4, xi.shape[1])), np.zeros(4)
+    add_stein_unit_sums(
+        np.hstack([cos, sin]), S, W, groups, sums, squares, a if weighted else None
+    )
+    for g in range(4):
+        np.testing.assert_allclose(sums[g], xi[groups == g].sum(0), atol=1e-12)
+        assert squares[g] == pytest.approx((xi[groups == g] ** 2).sum())
