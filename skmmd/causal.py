@@ -45,8 +45,8 @@ class SkmmdCIT(CIT_Base):
     n_resamples, n_folds, n_z_features, z_screen, block_size
         As in :class:`~skmmd.ConditionalHSICTest` (defaults 999, 5, "auto",
         True, None), checked by the same constraints. ``block_size``: the
-        rows are in time order (blocks of consecutive rows, contiguous
-        folds; see :ref:`time_ordered`).
+        rows are in time order (blocks of consecutive rows; see
+        :ref:`time_ordered`).
     level : float, default=0.05
         The level ``n_resamples="auto"`` stops at: the search's ``alpha``
         (which ``pc`` and ``fci`` take for themselves).

@@ -54,8 +54,8 @@ class SkmmdCondIndTest(CondIndTest):
     y regressed on the features of z by a cross-fitted ridge, the residuals'
     weighted cross-covariance tested by a multiplier bootstrap, linear in
     the number of rows. With ``block_size`` (``"auto"`` by default) the rows
-    are taken in time order: contiguous folds, one multiplier per block of
-    consecutive rows, so the p-value holds on autocorrelated series.
+    are taken in time order: one multiplier per block of consecutive rows,
+    so the p-value holds on autocorrelated series.
 
     Read more in the :ref:`User Guide <causal_time_series>`.
 
