@@ -51,7 +51,7 @@ class SegmentTest:
         )
         scale, rows = 1.0, None
         if self.block_size is not None:
-            unit, scale, rows = self._blocks(a, b, unit)
+            unit, scale, rows = self._segment_blocks(a, b, unit)
         full = m // unit
         if full < _budgets.MIN_UNITS:
             return None
@@ -60,7 +60,7 @@ class SegmentTest:
             edges = np.append(edges, b)
         return self.cost.unit_sums(edges), np.diff(edges), scale, rows
 
-    def _blocks(self, a, b, least):
+    def _segment_blocks(self, a, b, least):
         """``(rows, scale, rows)`` of the blocks of ``[a, b)``: the rule of
         ``block_size`` (:func:`~skmmd._inference._blocks.choose`) read from
         the sums of small units (up to ``_budgets.ORDER_UNITS``), centered
