@@ -10,6 +10,7 @@ from sklearn.base import clone
 from .._inference import _aggregation, _grids
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated, stopping_rule
 from .._inference._calibration import n_max
+from .._inference._corrections import CORRECTIONS
 from .._inference._variables import numeric_table
 from .._tables._labels import is_dataframe
 from .._utils import _budgets
@@ -122,6 +123,9 @@ class AggregatedHSICTest(_BaseHSICTest):
         it.
     verbose : int, default=0
         Progress messages when positive.
+    correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
+        How :meth:`explain` adjusts the columns' p-values, as in
+        :class:`HSICTest` (see :ref:`explain`).
 
     Attributes
     ----------
@@ -142,8 +146,11 @@ class AggregatedHSICTest(_BaseHSICTest):
         stopped (the rows of ``null_distribution_``).
     reject_ : bool
         ``p_value_ <= alpha``.
-    threshold_ : float
-        The upper ``alpha`` quantile of ``null_distribution_``.
+    threshold_ : float or None
+        The upper ``alpha`` quantile of ``null_distribution_``; None under
+        the combined decision of :func:`~skmmd.hsic_test` with
+        ``explain_columns=True`` (as for :class:`HSICTest`: the table's own
+        are then ``table_p_value_`` and ``table_threshold_``).
     statistics_ : ndarray of shape (n_kernels,)
         Each pair of kernels' HSIC of the observed pairs (x kernel major:
         entry ``a * n_y + c`` pairs x kernel ``a`` with y kernel ``c``).
@@ -226,6 +233,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         ],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
+        "correction": [StrOptions(set(CORRECTIONS))],
         **SHARED_CONSTRAINTS,
     }
 
@@ -247,6 +255,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        correction="fwer",
     ):
         self.x_transformers = x_transformers
         self.y_transformers = y_transformers
@@ -263,6 +272,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.correction = correction
 
     _RESULTS = (
         *_BaseHSICTest._RESULTS,
@@ -373,6 +383,12 @@ class AggregatedHSICTest(_BaseHSICTest):
             return units <= _FINE_UNITS or cost * units**2 <= _budgets.PAIRING_ENTRIES
 
         return _budgets.smallest_unit(fits, start=unit)
+
+    def _report_maps(self):
+        """``(x maps given, fitted y map)`` of the column report: the middle
+        of the y grid, the map the order check reads."""
+        y_maps = self.y_transformers_
+        return self.x_transformers, y_maps[len(y_maps) // 2]
 
     def _check_maps(self):
         # The middle of each grid (the median heuristic's bandwidth).

@@ -60,6 +60,9 @@ def hsic_test(
         pairings, one valid p-value (for dependence the median bandwidth
         misses, such as a fast oscillation). The result's ``hsic`` and
         ``standard_error`` are then arrays, one entry per pair of kernels.
+        With ``explain_columns``, its :meth:`~AggregatedHSICTest.explain`
+        reports the columns and decides with the table as for
+        :class:`HSICTest`.
     **options : dict
         Parameters of :class:`HSICTest` (or of :class:`AggregatedHSICTest`),
         e.g. ``n_resamples``, ``random_state``, ``block_size`` (pairs in time
@@ -129,16 +132,18 @@ def hsic_test(
             )
             if not (isinstance(value, str) and value == "auto")
         ]
-        if given or explain_columns is not False:
+        if given:
             raise ValueError(
-                f"aggregate=True takes no {(given or ['explain_columns'])[0]}: the "
-                "aggregated test maps each variable with its own grid (give "
-                "x_transformers and y_transformers lists for other maps)."
+                f"aggregate=True takes no {given[0]}: the aggregated test maps "
+                "each variable with its own grid (give x_transformers and "
+                "y_transformers lists for other maps)."
             )
-        return AggregatedHSICTest(**options).fit(X, y).result_
     decision = options.pop("decision", None)
-    test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
-    if explain_columns is not False:
+    if aggregate:
+        test = AggregatedHSICTest(**options).fit(X, y)
+    else:
+        test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
+    if explain_columns is not False:  # a second pass, for every kernel
         report = test.explain(X, y, columns=report_columns(explain_columns))
         second_pass_decision(test, report, decision)
     return test.result_

@@ -20,11 +20,13 @@ from .._inference._base import (
     warn_if_ordered,
 )
 from .._inference._calibration import n_max
+from .._inference._explain import needs_pandas
 from .._inference._variables import TwoVariableTags, check_variable
 from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import fit_context
 from ..statistics._hsic import MAX_OBSERVATIONS
+from . import _explain
 from ._observations import _auto_unit
 
 
@@ -48,8 +50,10 @@ def _fitted(transformer):
 class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
     """What the tests of independence of two variables share: the paired
     input, the maps fit on (a subsample of) the pairs, the stream of their
-    unit sums (in memory, ``partial_fit``, Dask). Subclasses fit their maps
-    and start the stream (``_start``) and calibrate it (``_calibrate``)."""
+    unit sums (in memory, ``partial_fit``, Dask), and the column report
+    (:meth:`explain`). Subclasses fit their maps and start the stream
+    (``_start``), calibrate it (``_calibrate``) and give the maps the column
+    report starts from (``_report_maps``)."""
 
     _RESULTS = (
         *CALIBRATED,
@@ -225,3 +229,63 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         stream.add((pairs, None), self._unit(stream.n_rows[0] + len(X)))
         self._mark_stale()
         return self
+
+    def explain(self, X, y, *, columns=None):
+        """Which columns of X depend on y: feature screening.
+
+        A test per column, adjusted for testing them all, as
+        :meth:`MMDTest.explain` does (the same maps of the columns, the same
+        ``correction``, see :ref:`explain`): each column (group) against y
+        with the fitted y map (for an exact y kernel, random Fourier features
+        of it; for :class:`AggregatedHSICTest`, the middle map of its y
+        grid), all on the same random pairings, at the resampling unit a
+        test of one column against y would use. By default, flagging every
+        column with ``adjusted_p_value <= alpha`` wrongly flags some column
+        independent of y with probability at most ``alpha``. Each column
+        tests its marginal dependence on y, not given the other columns.
+        With ``n_resamples="auto"`` and ``"fwer"`` the resamples stop early
+        only when no column can be flagged (the number drawn is
+        ``report.n_resamples_used``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n, n_features)
+            The first variable, with the columns seen in ``fit``.
+        y : DataFrame or array-like of shape (n,) or (n, n_features_y)
+            The second variable (the target), paired with X row by row.
+        columns : None, list or dict, default=None
+            ``None``: every column alone. A list of columns and lists of
+            columns (groups tested together), or a dict ``{label: columns}``.
+
+        Returns
+        -------
+        report : ColumnReport
+            A pandas DataFrame that records what its numbers mean
+            (:class:`skmmd.inspection.ColumnReport`). One row per column
+            (group), most evidence first: ``column``, ``statistic`` (its
+            HSIC with y), ``p_value``, ``pooled_p_value``,
+            ``adjusted_p_value`` (by ``report.correction``), ``depends``
+            (``adjusted_p_value <= report.alpha``), ``z`` (the statistic
+            standardized over the pairings) and ``hsic_low``, ``hsic_high``
+            (95 % confidence interval of its HSIC, from the unbiased
+            estimate).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skmmd import HSICTest
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(500, 3))
+        >>> y = np.cos(2 * X[:, 1]) + 0.3 * rng.normal(size=500)
+        >>> test = HSICTest(n_resamples=199, random_state=0).fit(X, y)
+        >>> report = test.explain(X, y)
+        >>> report[["column", "adjusted_p_value"]]
+          column  adjusted_p_value
+        0      1             0.005
+        1      0             0.885
+        2      2             0.890
+        """
+        check_is_fitted(self)
+        needs_pandas("explain")
+        X, Y = self._pairs(X, y, reset=False, fit_maps=False)
+        return _explain.column_report(self, X, Y, columns)

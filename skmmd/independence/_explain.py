@@ -53,10 +53,12 @@ def _effects(parts, grams, y_obs, y_map, dependence):
 
 
 def column_report(test, X, Y, columns):
-    """The per-column table of :meth:`HSICTest.explain` (sorted by evidence).
+    """The per-column table of ``explain`` of :class:`HSICTest` and
+    :class:`AggregatedHSICTest` (sorted by evidence).
 
     The numeric columns' kernels in one map, each other group's in its own,
-    fit on the rows the test fits its maps on; the resampling unit chosen as
+    fit on the rows the test fits its maps on; y mapped by the test's
+    fitted y map (``test._report_maps()``); the resampling unit chosen as
     for a test of one column against y (not for the table's width); the unit
     sums in one pass over the pairs for each part of the columns that fits
     the unit-sum budget, and the HSIC of every column on the same pairings
@@ -67,10 +69,10 @@ def column_report(test, X, Y, columns):
     seed = rng.randint(np.iinfo(np.int32).max)
     n = engine.n_rows((X, Y))
     fit_x, _ = engine.rows_of((X, Y), fit_indices(n, seed))
-    base = test.x_transformer
+    given, y_map = test._report_maps()
+    base = given
     if not isinstance(base, (BaseSampler, TabularSampler)):
         base = test._map("auto", X, rng.randint(2**31))
-    y_map = test.y_transformer_
     if y_map is None:
         y_map = RandomFourierSampler(
             bandwidth=test.y_bandwidth_, random_state=rng.randint(2**31)
@@ -80,7 +82,7 @@ def column_report(test, X, Y, columns):
         fit_x,
         _explain.column_groups(X, columns),
         rng.randint(2**31),
-        columnwise=_explain.columnwise(test.x_transformer),
+        columnwise=_explain.columnwise(given),
     )
     unit = test.resample_unit
     if unit == "auto":

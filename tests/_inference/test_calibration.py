@@ -25,6 +25,7 @@ from skmmd._inference._calibration import (
     run_batches,
     sequential_rule,
 )
+from skmmd._inference._explain import second_pass_decision
 
 
 def test_p_value_definition_and_ties():
@@ -267,19 +268,66 @@ def test_every_family_stops_on_null_data_and_agrees_with_999(name):
     assert auto.p_value_ == pytest.approx(fixed.p_value_, abs=0.15)
 
 
+def _decided_with_column_report(test, X, Y):
+    """``test`` fit and decided with its column report, as ``mmd_test`` and
+    ``hsic_test`` decide with ``explain_columns=True``: in MMDTest's own
+    fit, else in a second pass (``explain``, then ``second_pass_decision``,
+    the functions' path for the aggregated tests and HSICTest)."""
+    if "explain_columns" in test.get_params():
+        return test.set_params(explain_columns=True).fit(X, Y)
+    test.fit(X, Y)
+    second_pass_decision(test, test.explain(X, Y))
+    return test
+
+
+# Every family, and every family that has a column report (all but the
+# conditional test) decided with it.
+REPORTED = [
+    "mmd",
+    "mmd_exact",
+    "mmd_bootstrap",
+    "aggregated_mmd",
+    "hsic",
+    "aggregated_hsic",
+]
+DECISIONS = [(name, False) for name in _families()] + [
+    (name, True) for name in REPORTED
+]
+
+
 @pytest.mark.parametrize("n_resamples", [199, "auto"])
-@pytest.mark.parametrize("name", list(_families()))
-def test_every_family_decides_by_its_p_value_and_its_threshold(name, n_resamples):
+@pytest.mark.parametrize("name, explain", DECISIONS)
+def test_every_family_decides_by_its_p_value_and_its_threshold(
+    name, explain, n_resamples
+):
     # One decision: p_value_ <= alpha iff reject_, and statistic_ above
-    # threshold_ iff reject_, on null data and on data it rejects.
+    # threshold_ iff reject_, on null data and on data it rejects. Decided
+    # with the column report, threshold_ is None (no threshold of
+    # statistic_ alone makes the verdict) and the table's own p-value and
+    # threshold agree with each other.
     rng = np.random.default_rng(5)
     for shift in (0.0, 1.0):
         X = rng.normal(size=(200, 2))
         Y = (X if name in ("hsic", "aggregated_hsic", "conditional") else 0.0) * shift
         Y = Y + rng.normal(size=(200, 2)) + (shift if "mmd" in name else 0.0)
-        test = _families()[name].set_params(n_resamples=n_resamples).fit(X, Y)
+        test = _families()[name].set_params(n_resamples=n_resamples)
+        if explain:
+            test = _decided_with_column_report(test, X, Y)
+        else:
+            test.fit(X, Y)
         assert test.reject_ == (test.p_value_ <= test.alpha) == (shift > 0)
-        assert test.reject_ == (test.statistic_ > test.threshold_)
+        assert test.result_.pvalue == test.p_value_
+        assert test.result_.reject == test.reject_
+        if not explain:
+            assert test.reject_ == (test.statistic_ > test.threshold_)
+            continue
+        assert test.threshold_ is None
+        table_reject = test.table_p_value_ <= test.alpha
+        assert table_reject == (test.statistic_ > test.table_threshold_)
+        assert test.result_.table_pvalue == test.table_p_value_
+        report = test.result_.column_report
+        assert report.attrs["decision_p_value"] == test.p_value_
+        assert report[report.flag].any() <= test.reject_
 
 
 @pytest.mark.parametrize("name", ["mmd", "hsic", "aggregated_mmd", "aggregated_hsic"])

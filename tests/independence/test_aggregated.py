@@ -1,9 +1,11 @@
 """AggregatedHSICTest: each pair of kernels is HSICTest on the same pairings,
 the aggregation of _inference._aggregation, level and power on small seeded
-problems, partial_fit, hsic_test(aggregate=True) and bad input."""
+problems, partial_fit, hsic_test(aggregate=True) with and without the
+column report, and bad input."""
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 
 import skmmd
 from skmmd import AggregatedHSICTest, HSICTest, RandomFourierSampler
@@ -141,6 +143,66 @@ def test_hsic_test_aggregate_switch():
     assert low.shape == (9,) and np.all(low <= high)
     with pytest.raises(ValueError, match="aggregate=True takes no x_transformer"):
         skmmd.hsic_test(x, y, aggregate=True, x_transformer=None)
+
+
+def _sine_table(kind, n=300):
+    """Three columns, y an oscillation of the second ("b")."""
+    rng = np.random.default_rng(6)
+    X = rng.uniform(-2, 2, size=(n, 3))
+    y = np.sin(3 * X[:, 1]) + 0.3 * rng.normal(size=n)
+    if kind == "array":
+        return X, y, ["0", "1", "2"]
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame(X, columns=["a", "b", "c"]), pd.Series(y), ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("kind", ["array", "frame"])
+def test_hsic_test_aggregate_explains_columns(kind):
+    """hsic_test(aggregate=True, explain_columns=True) reports the columns
+    as mmd_test(aggregate=True, explain_columns=True) does: the aggregated
+    test's explain, in a second pass, and the union-bound decision."""
+    X, y, labels = _sine_table(kind)
+    options = {"n_bandwidths": 3, "n_resamples": 99, "random_state": 0}
+    result = skmmd.hsic_test(X, y, aggregate=True, explain_columns=True, **options)
+    test = AggregatedHSICTest(**options).fit(X, y)
+    report = result.column_report
+    assert sorted(report.column) == labels
+    assert list(report.column[report.depends]) == [labels[1]]
+    # The estimator's explain, its adjusted p-values then raised to the
+    # decision's (the gate of _explain.decide).
+    alone = test.explain(X, y)
+    pd = pytest.importorskip("pandas")
+    kept = ["adjusted_p_value", "depends"]
+    pd.testing.assert_frame_equal(report.drop(columns=kept), alone.drop(columns=kept))
+    np.testing.assert_array_equal(
+        report.adjusted_p_value,
+        np.maximum(alone.adjusted_p_value, result.pvalue),
+    )
+    assert result.table_pvalue == test.p_value_
+    first_step = report.attrs["maxt_p_value"]
+    assert result.pvalue == min(1.0, 2 * min(result.table_pvalue, first_step))
+    assert result.reject == (result.pvalue <= 0.05) and result.reject
+    # The options of the report pass through; the table alone on request.
+    fdr = skmmd.hsic_test(
+        X, y, aggregate=True, explain_columns=True, correction="fdr", **options
+    )
+    assert fdr.column_report.attrs["correction"] == "fdr"
+    table = skmmd.hsic_test(
+        X, y, aggregate=True, explain_columns=True, decision="table", **options
+    )
+    assert table.pvalue == test.p_value_ and table.column_report is not None
+
+
+def test_aggregated_report_is_hsictests_with_the_middle_y_map():
+    """The aggregated test's column report is HSICTest's (the same code),
+    with y mapped by the middle of its y grid."""
+    X, y, _ = _sine_table("array")
+    options = {"n_resamples": 99, "random_state": 0}
+    aggregated = AggregatedHSICTest(n_bandwidths=3, **options).fit(X, y)
+    middle = aggregated.y_transformers_[1]
+    single = HSICTest("auto", clone(middle), **options).fit(X, y)
+    pd = pytest.importorskip("pandas")
+    pd.testing.assert_frame_equal(aggregated.explain(X, y), single.explain(X, y))
 
 
 @pytest.mark.parametrize(
