@@ -34,12 +34,12 @@ from ._options import (
 
 def _check_flags(parser, args):
     """Reject conflicting options before any file is read: ``--aggregate``
-    and ``--given`` run tests without exact kernels or a per-column report,
-    and ``--given`` has one statistic of its own."""
-    if args.aggregate and (args.given or args.exact or args.explain):
+    and ``--given`` run tests without exact kernels, ``--given`` without a
+    per-column report and with one statistic of its own."""
+    if args.aggregate and (args.given or args.exact):
         parser.error(
             "--aggregate tests a grid of random-feature kernels of the target "
-            "and of the other columns: leave out --given, --exact and --explain."
+            "and of the other columns: leave out --given and --exact."
         )
     if args.given and (args.exact or args.explain or args.statistic is not None):
         parser.error(
@@ -97,7 +97,10 @@ def _fitted_test(args, table, target, given, others):
     if given:
         return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
     if args.aggregate:
-        return AggregatedHSICTest(statistic=args.statistic, **common).fit(X, y)
+        test = AggregatedHSICTest(
+            statistic=args.statistic, correction=args.correction, **common
+        )
+        return test.fit(X, y)
     exact = None if args.exact else "auto"
     test = HSICTest(
         exact, exact, statistic=args.statistic, correction=args.correction, **common

@@ -70,7 +70,7 @@ def test_cli_given_runs_the_conditional_test(tmp_path, capsys):
         assert "leave out --exact, --explain and --statistic" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["independence", missing, "--target", "y", "--aggregate", "--given", "z"])
-    assert "leave out --given, --exact and --explain" in capsys.readouterr().err
+    assert "leave out --given and --exact" in capsys.readouterr().err
 
 
 def test_independence_explain_names_the_correction(tmp_path, capsys):
@@ -192,10 +192,22 @@ def test_cli_independence_aggregate(dependence_table, capsys):
     assert "aggregated HSIC independence test" in text and "25 pairs" in text
     assert main([*args, "--aggregate"]) == 2
     assert "X has non-numeric columns and x_transformers" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit:  # before the table is read
-        main([*args, "--aggregate", "--explain"])
-    assert exit.value.code == 2
-    assert "leave out --given, --exact and --explain" in capsys.readouterr().err
+    # The column report of the aggregated test, as hsic_test's.
+    numeric = ["--columns", "age,noise", "--aggregate", "--explain", "--json"]
+    assert main([*args, *numeric]) == EXIT_REJECT
+    result = json.loads(capsys.readouterr().out)
+    expected = hsic_test(
+        table[["age", "noise"]],
+        table[["spend"]],
+        aggregate=True,
+        explain_columns=True,
+        n_resamples=49,
+        random_state=0,
+    )
+    assert result["p_value"] == expected.pvalue
+    assert result["table_p_value"] == expected.table_pvalue
+    report = expected.column_report
+    assert [c["column"] for c in result["columns"]] == list(report.column)
 
 
 def test_cli_given_takes_blocks_of_rows_in_time_order(tmp_path, capsys):
