@@ -163,7 +163,7 @@ def run_batches(batches, draw, work, n_jobs, verbose, sequential=None, stop=None
     def run(group):
         # A sequential test's first groups, between its early looks, are of a
         # few dozen resamples: too small to share across BLAS threads, whose
-        # starts and waits cost more than the product (many times more on a
+        # starts and waits cost more than the product (more still on a
         # loaded machine).
         small = stop and sum(s.stop - s.start for s in group) <= _ONE_THREAD_RESAMPLES
         with one_blas_thread() if small else contextlib.nullcontext():

@@ -1,9 +1,9 @@
 """The cells of :class:`~skmmd._tables._columnwise_fourier.ColumnwiseFourier`:
 the grid cell of every value, and every column's feature rows summed per
-group by cell. One small compiled loop, serial (it compiles in well under a
-second, where parallel loops took seconds of a table's first test), counts
-the cells of large inputs; NumPy counts small ones, each value's cell found
-from its bucket in a few vectorised steps, and does the rest."""
+group by cell. One small compiled loop, serial (a serial loop compiles
+far faster than a parallel one, and a table's first test waits for it),
+counts the cells of large inputs; NumPy counts small ones, each value's
+cell found from its bucket in a few vectorised steps, and does the rest."""
 
 import sys
 
@@ -18,9 +18,9 @@ from .._utils._threads import one_blas_thread
 _CHUNK_ENTRIES = 2**22
 # Values of a chunk counted by the compiled loop once numba is loaded (below,
 # by NumPy: the counts are the same integers either way), and at which it is
-# loaded: a table of a few hundred columns never loads it (its import and
-# code were a third of such a test's memory), a wide numeric table's chunks
-# (where the compiled loop's speed and threads pay for it) do.
+# loaded: a table of a few hundred columns never loads it (numba's import
+# and code would add much to such a test's memory), a wide numeric table's
+# chunks (where the compiled loop's speed and threads pay for it) do.
 _COMPILED_MIN = 2**18
 _LOAD_MIN = 2**22
 # Columns whose cells NumPy finds together from their buckets (a slice's
@@ -82,8 +82,8 @@ def sliced_cells(X, edges, index):
     """:func:`grid_cells` of ``X`` a slice of columns at a time: ``(columns,
     cells)`` pairs, ``cells[i]`` those of column ``columns[i]``. A column
     whose buckets (:func:`bucket_starts`) hold at most ``_MAX_STEPS`` edges
-    each has them found from its buckets (:func:`_bucketed`), at a
-    quarter of a binary search's cost; another by searchsorted."""
+    each has them found from its buckets (:func:`_bucketed`), in fewer
+    steps than a binary search; another by searchsorted."""
     lo, scale, start = index
     steps = np.diff(start, axis=1).max(axis=1, initial=0)
     for j in np.flatnonzero(steps > _MAX_STEPS):

@@ -2,8 +2,8 @@
 ``OneHotEncoder(handle_unknown="ignore", max_categories=k,
 sparse_output=False)`` (the same categories, order, infrequent column,
 features and names), with the levels found and looked up by pandas' hashing
-instead of a Python loop over the values: on text columns that loop was most
-of a table test's time (``benchmarks/bench_mixed_tables.py``)."""
+instead of a Python loop over the values, which on text columns would cost
+more than the rest of a table test (``benchmarks/bench_mixed_tables.py``)."""
 
 import numpy as np
 from scipy import sparse

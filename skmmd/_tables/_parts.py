@@ -41,8 +41,8 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """``SimpleImputer(strategy="median", keep_empty_features=True)``'s
     output, touching only the columns that hold a missing value: the medians
     of the full columns are taken at once, those of the others by NumPy's
-    ``nanmedian``, rather than by a masked array's sort (the imputer was a
-    third of a wide numeric table's time). ``transform`` returns a new
+    ``nanmedian``, rather than by the imputer's masked array's sort, costly
+    on a wide numeric table. ``transform`` returns a new
     array, filled in place, which the table map's scaler then scales in
     place: one copy of a chunk's values, not one per step."""
 
@@ -52,7 +52,7 @@ class MedianFill(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def fit_transform(self, X, y=None):
         """``fit(X).transform(X)`` from one read of ``X``'s values (a
-        DataFrame's two reads were the table map fit's largest arrays)."""
+        DataFrame's two reads would be the table map fit's largest arrays)."""
         values = _new_values(self, X, reset=True)
         return self._fit_values(values)._filled(values)
 
@@ -291,8 +291,8 @@ class _Measured(TransformerMixin, BaseEstimator):
 def fit_parts(column_transformer, X):
     """``column_transformer`` fitted on ``X``, as ``fit`` fits it, without
     the features of ``X`` that its ``fit`` computes and stacks (``fit`` is
-    ``fit_transform``): a wide table's map held two copies of them, its
-    largest arrays, and spent a fifth of its fitting time on them. Every
+    ``fit_transform``), which on a wide table would hold two copies of
+    them, its largest arrays, and spend time on features nobody reads. Every
     part is fitted on the same columns as by ``fit``; afterwards the
     transformer holds the parts themselves, as if ``fit`` had run."""
     parts = column_transformer.transformers

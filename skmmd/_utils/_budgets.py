@@ -11,8 +11,8 @@ MAP_CHUNK_ENTRIES = 2**22
 # Entries of the features of one chunk of rows in the pipeline (32 MB).
 CHUNK_ENTRIES = 2**22
 # The same on an accelerator (256 MB in float32): each chunk there pays a
-# validation and its kernel launches whatever its size, which at the host's
-# chunks took most of a test's time (benchmarks/bench_gpu.py).
+# validation and its kernel launches whatever its size, a fixed cost that
+# chunks of the host's size would repeat too often (benchmarks/bench_gpu.py).
 DEVICE_CHUNK_ENTRIES = 2**26
 # Count entries of one batch of resamples (64 MB).
 BATCH_ENTRIES = 2**23
@@ -20,13 +20,13 @@ BATCH_ENTRIES = 2**23
 # run near the BLAS peak.
 RESAMPLE_ROWS = 256
 # Multiply-adds of the feature GEMMs of a resampled test before its rows are
-# grouped into units of several (resample_unit="auto"; a fraction of a second
-# at the BLAS peak of a small machine).
+# grouped into units of several (resample_unit="auto"): within it the products
+# of every row stay small beside the resampling.
 GEMM_BUDGET = 2**34
 # Units of the two samples together beyond which the permutation null
 # estimates the spread of a quadratic form of effective rank r better than the
-# power needs (relative excess about r / G, whatever n); measured by
-# benchmarks/bench_mmd_validity.py --parts 4.
+# power needs (relative excess about r / G, whatever n);
+# benchmarks/bench_mmd_validity.py --parts 4 checks it.
 POWER_UNITS = 512
 # Units of a goodness-of-fit test's multiplier bootstrap beyond which more
 # only cost time: its null, a quadratic form in the unit sums, is estimated
@@ -39,8 +39,8 @@ UNIT_ENTRIES = 2**25
 GRAM_ENTRIES = 2**26
 # Entries of each temporary of a computation done column by column, a slice
 # of columns at a time (float64: 256 kB): the fitted tails of a column report,
-# the columns' median distances. Whole, their dozen temporaries were a wide
-# table's peak memory.
+# the columns' median distances. Whole, their dozen temporaries would be a
+# wide table's largest arrays.
 SLICE_ENTRIES = 2**15
 # Entries of the values of one part of a wide table's columns read at once
 # where a fit needs each column's values several times (2 MB in float64),
@@ -57,8 +57,8 @@ MEDIAN_PAIRS = 4096
 STEIN_MEDIAN_PAIRS = 2**16
 # Rows of the conditional test's screen's median bandwidths (every pair of
 # a subsample of this many): a rough scale is all its features need, and
-# the medians of 1000 rows were a quarter of a test's time in a search at
-# n = 2000.
+# the medians' cost grows with the square of the rows, in every test of a
+# causal search.
 SCREEN_MEDIAN_ROWS = 300
 
 
@@ -101,10 +101,10 @@ def smallest_unit(fits, start=1):
 # Rows in time order (block_size="auto"): the fewest blocks of each sample
 # (a null of fewer is too coarse to reject at usual levels), the relative
 # bias of a block variance the block length is chosen to stay within (the
-# correction of the null takes up the rest; at 0.1 the corrected level of
-# two samples of AR(0.9) rows at n = 5000 was 0.068, at 0.05 it was 0.052,
-# benchmarks/bench_time_series.py), and the leading principal directions of
-# the features whose dependence is read besides their trace.
+# correction of the null takes up the rest; a larger bias leaves the
+# corrected level above alpha: the benchmarks page, bench_time_series.py),
+# and the leading principal directions of the features whose dependence is
+# read besides their trace.
 MIN_BLOCKS = 5
 # Units of each sample a stream in time order sums its rows into before its
 # blocks are chosen (bounded by UNIT_ENTRIES too): the dependence between

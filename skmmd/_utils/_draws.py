@@ -30,9 +30,8 @@ _ROWS_PER_TASK = 16
 # rows).
 _PARALLEL_MIN_SWAPS = 2**20
 # Units shuffled per row (k) up to which NumPy makes a one-thread call's
-# swaps: its loop over the k swaps costs a few microseconds each, a
-# hundredth of a second for 999 rows of 156, where loading the compiled loop
-# costs a second in a fresh process.
+# swaps: for rows this short its loop over the k swaps costs less than
+# loading the compiled loop in a fresh process.
 _NUMPY_MAX_SWAPS_PER_ROW = 256
 
 

@@ -83,11 +83,15 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
     categorical_columns_ : list
         Names or positions of the categorical columns.
     column_transformer_ : sklearn.compose.ColumnTransformer
-        The fitted map: ``"numeric"`` (median imputation, RobustScaler,
-        RandomFourierSampler), ``"missing"`` (MissingIndicator's indicators,
-        counted) and
-        ``"categorical"`` (OneHotEncoder's one-hot, found by hashing) blocks,
-        weighted as in Notes.
+        The fitted map, its blocks weighted as in Notes: ``"numeric"`` (a
+        pipeline: median imputation and robust scaling in one step, the
+        values of ``SimpleImputer(strategy="median")`` then
+        ``RobustScaler()``; scaled values clipped to +-1e12; Gaussian random
+        Fourier features, those of :class:`RandomFourierSampler`),
+        ``"missing"`` (``MissingIndicator(features="all")``'s indicators, one
+        per numeric column, summed by counting) and ``"categorical"``
+        (``OneHotEncoder(handle_unknown="ignore", max_categories=...)``'s
+        one-hot, its levels found by hashing).
     bandwidth_ : float or None
         The Gaussian bandwidth of the numeric block's Fourier features (on
         the robust-scaled columns); None without numeric columns.
@@ -235,8 +239,8 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
             Fitted sampler.
         """
         X = self._validate(X, reset=True)
-        # Imported here, not with skmmd: a tenth of a second of every cold
-        # start, for tables only.
+        # Imported here, not with skmmd: scikit-learn's compose and pipeline
+        # modules are needed by tables only, so other cold starts skip them.
         from sklearn.compose import ColumnTransformer
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import FunctionTransformer

@@ -15,15 +15,14 @@ class UfuncFourier(RandomFourierSampler):
     phases, scale and feature names) with the cosines and sines evaluated by
     NumPy's ufuncs instead of numba's kernels: the numeric block of a table's
     map, whose few hundred features cost little either way, so that testing
-    a DataFrame never waits for numba's compiler (tens of seconds in a fresh
-    environment)."""
+    a DataFrame never waits for numba's compiler in a fresh environment."""
 
     def _resolve_bandwidth(self, X, rng):
         """``"median"``: the median distance over ``_budgets.MEDIAN_PAIRS``
         random pairs of distinct rows (every pair when there are at most 1000
         rows), as each column's kernel in a report takes its own: linear in
-        the rows and columns, where every pair of 1000 rows of a wide table
-        cost a tenth of a table test."""
+        the rows and columns (every pair of a subsample would be quadratic
+        in its rows)."""
         if isinstance(self.bandwidth, str):
             return median_bandwidth(X, random_state=rng, n_pairs=_budgets.MEDIAN_PAIRS)
         return float(self.bandwidth)
@@ -38,8 +37,8 @@ class UfuncFourier(RandomFourierSampler):
     def _projections(self, X):
         """``(rows, X[rows] W)`` of validated ``X``, a block of rows at a time
         (each block's features within ``PART_ENTRIES``: a table test sums a
-        chunk's features beside its other maps' sums, where a larger block
-        was its peak memory)."""
+        chunk's features beside its other maps' sums, and a larger block
+        would be its largest array)."""
         W = self.random_weights_.astype(X.dtype, copy=False)
         step = max(1, _budgets.PART_ENTRIES // self.n_components)
         for lo in range(0, X.shape[0], step):

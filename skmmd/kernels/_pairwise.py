@@ -263,7 +263,8 @@ def _random_pair_distances(X, n_pairs, rng, metric):
     if not sp.issparse(X) and X.size <= _budgets.MAP_CHUNK_ENTRIES:
         # Rows of a Fortran-ordered X (a table's prepared columns) lie far
         # apart: gathered from a C-ordered copy (of at most a block's
-        # entries; a larger X is gathered as it is), several times faster.
+        # entries; a larger X is gathered as it is), whose rows are
+        # contiguous in memory.
         X = np.ascontiguousarray(X)
     for block in gen_batches(n_pairs, max(1, _budgets.PART_ENTRIES // X.shape[1])):
         diff = X[first[block]] - X[second[block]]

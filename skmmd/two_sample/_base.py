@@ -172,12 +172,18 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
     def explain(self, X, y=None, *, columns=None):
         """Which columns moved: a test per column, adjusted for testing them all.
 
-        With the test's default map every numeric column alone gets
-        Gaussian kernels at multiples of its own median distance, all columns
-        mapped in one pass (on a grid of 256 cells of each column's values); categorical
-        columns and groups of columns get a copy of the test's map (a
-        :class:`TabularSampler`), and a test given another sampler uses it
-        for every column. All columns' statistics are computed on the same
+        With the default maps (``"auto"``, an aggregated test's grid) or a
+        :class:`TabularSampler`, every numeric column alone gets Gaussian
+        kernels at multiples of its own median distance, all such columns
+        mapped in one pass (on a grid of 256 cells of each column's values),
+        and every categorical column alone its own delta kernel on its
+        levels, all such columns one-hot encoded in one pass; a group of
+        several columns gets a copy of the test's map. A test given
+        another map (or an aggregated test a list of maps) gives every
+        column and group a copy of its map. In both cases a map that is not
+        a sampler of this package (and an aggregated test's maps) is
+        replaced by a :class:`TabularSampler`. All columns' statistics are
+        computed on the same
         permutations, at the resampling unit a test of one column would use,
         so a column's evidence does not depend on the width of the table.
         The p-values are adjusted by ``correction``: ``"fwer"`` (step-down
