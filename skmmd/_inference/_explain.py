@@ -374,7 +374,7 @@ def record_decision(test, report, p_value, table_p_value):
     ``table_p_value_`` / ``table_pvalue``, and make the column ``report``
     agree with the decision (:func:`decide`).
 
-    The verdict no longer comes from ``statistic_`` alone, so ``threshold_``
+    The verdict then does not come from ``statistic_`` alone, so ``threshold_``
     becomes None (``statistic_ > threshold_`` would not say whether the test
     rejects) and the table's own threshold is ``table_threshold_``."""
     test.table_p_value_ = table_p_value

@@ -122,8 +122,11 @@ class AggregatedMMDTest(_BaseMMDTest):
         stopped (the rows of ``null_distribution_``).
     reject_ : bool
         Whether H0 is rejected at level ``alpha``.
-    threshold_ : float
-        The upper ``alpha`` quantile of ``null_distribution_``.
+    threshold_ : float or None
+        The upper ``alpha`` quantile of ``null_distribution_``; None under
+        the combined decision of :func:`~skmmd.mmd_test` with
+        ``explain_columns=True`` (as for :class:`MMDTest`: the table's own
+        are then ``table_p_value_`` and ``table_threshold_``).
     result_ : MMDTestResult
         The same values, with the effect size ``mmd2`` of each kernel and
         their standard errors.
