@@ -1,7 +1,7 @@
 """ConditionalHSICTest: are X and Y dependent once Z is known? At linear cost.
 
 The estimator validates the data and fits the feature maps of x, y, z and
-the weights (:mod:`._conditional_maps`); the test itself runs on the rows'
+the weights (:mod:`._maps`); the test itself runs on the rows'
 features (:func:`~skmmd.conditional._pipeline.calibrated`).
 """
 
@@ -77,7 +77,8 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         cosines and sines at 3 fixed frequencies (the quantiles of the Gaussian
         kernel's spectral measure over the median bandwidth: the map depends on
         the data only, so the decision does not hinge on a draw of three
-        frequencies); for several, a :class:`RandomFourierSampler` with 6
+        frequencies) and a bounded increasing score of the column, for
+        monotone dependence; for several, a :class:`RandomFourierSampler` with 6
         features (3 frequencies) at the median bandwidth; a
         :class:`TabularSampler` with 6 for DataFrames with text columns. The
         residual products have ``Dx * Dy`` entries per row.

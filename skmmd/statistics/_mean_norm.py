@@ -28,7 +28,11 @@ class MultiplierParts:
         long units (blocks of rows in time order) a small mean of the row
         features left by a regression's bias enters each unit's square
         ``m_g`` times over, and the uncentered draws would widen the null by
-        it; centered draws estimate the spread about the mean only.
+        it; centered draws estimate the spread about the mean only. Their
+        spread is that of deviations from an estimated mean, ``1 - sum_g
+        m_g^2 / n^2`` of the spread about the true one (``1 - 1/G`` for
+        units of one size, independent units), so the draws are divided by
+        it: with few long blocks the null would otherwise be too narrow.
 
     Attributes
     ----------
@@ -69,6 +73,12 @@ class MultiplierParts:
             shapes = f"{self.U.shape} and {self.sizes.shape}"
             raise ValueError(f"U must be 2-D with one size per row; got {shapes}.")
         self.G, self.n = self.U.shape[0], float(self.sizes.sum())
+        # The centered draws' spread relative to the spread about the true
+        # mean (the sum of squared deviations from an estimated mean).
+        kept = (
+            1.0 - float(self.sizes @ self.sizes) / self.n**2 if self.centered else 1.0
+        )
+        self._draw_scale = self.null_scale / kept if kept > 0 else self.null_scale
         self.total = self.U.sum(axis=0)
         # Rounding of any weighted sum is within eps * sum_g |w_g| |U_g|.
         absolute = np.abs(self.U).sum(axis=0)
@@ -104,9 +114,9 @@ class MultiplierParts:
         WU = W @ self.U
         if self.centered:
             WU -= np.outer(W @ self.sizes, self.total / self.n)
-        stat = np.einsum("bd,bd->b", WU, WU) * (self.null_scale / self.n)
+        stat = np.einsum("bd,bd->b", WU, WU) * (self._draw_scale / self.n)
         scale = np.abs(W).max(axis=1, initial=0.0) ** 2 * self._abs2 / self.n
-        scale = scale * self.null_scale
+        scale = scale * self._draw_scale
         return stat, scale
 
     def effect(self):

@@ -33,6 +33,29 @@ def test_statistic_and_bootstrap_match_their_definitions(rng):
     assert parts.statistics(np.ones((1, G)))[0][0] == pytest.approx(T, rel=1e-12)
 
 
+def test_centered_draws_have_the_spread_of_the_statistic_under_h0():
+    # Few long units (blocks): deviations from the estimated mean spread
+    # less, by 1 - sum m_g^2 / n^2 (1 - 1/G for equal units); the draws are
+    # divided by it, so their mean is the statistic's mean under H0.
+    rng = np.random.default_rng(2)
+    G, m, D = 8, 25, 3
+    sizes = np.full(G, m)
+    observed, drawn = [], []
+    for _ in range(3000):
+        U = rng.normal(size=(G, D)) * np.sqrt(m)  # independent units, mean 0
+        parts = MultiplierParts(U, sizes, centered=True)
+        observed.append(parts.observed()[0])
+        drawn.append(parts.statistics(_signs(rng, 20, G))[0].mean())
+        # The definition: centered draws over the kept share of the spread.
+        W = _signs(rng, 3, G)
+        deviations = U - sizes[:, None] * U.sum(axis=0) / (G * m)
+        loop = [np.sum((w @ deviations) ** 2) / (G * m) / (1 - 1 / G) for w in W]
+        np.testing.assert_allclose(parts.statistics(W)[0], loop, rtol=1e-12, atol=1e-12)
+    # Both means are D = 3; uncentered-share draws would average 3 (1 - 1/8).
+    assert np.mean(drawn) == pytest.approx(np.mean(observed), rel=0.04)
+    assert np.mean(drawn) == pytest.approx(D, rel=0.04)
+
+
 def test_effect_and_its_jackknife_match_brute_force(rng):
     sizes = rng.integers(1, 5, size=12)
     U = rng.normal(size=(12, 4)) + 0.3 * sizes[:, None]
