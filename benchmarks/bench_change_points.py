@@ -100,7 +100,14 @@ def exact_signal(seed, n=2000, d=3, n_changes=4):
     return kind, X, points.tolist()
 
 
-def run_exact(reps, n_components, kinds):
+_FREQUENCIES = {
+    "iid": {},
+    "orthogonal": {"orthogonal": True},
+    "sobol": {"qmc": "sobol"},
+}
+
+
+def run_exact(reps, n_components, kinds, frequencies):
     import ruptures as rpt
 
     agree, counts, times = {}, {}, []
@@ -108,26 +115,30 @@ def run_exact(reps, n_components, kinds):
         kind, X, _ = exact_signal(seed)
         if kind not in kinds:
             continue
-        bandwidth = median_bandwidth(X)
+        # Seeded, so that a signal's bandwidth (the median distance over a
+        # subsample of its rows) is the same in every run.
+        bandwidth = median_bandwidth(X, random_state=seed)
         gamma = 1.0 / (2.0 * bandwidth**2)
         theirs = rpt.KernelCPD(kernel="rbf", params={"gamma": gamma}, min_size=2)
         theirs = np.array(theirs.fit(X).predict(n_bkps=4)[:-1])
         start = time.perf_counter()
         rff = RandomFourierSampler(
-            bandwidth=bandwidth, n_components=n_components, random_state=seed
+            bandwidth=bandwidth,
+            n_components=n_components,
+            random_state=seed,
+            **_FREQUENCIES[frequencies],
         ).fit(X)
         ours = dynamic_programming(SegmentCost.of(rff.transform, X, n_components), 4, 2)
         times.append(time.perf_counter() - start)
         hit = bool(np.all(np.abs(ours - theirs) <= 2))
         agree[kind] = agree.get(kind, 0) + hit
         counts[kind] = counts.get(kind, 0) + 1
+    setting = f"D={n_components} {frequencies}"
     for kind in counts:
-        print(
-            f"exact  {kind:9s} D={n_components}  {interval(agree[kind], counts[kind])}"
-        )
+        print(f"exact  {kind:9s} {setting}  {interval(agree[kind], counts[kind])}")
     total = sum(agree.values())
-    print(f"exact  all       D={n_components}  {interval(total, sum(counts.values()))}")
-    print(f"exact  seconds per signal (ours, D={n_components}): {np.median(times):.2f}")
+    print(f"exact  all       {setting}  {interval(total, sum(counts.values()))}")
+    print(f"exact  seconds per signal (ours, {setting}): {np.median(times):.2f}")
 
 
 # ---------------------------------------------------------------------- scale
@@ -343,6 +354,7 @@ def main(argv=None):
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--n-components", type=int, default=2048)
     parser.add_argument("--kinds", nargs="+", default=["mean", "variance", "shape"])
+    parser.add_argument("--frequencies", choices=sorted(_FREQUENCIES), default="sobol")
     parser.add_argument(
         "--sizes", type=int, nargs="+", default=[10**3, 10**4, 10**5, 10**6]
     )
@@ -352,7 +364,7 @@ def main(argv=None):
     parser.add_argument("--exchangeable-reps", type=int, default=1000)
     args = parser.parse_args(argv)
     if args.exact:
-        run_exact(args.reps, args.n_components, args.kinds)
+        run_exact(args.reps, args.n_components, args.kinds, args.frequencies)
     if args.scale:
         run_scale(args.sizes, args.limit, args.memory_gb, args.methods)
     if args.level:
