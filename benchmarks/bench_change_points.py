@@ -18,7 +18,9 @@
   beside ruptures' ``KernelCPD`` with the penalty ``log(n)``;
 - ``--power``: a single change of the variance by 1.5x in the middle of
   ``n`` = 2000 rows of AR(1) at phi = 0.5: the share of series in which a
-  change is reported within +-20 rows of it;
+  change is reported within +-20 rows of it; beside it an oracle that knows
+  there is one change, of the variance (and, whitened, phi): the Gaussian
+  likelihood ratio's location;
 - ``--tcpd``: the series of the Turing change point benchmark that river
   ships (``river.drift.datasets``), F1 (margin 5) and cover against their
   annotations, ours beside ruptures' kernel and binary segmentation.
@@ -31,6 +33,8 @@ the figure.
         --n-components 8192
     python benchmarks/bench_change_points.py --scale
     python benchmarks/bench_change_points.py --level --reps 500
+    python benchmarks/bench_change_points.py --level --reps 200 \
+        --exchangeable-reps 400 --skip-ruptures
     python benchmarks/bench_change_points.py --power --reps 200
     python benchmarks/bench_change_points.py --tcpd
 """
@@ -226,19 +230,46 @@ def run_level(reps, phi, block_size, with_ruptures):
         print(f"level  KernelCPD pen=log(n) {setting}  {interval(ruptures_hits, reps)}")
 
 
+def variance_lr_location(E):
+    """The oracle's location of one change of variance in rows ``E`` of
+    mean 0 and independent in time: the row that maximizes the Gaussian
+    likelihood ratio ``-k d log s1^2 - (n - k) d log s2^2`` (``s1^2``,
+    ``s2^2`` the mean squares before and after row ``k``)."""
+    n, d = E.shape
+    sums = np.cumsum((E**2).sum(axis=1))
+    k = np.arange(2, n - 1)
+    before = sums[k - 1] / (k * d)
+    after = (sums[-1] - sums[k - 1]) / ((n - k) * d)
+    return int(k[np.argmax(-k * np.log(before) - (n - k) * np.log(after))])
+
+
+def power_series(seed, d, phi=0.5):
+    """AR(1) rows whose innovations' variance grows 1.5x at row 1000."""
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(size=(2000, d))
+    noise[1000:] *= np.sqrt(1.5)
+    return scipy_signal.lfilter([1.0], [1.0, -phi], noise, axis=0)
+
+
 def run_power(reps, d):
     hits, detected = 0, 0
+    oracle = {"whitened": 0, "raw": 0}
     for seed in range(reps):
-        rng = np.random.default_rng(seed)
-        noise = rng.normal(size=(2000, d))
-        noise[1000:] *= np.sqrt(1.5)
-        X = scipy_signal.lfilter([1.0], [1.0, -0.5], noise, axis=0)
+        X = power_series(seed, d)
+        # The oracle knows there is one change, of the variance, and phi:
+        # on the innovations X_t - phi X_{t-1} (row t), and on X itself.
+        oracle["whitened"] += (
+            abs(variance_lr_location(X[1:] - 0.5 * X[:-1]) + 1 - 1000) <= 20
+        )
+        oracle["raw"] += abs(variance_lr_location(X) - 1000) <= 20
         cp = skmmd.KernelChangePoints(block_size="auto", random_state=seed).fit(X)
         detected += cp.n_changes_ > 0
         hits += bool(np.any(np.abs(cp.change_points_ - 1000) <= 20))
     setting = f"variance x1.5 at 1000, AR(1) phi=0.5, d={d}"
     print(f"power  skmmd auto  {setting}  within 20: {interval(hits, reps)}")
     print(f"power  skmmd auto  {setting}  any change: {interval(detected, reps)}")
+    for name, count in oracle.items():
+        print(f"power  oracle LR {name}  {setting}  within 20: {interval(count, reps)}")
 
 
 # ----------------------------------------------------------------------- TCPD
@@ -362,13 +393,14 @@ def main(argv=None):
     parser.add_argument("--methods", nargs="+", default=["skmmd", "KernelCPD", "Pelt"])
     parser.add_argument("--memory-gb", type=float, default=8.0)
     parser.add_argument("--exchangeable-reps", type=int, default=1000)
+    parser.add_argument("--skip-ruptures", action="store_true")
     args = parser.parse_args(argv)
     if args.exact:
         run_exact(args.reps, args.n_components, args.kinds, args.frequencies)
     if args.scale:
         run_scale(args.sizes, args.limit, args.memory_gb, args.methods)
     if args.level:
-        run_level(args.reps, 0.8, "auto", with_ruptures=True)
+        run_level(args.reps, 0.8, "auto", with_ruptures=not args.skip_ruptures)
         run_level(args.exchangeable_reps, 0.0, None, with_ruptures=False)
     if args.power:
         for d in (1, 5):
