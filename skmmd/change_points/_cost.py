@@ -24,15 +24,15 @@ def default_map(bandwidth, n_rows, n_columns, random_state):
     """The default feature map of ``n_rows`` rows of ``n_columns`` columns:
     a :class:`~skmmd.RandomFourierSampler` (Gaussian kernel) of
     :func:`default_width` features whose frequencies are a scrambled Sobol
-    sequence (orthogonal random features beyond the sequence's dimensions),
-    so that the costs, and the changes of least cost, differ less from the
-    exact kernel's than with i.i.d. frequencies."""
-    draws = {"qmc": "sobol"} if n_columns <= qmc.Sobol.MAXDIM else {"orthogonal": True}
+    sequence, so that the costs, and the changes of least cost, differ less
+    from the exact kernel's than with i.i.d. frequencies (i.i.d. beyond the
+    sequence's dimensions)."""
+    sobol = n_columns <= qmc.Sobol.MAXDIM
     return RandomFourierSampler(
         bandwidth=bandwidth,
         n_components=default_width(n_rows),
+        qmc="sobol" if sobol else None,
         random_state=random_state,
-        **draws,
     )
 
 

@@ -50,9 +50,9 @@ class KernelChangePoints(BaseEstimator):
         ``"auto"``: a :class:`RandomFourierSampler` (Gaussian kernel) at
         ``bandwidth``, of 1024 features, fewer for long series (a power of
         two down to 64, keeping the cumulative sums within 1 GiB), its
-        frequencies a scrambled Sobol sequence (``qmc="sobol"``; orthogonal
-        random features for more columns than the sequence has dimensions),
-        whose costs are closer to the exact kernel's than i.i.d. draws.
+        frequencies a scrambled Sobol sequence (``qmc="sobol"``; i.i.d. for
+        more columns than the sequence has dimensions), whose costs are
+        closer to the exact kernel's than those of i.i.d. draws.
     bandwidth : "median" or float, default="median"
         The Gaussian kernel's bandwidth of ``transformer="auto"``, ``exp(-||x
         - y||^2 / (2 bandwidth^2))`` (ruptures' ``gamma`` is ``1 / (2
