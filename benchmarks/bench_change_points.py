@@ -6,7 +6,9 @@
   ``n`` = 2000 rows in d = 3 with 4 changes of the mean (ruptures'
   ``pw_constant``), of the variance, or of the shape at equal mean and
   variance (Gaussian, uniform, Laplace): the share of signals whose points
-  all agree within +-2 rows;
+  all agree within +-2 rows; ``--frequencies``: how the features'
+  frequencies are drawn (``sobol``, as the default map, ``iid`` or
+  ``orthogonal``);
 - ``--scale``: seconds (after the imports) and peak memory (a child
   process's maximum resident set) to locate 10 changes in d = 5 and test
   each against ``n`` up to 10^6, ours beside
@@ -21,6 +23,9 @@
   change is reported within +-20 rows of it; beside it an oracle that knows
   there is one change, of the variance (and, whitened, phi): the Gaussian
   likelihood ratio's location;
+- ``--locate``: on the same series, the share in which the split of least
+  kernel cost (one change) falls within +-20 rows of the change, at
+  multiples of the median bandwidth;
 - ``--tcpd``: the series of the Turing change point benchmark that river
   ships (``river.drift.datasets``), F1 (margin 5) and cover against their
   annotations, ours beside ruptures' kernel and binary segmentation.
@@ -29,6 +34,7 @@ Each line printed is one cell: the experiment, the method, the setting and
 the figure.
 
     python benchmarks/bench_change_points.py --exact --reps 200
+    python benchmarks/bench_change_points.py --exact --reps 200 --frequencies iid
     python benchmarks/bench_change_points.py --exact --reps 200 --kinds shape \
         --n-components 8192
     python benchmarks/bench_change_points.py --scale
@@ -36,6 +42,7 @@ the figure.
     python benchmarks/bench_change_points.py --level --reps 200 \
         --exchangeable-reps 400 --skip-ruptures
     python benchmarks/bench_change_points.py --power --reps 200
+    python benchmarks/bench_change_points.py --locate --reps 200 --dims 5
     python benchmarks/bench_change_points.py --tcpd
 """
 
@@ -272,6 +279,29 @@ def run_power(reps, d):
         print(f"power  oracle LR {name}  {setting}  within 20: {interval(count, reps)}")
 
 
+def run_locate(reps, d, factors):
+    """Where the split of least kernel cost (one change, the whole series)
+    falls on the power series, at multiples of the median bandwidth: the
+    location alone, without the test."""
+    from skmmd.change_points._cost import default_map
+    from skmmd.change_points._search import best_split
+
+    hits = dict.fromkeys(factors, 0)
+    for seed in range(reps):
+        X = power_series(seed, d)
+        median = median_bandwidth(X, random_state=seed)
+        for factor in factors:
+            rff = default_map(median * factor, *X.shape, seed).fit(X)
+            cost = SegmentCost.of(rff.transform, X, rff.n_components)
+            hits[factor] += abs(best_split(cost, 0, X.shape[0], 2)[1] - 1000) <= 20
+    setting = f"variance x1.5 at 1000, AR(1) phi=0.5, d={d}"
+    for factor, count in hits.items():
+        print(
+            f"locate least cost, bandwidth {factor} x median  {setting}  "
+            f"within 20: {interval(count, reps)}"
+        )
+
+
 # ----------------------------------------------------------------------- TCPD
 def f1_score(annotations, predicted, margin=5):
     """van den Burg & Williams' F1: precision against the union of the
@@ -382,6 +412,11 @@ def main(argv=None):
     parser.add_argument("--level", action="store_true")
     parser.add_argument("--power", action="store_true")
     parser.add_argument("--tcpd", action="store_true")
+    parser.add_argument("--locate", action="store_true")
+    parser.add_argument("--dims", type=int, nargs="+", default=[1, 5])
+    parser.add_argument(
+        "--factors", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0]
+    )
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--n-components", type=int, default=2048)
     parser.add_argument("--kinds", nargs="+", default=["mean", "variance", "shape"])
@@ -403,8 +438,11 @@ def main(argv=None):
         run_level(args.reps, 0.8, "auto", with_ruptures=not args.skip_ruptures)
         run_level(args.exchangeable_reps, 0.0, None, with_ruptures=False)
     if args.power:
-        for d in (1, 5):
+        for d in args.dims:
             run_power(args.reps, d)
+    if args.locate:
+        for d in args.dims:
+            run_locate(args.reps, d, args.factors)
     if args.tcpd:
         run_tcpd()
 
