@@ -42,7 +42,8 @@ the figure.
     python benchmarks/bench_change_points.py --level --reps 200 \
         --exchangeable-reps 400 --skip-ruptures
     python benchmarks/bench_change_points.py --power --reps 200
-    python benchmarks/bench_change_points.py --locate --reps 200 --dims 5
+    python benchmarks/bench_change_points.py --locate --reps 200 --dims 5 1 \
+        --factors 0.25 0.5 1.0
     python benchmarks/bench_change_points.py --tcpd
 """
 
