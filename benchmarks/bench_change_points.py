@@ -6,7 +6,9 @@
   ``n`` = 2000 rows in d = 3 with 4 changes of the mean (ruptures'
   ``pw_constant``), of the variance, or of the shape at equal mean and
   variance (Gaussian, uniform, Laplace): the share of signals whose points
-  all agree within +-2 rows;
+  all agree within +-2 rows; ``--frequencies``: how the features'
+  frequencies are drawn (``sobol``, as the default map, ``iid`` or
+  ``orthogonal``);
 - ``--scale``: seconds (after the imports) and peak memory (a child
   process's maximum resident set) to locate 10 changes in d = 5 and test
   each against ``n`` up to 10^6, ours beside
@@ -18,7 +20,12 @@
   beside ruptures' ``KernelCPD`` with the penalty ``log(n)``;
 - ``--power``: a single change of the variance by 1.5x in the middle of
   ``n`` = 2000 rows of AR(1) at phi = 0.5: the share of series in which a
-  change is reported within +-20 rows of it;
+  change is reported within +-20 rows of it; beside it an oracle that knows
+  there is one change, of the variance (and, whitened, phi): the Gaussian
+  likelihood ratio's location;
+- ``--locate``: on the same series, the share in which the split of least
+  kernel cost (one change) falls within +-20 rows of the change, at
+  multiples of the median bandwidth;
 - ``--tcpd``: the series of the Turing change point benchmark that river
   ships (``river.drift.datasets``), F1 (margin 5) and cover against their
   annotations, ours beside ruptures' kernel and binary segmentation.
@@ -27,11 +34,16 @@ Each line printed is one cell: the experiment, the method, the setting and
 the figure.
 
     python benchmarks/bench_change_points.py --exact --reps 200
+    python benchmarks/bench_change_points.py --exact --reps 200 --frequencies iid
     python benchmarks/bench_change_points.py --exact --reps 200 --kinds shape \
         --n-components 8192
     python benchmarks/bench_change_points.py --scale
     python benchmarks/bench_change_points.py --level --reps 500
+    python benchmarks/bench_change_points.py --level --reps 200 \
+        --exchangeable-reps 400 --skip-ruptures
     python benchmarks/bench_change_points.py --power --reps 200
+    python benchmarks/bench_change_points.py --locate --reps 200 --dims 5 1 \
+        --factors 0.25 0.5 1.0
     python benchmarks/bench_change_points.py --tcpd
 """
 
@@ -100,7 +112,14 @@ def exact_signal(seed, n=2000, d=3, n_changes=4):
     return kind, X, points.tolist()
 
 
-def run_exact(reps, n_components, kinds):
+_FREQUENCIES = {
+    "iid": {},
+    "orthogonal": {"orthogonal": True},
+    "sobol": {"qmc": "sobol"},
+}
+
+
+def run_exact(reps, n_components, kinds, frequencies):
     import ruptures as rpt
 
     agree, counts, times = {}, {}, []
@@ -108,26 +127,30 @@ def run_exact(reps, n_components, kinds):
         kind, X, _ = exact_signal(seed)
         if kind not in kinds:
             continue
-        bandwidth = median_bandwidth(X)
+        # Seeded, so that a signal's bandwidth (the median distance over a
+        # subsample of its rows) is the same in every run.
+        bandwidth = median_bandwidth(X, random_state=seed)
         gamma = 1.0 / (2.0 * bandwidth**2)
         theirs = rpt.KernelCPD(kernel="rbf", params={"gamma": gamma}, min_size=2)
         theirs = np.array(theirs.fit(X).predict(n_bkps=4)[:-1])
         start = time.perf_counter()
         rff = RandomFourierSampler(
-            bandwidth=bandwidth, n_components=n_components, random_state=seed
+            bandwidth=bandwidth,
+            n_components=n_components,
+            random_state=seed,
+            **_FREQUENCIES[frequencies],
         ).fit(X)
         ours = dynamic_programming(SegmentCost.of(rff.transform, X, n_components), 4, 2)
         times.append(time.perf_counter() - start)
         hit = bool(np.all(np.abs(ours - theirs) <= 2))
         agree[kind] = agree.get(kind, 0) + hit
         counts[kind] = counts.get(kind, 0) + 1
+    setting = f"D={n_components} {frequencies}"
     for kind in counts:
-        print(
-            f"exact  {kind:9s} D={n_components}  {interval(agree[kind], counts[kind])}"
-        )
+        print(f"exact  {kind:9s} {setting}  {interval(agree[kind], counts[kind])}")
     total = sum(agree.values())
-    print(f"exact  all       D={n_components}  {interval(total, sum(counts.values()))}")
-    print(f"exact  seconds per signal (ours, D={n_components}): {np.median(times):.2f}")
+    print(f"exact  all       {setting}  {interval(total, sum(counts.values()))}")
+    print(f"exact  seconds per signal (ours, {setting}): {np.median(times):.2f}")
 
 
 # ---------------------------------------------------------------------- scale
@@ -215,19 +238,69 @@ def run_level(reps, phi, block_size, with_ruptures):
         print(f"level  KernelCPD pen=log(n) {setting}  {interval(ruptures_hits, reps)}")
 
 
+def variance_lr_location(E):
+    """The oracle's location of one change of variance in rows ``E`` of
+    mean 0 and independent in time: the row that maximizes the Gaussian
+    likelihood ratio ``-k d log s1^2 - (n - k) d log s2^2`` (``s1^2``,
+    ``s2^2`` the mean squares before and after row ``k``)."""
+    n, d = E.shape
+    sums = np.cumsum((E**2).sum(axis=1))
+    k = np.arange(2, n - 1)
+    before = sums[k - 1] / (k * d)
+    after = (sums[-1] - sums[k - 1]) / ((n - k) * d)
+    return int(k[np.argmax(-k * np.log(before) - (n - k) * np.log(after))])
+
+
+def power_series(seed, d, phi=0.5):
+    """AR(1) rows whose innovations' variance grows 1.5x at row 1000."""
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(size=(2000, d))
+    noise[1000:] *= np.sqrt(1.5)
+    return scipy_signal.lfilter([1.0], [1.0, -phi], noise, axis=0)
+
+
 def run_power(reps, d):
     hits, detected = 0, 0
+    oracle = {"whitened": 0, "raw": 0}
     for seed in range(reps):
-        rng = np.random.default_rng(seed)
-        noise = rng.normal(size=(2000, d))
-        noise[1000:] *= np.sqrt(1.5)
-        X = scipy_signal.lfilter([1.0], [1.0, -0.5], noise, axis=0)
+        X = power_series(seed, d)
+        # The oracle knows there is one change, of the variance, and phi:
+        # on the innovations X_t - phi X_{t-1} (row t), and on X itself.
+        oracle["whitened"] += (
+            abs(variance_lr_location(X[1:] - 0.5 * X[:-1]) + 1 - 1000) <= 20
+        )
+        oracle["raw"] += abs(variance_lr_location(X) - 1000) <= 20
         cp = skmmd.KernelChangePoints(block_size="auto", random_state=seed).fit(X)
         detected += cp.n_changes_ > 0
         hits += bool(np.any(np.abs(cp.change_points_ - 1000) <= 20))
     setting = f"variance x1.5 at 1000, AR(1) phi=0.5, d={d}"
     print(f"power  skmmd auto  {setting}  within 20: {interval(hits, reps)}")
     print(f"power  skmmd auto  {setting}  any change: {interval(detected, reps)}")
+    for name, count in oracle.items():
+        print(f"power  oracle LR {name}  {setting}  within 20: {interval(count, reps)}")
+
+
+def run_locate(reps, d, factors):
+    """Where the split of least kernel cost (one change, the whole series)
+    falls on the power series, at multiples of the median bandwidth: the
+    location alone, without the test."""
+    from skmmd.change_points._cost import default_map
+    from skmmd.change_points._search import best_split
+
+    hits = dict.fromkeys(factors, 0)
+    for seed in range(reps):
+        X = power_series(seed, d)
+        median = median_bandwidth(X, random_state=seed)
+        for factor in factors:
+            rff = default_map(median * factor, *X.shape, seed).fit(X)
+            cost = SegmentCost.of(rff.transform, X, rff.n_components)
+            hits[factor] += abs(best_split(cost, 0, X.shape[0], 2)[1] - 1000) <= 20
+    setting = f"variance x1.5 at 1000, AR(1) phi=0.5, d={d}"
+    for factor, count in hits.items():
+        print(
+            f"locate least cost, bandwidth {factor} x median  {setting}  "
+            f"within 20: {interval(count, reps)}"
+        )
 
 
 # ----------------------------------------------------------------------- TCPD
@@ -340,9 +413,15 @@ def main(argv=None):
     parser.add_argument("--level", action="store_true")
     parser.add_argument("--power", action="store_true")
     parser.add_argument("--tcpd", action="store_true")
+    parser.add_argument("--locate", action="store_true")
+    parser.add_argument("--dims", type=int, nargs="+", default=[1, 5])
+    parser.add_argument(
+        "--factors", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0]
+    )
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--n-components", type=int, default=2048)
     parser.add_argument("--kinds", nargs="+", default=["mean", "variance", "shape"])
+    parser.add_argument("--frequencies", choices=sorted(_FREQUENCIES), default="sobol")
     parser.add_argument(
         "--sizes", type=int, nargs="+", default=[10**3, 10**4, 10**5, 10**6]
     )
@@ -350,17 +429,21 @@ def main(argv=None):
     parser.add_argument("--methods", nargs="+", default=["skmmd", "KernelCPD", "Pelt"])
     parser.add_argument("--memory-gb", type=float, default=8.0)
     parser.add_argument("--exchangeable-reps", type=int, default=1000)
+    parser.add_argument("--skip-ruptures", action="store_true")
     args = parser.parse_args(argv)
     if args.exact:
-        run_exact(args.reps, args.n_components, args.kinds)
+        run_exact(args.reps, args.n_components, args.kinds, args.frequencies)
     if args.scale:
         run_scale(args.sizes, args.limit, args.memory_gb, args.methods)
     if args.level:
-        run_level(args.reps, 0.8, "auto", with_ruptures=True)
+        run_level(args.reps, 0.8, "auto", with_ruptures=not args.skip_ruptures)
         run_level(args.exchangeable_reps, 0.0, None, with_ruptures=False)
     if args.power:
-        for d in (1, 5):
+        for d in args.dims:
             run_power(args.reps, d)
+    if args.locate:
+        for d in args.dims:
+            run_locate(args.reps, d, args.factors)
     if args.tcpd:
         run_tcpd()
 

@@ -11,8 +11,7 @@ keeps. Needs the ``ruptures`` extra (``python -m pip install
 
 import numpy as np
 
-from .change_points._cost import SegmentCost, default_width
-from .kernel_approximation import RandomFourierSampler
+from .change_points._cost import SegmentCost, default_map
 from .kernels import median_bandwidth
 
 try:
@@ -45,7 +44,9 @@ class CostRandomFeatures(BaseCost):
         subsample of 1000 rows).
     n_components : int or None, default=None
         Number of features; None: 1024, fewer for long signals (a power of
-        two down to 64, keeping the cumulative sums within 1 GiB).
+        two down to 64, keeping the cumulative sums within 1 GiB). Their
+        frequencies are a scrambled Sobol sequence, as those of
+        :class:`KernelChangePoints`' default map.
     min_size : int, default=1
         The fewest rows of a segment whose cost is computed (ruptures reads
         it from the cost).
@@ -116,10 +117,11 @@ class CostRandomFeatures(BaseCost):
             bandwidth = median / np.sqrt(2.0) if median > 0 else 1.0
         else:
             bandwidth = 1.0 / np.sqrt(2.0 * self.gamma)
-        width = self.n_components or default_width(signal.shape[0])
-        self.transformer_ = RandomFourierSampler(
-            bandwidth=bandwidth, n_components=width, random_state=self.random_state
-        ).fit(signal)
+        map_ = default_map(bandwidth, *signal.shape, self.random_state)
+        if self.n_components is not None:
+            map_.set_params(n_components=self.n_components)
+        self.transformer_ = map_.fit(signal)
+        width = self.transformer_.n_components
         self._cost = SegmentCost.of(self.transformer_.transform, signal, width)
         self.signal = signal  # ruptures reads its shape
         return self

@@ -4,8 +4,10 @@ z_t||^2 / (b - a)``, each segment's in ``O(D)`` and a whole column of them
 by one product, never a Gram matrix of the rows."""
 
 import numpy as np
+from scipy.stats import qmc
 
 from .._utils import _budgets
+from ..kernel_approximation import RandomFourierSampler
 
 
 def default_width(n_rows):
@@ -16,6 +18,22 @@ def default_width(n_rows):
     while width > 64 and (n_rows + 1) * width > _budgets.CUMSUM_ENTRIES:
         width //= 2
     return width
+
+
+def default_map(bandwidth, n_rows, n_columns, random_state):
+    """The default feature map of ``n_rows`` rows of ``n_columns`` columns:
+    a :class:`~skmmd.RandomFourierSampler` (Gaussian kernel) of
+    :func:`default_width` features whose frequencies are a scrambled Sobol
+    sequence, so that the costs, and the changes of least cost, differ less
+    from the exact kernel's than with i.i.d. frequencies (i.i.d. beyond the
+    sequence's dimensions)."""
+    sobol = n_columns <= qmc.Sobol.MAXDIM
+    return RandomFourierSampler(
+        bandwidth=bandwidth,
+        n_components=default_width(n_rows),
+        qmc="sobol" if sobol else None,
+        random_state=random_state,
+    )
 
 
 class SegmentCost:

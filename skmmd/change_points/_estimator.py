@@ -24,8 +24,7 @@ from .._utils._compat import (
     n_features_out,
     validate_data,
 )
-from ..kernel_approximation import RandomFourierSampler
-from ._cost import SegmentCost, default_width
+from ._cost import SegmentCost, default_map
 from ._results import ChangePointResult
 from ._search import binary_segmentation, dynamic_programming, pelt
 from ._significance import SegmentTest, neighbour_p_values, tested_segmentation
@@ -50,7 +49,10 @@ class KernelChangePoints(BaseEstimator):
         (to a seeded subsample of 100 000 of them where there are more).
         ``"auto"``: a :class:`RandomFourierSampler` (Gaussian kernel) at
         ``bandwidth``, of 1024 features, fewer for long series (a power of
-        two down to 64, keeping the cumulative sums within 1 GiB).
+        two down to 64, keeping the cumulative sums within 1 GiB), its
+        frequencies a scrambled Sobol sequence (``qmc="sobol"``; i.i.d. for
+        more columns than the sequence has dimensions), whose costs are
+        closer to the exact kernel's than those of i.i.d. draws.
     bandwidth : "median" or float, default="median"
         The Gaussian kernel's bandwidth of ``transformer="auto"``, ``exp(-||x
         - y||^2 / (2 bandwidth^2))`` (ruptures' ``gamma`` is ``1 / (2
@@ -240,11 +242,7 @@ class KernelChangePoints(BaseEstimator):
     def _map(self, X, seed):
         """The fitted feature map (on a seeded subsample of long series)."""
         if isinstance(self.transformer, str):
-            transformer = RandomFourierSampler(
-                bandwidth=self.bandwidth,
-                n_components=default_width(X.shape[0]),
-                random_state=seed,
-            )
+            transformer = default_map(self.bandwidth, *X.shape, seed)
         else:
             transformer = clone(self.transformer)
         rows = fit_indices(X.shape[0], seed)

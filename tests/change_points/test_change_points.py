@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy import signal as scipy_signal
+from scipy.stats import qmc
 
 from skmmd import (
     ChangePointResult,
@@ -14,7 +15,7 @@ from skmmd import (
     SerialDependenceWarning,
     change_point_test,
 )
-from skmmd.change_points._cost import SegmentCost, default_width
+from skmmd.change_points._cost import SegmentCost, default_map, default_width
 from skmmd.change_points._search import (
     binary_segmentation,
     dynamic_programming,
@@ -68,6 +69,35 @@ def test_default_width_keeps_the_cumulative_sums_within_the_budget():
     assert default_width(2000) == 1024
     assert default_width(10**6) == 128
     assert default_width(10**9) == 64
+
+
+def test_the_default_map_draws_sobol_frequencies():
+    rng = np.random.default_rng(0)
+    X = _steps(rng, n=200, d=3, shift=1.0)
+    K = gaussian_kernel(X, bandwidth=1.5)
+    segments = [(a, a + m) for a in range(0, 150, 10) for m in (5, 20, 50)]
+
+    def error(**draws):
+        # The mean absolute error of the costs of 45 segments, over 5 maps.
+        out = []
+        for seed in range(5):
+            rff = RandomFourierSampler(
+                bandwidth=1.5, n_components=256, random_state=seed, **draws
+            ).fit(X)
+            cost = SegmentCost.of(rff.transform, X, 256)
+            for a, b in segments:
+                exact = (b - a) - K[a:b, a:b].sum() / (b - a)
+                out.append(abs(cost.cost(a, b) - exact))
+        return np.mean(out)
+
+    # In 3 dimensions a scrambled Sobol sequence of 128 frequencies
+    # integrates the kernel's spectral law with an error well under
+    # Monte Carlo's 1 / sqrt(128).
+    assert error(qmc="sobol") < 0.5 * error()
+    cp = KernelChangePoints(n_changes=2, n_resamples=19, random_state=0).fit(X)
+    assert cp.transformer_.qmc == "sobol"
+    assert cp.transformer_.n_components == default_width(200)
+    assert default_map(1.0, 100, qmc.Sobol.MAXDIM + 1, 0).qmc is None
 
 
 def test_searches_agree_on_a_clear_signal():
@@ -234,6 +264,7 @@ def test_ruptures_cost_in_ruptures_searches():
     X = _steps(rng)
     expected = [100, 200, 300]
     cost = CostRandomFeatures(gamma=0.125, n_components=512, random_state=0)
+    assert rpt.Pelt(custom_cost=cost).fit(X).cost.transformer_.qmc == "sobol"
     assert rpt.Pelt(custom_cost=cost, min_size=5).fit(X).predict(pen=20) == expected
     assert rpt.Binseg(custom_cost=cost).fit(X).predict(n_bkps=2) == expected
     assert rpt.Dynp(custom_cost=cost, jump=1).fit(X).predict(n_bkps=2) == expected
