@@ -202,9 +202,10 @@ class ScipyFamily(Family):
         law = copy.copy(self._first)
         law.args, law.kwds = params, {}
         loc, scale = params[-2], params[-1]
-        # law.support() without its argument checks: the same arithmetic.
-        a, b = self.dist._get_support(*params[:-2])
-        low, high = a * scale + loc, b * scale + loc
+        if self.shapes:
+            low, high = law.support()
+        else:  # law.support() without its argument checks: the same arithmetic
+            low, high = self.dist.a * scale + loc, self.dist.b * scale + loc
         law.a, law.b = (low - loc) / scale, (high - loc) / scale
         return law
 

@@ -33,6 +33,7 @@ def test_the_normal_draws_are_scipy_s_to_the_bit():
     "dist, params",
     [
         (stats.norm, (1.0, 2.0)),
+        (stats.uniform, (-1.0, 3.0)),
         (stats.genpareto, (-0.3, 0.5, 1.5)),
         (stats.beta, (2.0, 3.0, -1.0, 4.0)),
     ],
