@@ -50,6 +50,7 @@ from ..statistics._mean_norm import MultiplierParts
 from ._chains import chain_rows, is_chains
 from ._composite import RefitParts, family_of, refit_statistics, resampled_refits
 from ._edges import edge_conditioned
+from ._logscale import log_standardized
 from ._maps import PitScore, SteinMap, pit_sampler
 from ._models import check_feature_names, model_score
 from ._results import KernelSteinTestResult
@@ -154,7 +155,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             getattr(self, "fit_params", None),
             getattr(self, "guessed_params", None),
         )
-        family = edge_conditioned(family)
+        family = log_standardized(edge_conditioned(family))
         self._family = None
         if family is not None and self.support is not None:
             raise ValueError(

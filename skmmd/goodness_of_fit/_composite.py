@@ -105,7 +105,7 @@ class ScipyFamily(Family):
         self.known = given["known_params"]
         self.fitted, self.guessed = given["fit_params"], given["guessed_params"]
         self.name = f"scipy.stats.{dist.name}"
-        self._first = None
+        self._first = self._standard = None
         self.standardizes = self.pit = None  # decided at the first fit
 
     def tested(self, X, law):
@@ -120,7 +120,11 @@ class ScipyFamily(Family):
         if not self.standardizes:
             return law, X
         shapes, loc, scale = frozen_parameters(law)
-        return self.member((*shapes, 0.0, 1.0)), (X - loc) / scale
+        if shapes:
+            return self.member((*shapes, 0.0, 1.0)), (X - loc) / scale
+        if self._standard is None:  # the one standard member of no shapes
+            self._standard = self.member((0.0, 1.0))
+        return self._standard, (X - loc) / scale
 
     def read_by(self, score, law):
         """The score of the standard member, read by the maps with the
@@ -168,6 +172,8 @@ class ScipyFamily(Family):
         ``fit`` takes them)."""
         if len(fixed) == len(self.names):  # nothing left to fit
             return self.dist(**fixed)
+        if self.dist.name == "norm" and not fixed and not guesses:
+            return self.member(normal_fit(X))
         guesses = dict(guesses)
         starts = [guesses.pop(name) for name in self.shapes if name in guesses]
         held = {f"f{name}": value for name, value in fixed.items()}
@@ -195,13 +201,33 @@ class ScipyFamily(Family):
         law's support."""
         law = copy.copy(self._first)
         law.args, law.kwds = params, {}
-        low, high = law.support()
         loc, scale = params[-2], params[-1]
+        if self.shapes:
+            low, high = law.support()
+        else:  # law.support() without its argument checks: the same arithmetic
+            low, high = self.dist.a * scale + loc, self.dist.b * scale + loc
         law.a, law.b = (low - loc) / scale, (high - loc) / scale
         return law
 
     def sample(self, law, shape, rng):
+        """``law.rvs(size=shape, random_state=rng)``; for the normal the
+        same values without scipy's per-call argument checks."""
+        if self.dist.name == "norm":
+            _, loc, scale = frozen_parameters(law)
+            return rng.standard_normal(shape) * scale + loc
         return law.rvs(size=shape, random_state=rng)
+
+
+def normal_fit(X):
+    """``scipy.stats.norm.fit`` of the values of ``X`` (its closed form:
+    the mean and the root mean square deviation from it, the same
+    arithmetic), without its per-call checks; a ValueError for non-finite
+    values, as scipy's."""
+    data = np.ravel(X)
+    if not np.isfinite(data).all():
+        raise ValueError("The data contains non-finite values.")
+    loc = data.mean()
+    return loc, np.sqrt(((data - loc) ** 2).mean())
 
 
 def moving_ends(law, free, names, pinned=None):
@@ -407,8 +433,11 @@ def refit_statistics(maps, score_of, laws, samples):
     only grow (the ends a free parameter moves are refused before the
     bootstrap starts: ``Family.check_ends``)."""
     rows, inputs, on_line, kept = [], [], False, []
+    scores = {}  # a law's score once (a standardized family's one member)
     for b, (law, sample) in enumerate(zip(laws, samples)):
-        score = score_of(law)
+        if id(law) not in scores:
+            scores[id(law)] = score_of(law)
+        score = scores[id(law)]
         if score.line is not None:
             if score.line.outside(sample).size:
                 continue
@@ -437,6 +466,7 @@ def refit_statistics(maps, score_of, laws, samples):
                 groups[chunk],
                 sums,
                 squares,
+                fused=rows.shape[1] == 1,
             )
         squared = np.einsum("ij,ij->i", sums, sums)
         out.append((squared - squares if on_line else squared) / n)

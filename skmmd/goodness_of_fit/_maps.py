@@ -19,7 +19,9 @@ from sklearn.frozen import FrozenEstimator
 from .._utils import _budgets
 from .._utils._compat import standard_cdf_pdf
 from ..kernel_approximation import RandomFourierSampler
+from ..kernel_approximation._base import trig_features
 from ..statistics._stein import add_stein_unit_sums, stein_features
+from ._fused import fused_unit_sums
 
 # The bandwidth of the Gaussian kernel on the probability-integral transform
 # (u in (0, 1), uniform under the null: a fixed scale, not the rows').
@@ -52,6 +54,20 @@ class PitScore:
 
     def density(self, X):
         return np.maximum(self._pdf(X), _TINY)
+
+
+def _features(sampler, X):
+    """``sampler.transform(X)`` of in-memory float64 rows ``X`` without its
+    per-call input checks (the map's rows, checked once): the same values."""
+    W = sampler.random_weights_
+    return trig_features(
+        X,
+        lambda block: block @ W,
+        sampler.feature,
+        sampler.n_components,
+        offset=sampler.random_offset_,
+        weights=W,
+    )
 
 
 def stein_inputs(score, X):
@@ -109,24 +125,31 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
         W = self.pit.random_weights_
         return np.hstack([xi, A * stein_features(U, S / A, W)])
 
-    def add_sums(self, X, S, U, A, groups, sums, squares):
+    def add_sums(self, X, S, U, A, groups, sums, squares, fused=False):
         """Add the Stein features of the rows ``X`` (their score ``S``, and
         with ``pit`` their transform ``U`` and density ``A``), summed per
         group, into ``sums`` (G, width), their squared norms into
-        ``squares`` (G,)."""
-        Z = self.sampler.transform(X)
+        ``squares`` (G,). ``fused``: one-column rows in one pass
+        (:func:`~._fused.fused_unit_sums`, the same values)."""
+
+        def add(sampler, rows, out, weights=None):
+            if fused:
+                fused_unit_sums(sampler, rows, S, groups, out, squares, weights)
+            else:
+                Z = _features(sampler, rows)
+                W = sampler.random_weights_
+                add_stein_unit_sums(Z, S, W, groups, out, squares, weights=weights)
+
         if self.pit is None:
-            add_stein_unit_sums(Z, S, self.frequencies, groups, sums, squares)
+            add(self.sampler, X, sums)
             return
         # Each kernel's sums apart (a column block of sums is no view of
         # the fused sums' shape), the kernel on u's gradient terms weighted
         # by the density, the chain rule's du/dz.
         G, w = sums.shape[0], self._width
         parts = np.zeros((2, G, w))
-        add_stein_unit_sums(Z, S, self.frequencies, groups, parts[0], squares)
-        W = self.pit.random_weights_
-        Z = self.pit.transform(U)
-        add_stein_unit_sums(Z, S, W, groups, parts[1], squares, weights=A[:, 0])
+        add(self.sampler, X, parts[0])
+        add(self.pit, U, parts[1], A[:, 0])
         sums[:, :w] += parts[0]
         sums[:, w:] += parts[1]
 
