@@ -16,6 +16,7 @@ from .._utils._compat import (
     StrOptions,
     fit_context,
 )
+from .._utils._streams import draw_seed
 from . import _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
@@ -305,7 +306,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         engine = _engines.engine_for(X)
         X, Y, self.classes_ = engine.samples(self, X, y, validate=self._two_samples)
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = draw_seed(rng)
         self._stream = None
         fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
         transformers = self._fit_transformers(fit_rows, rng, labels=labels)
