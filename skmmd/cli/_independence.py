@@ -100,12 +100,20 @@ def _fitted_test(args, table, target, given, others):
         return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
     if args.aggregate:
         test = AggregatedHSICTest(
-            statistic=args.statistic, correction=args.correction, **common
+            statistic=args.statistic,
+            correction=args.correction,
+            decision=args.decision,
+            **common,
         )
         return test.fit(X, y)
     exact = None if args.transformer == "exact" else "auto"
     test = HSICTest(
-        exact, exact, statistic=args.statistic, correction=args.correction, **common
+        exact,
+        exact,
+        statistic=args.statistic,
+        correction=args.correction,
+        decision=args.decision,
+        **common,
     )
     return test.fit(X, y)
 
@@ -201,7 +209,7 @@ def run_independence(args, out=None):
     if args.explain:
         report = test.explain(table.iloc[:, others], table.iloc[:, [target]])
         # The decision over the table and its columns, as hsic_test's.
-        second_pass_decision(test, report, args.decision)
+        second_pass_decision(test, report)
         report = test.result_.column_report
         if args.report_out is not None:
             write_report(report, args.report_out)

@@ -51,9 +51,9 @@ def hsic_test(
         list or a dict of groups, as :meth:`HSICTest.explain`'s ``columns``)
         against y, on the same pairings as one another: the result's
         ``column_report``; ``pvalue`` and ``reject`` then decide over the
-        table and its columns (a union bound of the two tests;
-        ``decision="table"`` in ``options`` keeps the table's test, whose
-        p-value is always ``table_pvalue``; see :ref:`decision`).
+        table and its columns (a union bound of the two tests; the
+        estimator's ``decision="table"`` in ``options`` keeps the table's
+        test, whose p-value is always ``table_pvalue``; see :ref:`decision`).
         ``correction`` and ``decision`` apply only with ``explain_columns``:
         without it they are an error.
     aggregate : bool, default=False
@@ -127,14 +127,13 @@ def hsic_test(
         )
     explain_columns = check_explain_options(explain_columns, options)
     aggregate = _aggregates(aggregate, x_transformer, y_transformer, options)
-    decision = options.pop("decision", None)
     if aggregate:
         test = AggregatedHSICTest(**options).fit(X, y)
     else:
         test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
     if explain_columns is not False:  # a second pass, for every kernel
         report = test.explain(X, y, columns=report_columns(explain_columns))
-        second_pass_decision(test, report, decision)
+        second_pass_decision(test, report)
     return test.result_
 
 

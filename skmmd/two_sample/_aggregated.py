@@ -95,6 +95,13 @@ class AggregatedMMDTest(_BaseMMDTest):
         How :meth:`explain` adjusts the columns' p-values: family-wise error
         (step-down maxT), false discovery rate (Benjamini-Hochberg, or
         -Yekutieli), or not at all (see :ref:`explain`).
+    decision : {"combined", "table"}, default="combined"
+        What ``p_value_`` and ``reject_`` decide once the column report of
+        :func:`~skmmd.mmd_test` with ``explain_columns`` is attached, as in
+        :class:`MMDTest`: the table and its columns together
+        (``"combined"``, a union bound of the two tests, the columns tested
+        in a second pass; :ref:`decision`), or the aggregated statistic
+        alone (``"table"``).
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
@@ -207,6 +214,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
         "correction": [StrOptions(set(CORRECTIONS))],
+        "decision": [StrOptions({"combined", "table"})],
         **_BaseMMDTest._shared_constraints,
         **_BaseMMDTest._train_constraints,
     }
@@ -230,6 +238,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         n_jobs=None,
         verbose=0,
         correction="fwer",
+        decision="combined",
         train_size=None,
     ):
         self.transformers = transformers
@@ -239,6 +248,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.n_components = n_components
         self.weights = weights
         self.correction = correction
+        self.decision = decision
         self.statistic = statistic
         self.n_resamples = n_resamples
         self.alpha = alpha

@@ -110,11 +110,10 @@ def mmd_test(
                 "calibrates its kernels on shared permutations only; got "
                 f"calibration={calibration!r}."
             )
-        decision = options.pop("decision", None)
         test = AggregatedMMDTest(**options).fit(X, Y)
         if explain_columns is not False:  # a second pass, for every kernel
             report = test.explain(X, Y, columns=report_columns(explain_columns))
-            second_pass_decision(test, report, decision)
+            second_pass_decision(test, report)
         return test.result_
     test = MMDTest(transformer, explain_columns=explain_columns, **options)
     return test.fit(X, Y).result_
