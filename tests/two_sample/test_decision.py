@@ -67,12 +67,17 @@ def test_a_second_pass_decides_by_the_union_bound(transformer):
     rng = np.random.default_rng(1)
     X, Y = rng.normal(size=(200, 3)), rng.normal(size=(200, 3))
     Y[:, 0] += 0.6
+    maps = {"transformer": transformer}
     if transformer == "list":
-        transformer = [skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)]
+        maps = {
+            "transformers": [
+                skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)
+            ]
+        }
     result = skmmd.mmd_test(
         X,
         Y,
-        transformer=transformer,
+        **maps,
         explain_columns=True,
         n_resamples=199,
         random_state=0,
