@@ -368,7 +368,7 @@ def test_cli_small_parquet_files_hold_nothing_out(tmp_path, capsys):
     assert status == 0 and result["n_train"] == 0
     assert (result["n_samples_x"], result["n_samples_y"]) == (300, 200)
     # Batches asked for: the held-out rows leave none, and the error says why.
-    status, _, err = _cli(capsys, a, b, "--batch-rows", "1000")
+    status, _, err = _cli(capsys, a, b, "--chunk-rows", "1000")
     assert status == 2 and "pass --bandwidth" in err
 
 
@@ -380,7 +380,7 @@ def test_cli_damaged_parquet_is_one_line(tmp_path, capsys):
     data[4:200] = bytes(196)  # the first page header and values
     b = tmp_path / "b.parquet"
     b.write_bytes(bytes(data))
-    for argv in ((a, b), (a, b, "--batch-rows", "1000")):
+    for argv in ((a, b), (a, b, "--chunk-rows", "1000")):
         status, out, err = _cli(capsys, *argv)
         assert status == 2 and out == ""
         assert err.count("\n") == 1 and "b.parquet" in err and "Traceback" not in err
@@ -460,19 +460,19 @@ def test_cli_files_and_options_do_what_the_contract_page_says(tmp_path, capsys):
     w1, w2 = _write(tmp_path / "w1.csv", wide), _write(tmp_path / "w2.csv", wide)
     status, _, err = _cli(capsys, w1, w2, "--columns", "nope")
     assert status == 2 and "'c19'] and 5 more (25 in all)" in err
-    # --batch-rows holds out the first 1000 rows of each file at any batch
+    # --chunk-rows holds out the first 1000 rows of each file at any batch
     # size, and reads every file in batches (text columns are an error).
     X = pd.DataFrame(rng.normal(size=(2500, 2)), columns=["u", "v"])
     x, y = _write(tmp_path / "x.parquet", X), _write(tmp_path / "y.parquet", X + 0.1)
-    runs = [json.loads(_cli(capsys, x, y, "--batch-rows", rows)[1])
+    runs = [json.loads(_cli(capsys, x, y, "--chunk-rows", rows)[1])
             for rows in ("64", "1000", "4096")]  # fmt: skip
     assert {r["n_train"] for r in runs} == {2000}
     assert len({(r["statistic"], r["p_value"]) for r in runs}) == 1
     tables = [_write(tmp_path / f"t{n}.parquet", f) for n, f in (("a", A), ("b", B))]
-    status, _, err = _cli(capsys, *tables, "--batch-rows", "100")
+    status, _, err = _cli(capsys, *tables, "--chunk-rows", "100")
     assert status == 2 and "ta.parquet: column 'city' holds" in err
-    status, _, err = _cli(capsys, a, b, "--batch-rows", "100", "--transformer", "exact")
-    assert status == 2 and "--batch-rows reads the files in batches" in err
+    status, _, err = _cli(capsys, a, b, "--chunk-rows", "100", "--transformer", "exact")
+    assert status == 2 and "--chunk-rows reads the files in chunks" in err
 
 
 # Fuzzing ----------------------------------------------------------------------
@@ -807,7 +807,7 @@ def test_cli_corpus_of_bad_files_gives_one_line_errors(tmp_path, capsys):
     files = _corpus(tmp_path)
     (tmp_path / "folder.csv").mkdir()
     names = [*files, "folder.csv", "missing.csv"]
-    options = [[], ["--batch-rows", "50", "--bandwidth", "1"], ["--explain"],
+    options = [[], ["--chunk-rows", "50", "--bandwidth", "1"], ["--explain"],
                ["--transformer", "tabular"]]  # fmt: skip
     runs = 0
     for name in names:

@@ -389,12 +389,12 @@ def record_decision(test, report, p_value, table_p_value):
     _attach(test, report)
 
 
-def second_pass_decision(test, report, decision=None):
+def second_pass_decision(test, report):
     """Record a fitted test's decision with the column ``report`` computed
-    on its own resamples: the union bound (:func:`union_decision`) with
-    ``decision="combined"``, the table's test alone with ``"table"``
-    (``decision``, else the test's own, else "combined")."""
-    if (decision or getattr(test, "decision", "combined")) == "table":
+    on its own resamples: the union bound (:func:`union_decision`) with the
+    test's ``decision="combined"``, the table's test alone with
+    ``"table"``."""
+    if test.decision == "table":
         _attach(test, report)
         return
     table_p = test.p_value_

@@ -3,8 +3,7 @@ bandwidth of a grid spanning the data's pairwise distances, shared by
 :class:`~skmmd.AggregatedMMDTest` (a grid per kernel) and
 :class:`~skmmd.AggregatedHSICTest` (a grid per variable)."""
 
-import numpy as np
-
+from .._utils._streams import draw_seed
 from ..kernel_approximation import RandomFourierSampler
 from ..kernels import bandwidth_grid
 
@@ -21,7 +20,7 @@ def bandwidth_maps(V, n_bandwidths, n_components, rng, kernel="gaussian"):
             kernel=kernel,
             bandwidth=float(bandwidth),
             n_components=n_components,
-            random_state=rng.randint(np.iinfo(np.int32).max),
+            random_state=draw_seed(rng),
         )
         for bandwidth in bandwidths
     ]

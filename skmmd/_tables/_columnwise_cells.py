@@ -9,13 +9,11 @@ import sys
 
 import numpy as np
 
+from .._utils import _budgets
 from .._utils._groups import indicator
 from .._utils._jit import njit, num_threads
 from .._utils._threads import one_blas_thread
 
-# Features of a chunk of columns summed at once when groups have few rows
-# (float64: 32 MB).
-_CHUNK_ENTRIES = 2**22
 # Values of a chunk counted by the compiled loop once numba is loaded (below,
 # by NumPy: the counts are the same integers either way), and at which it is
 # loaded: a table of a few hundred columns never loads it (numba's import
@@ -190,7 +188,8 @@ def cell_sums(X, edges, index, table, groups, n_groups, S):
     if n <= 4 * n_groups:
         cells = grid_cells(X, edges)
         M = indicator(groups, n_groups)
-        step = max(1, _CHUNK_ENTRIES // max(n * w, 1))
+        # Features of a chunk of columns summed at once (groups of few rows).
+        step = max(1, _budgets.MAP_CHUNK_ENTRIES // max(n * w, 1))
         for a in range(0, m, step):
             b = min(m, a + step)
             Z = table[np.arange(a, b)[:, None], cells[a:b]]  # (k, n, w)

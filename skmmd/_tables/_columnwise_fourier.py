@@ -6,6 +6,7 @@ from scipy.stats import norm
 from sklearn.utils import check_random_state
 
 from .._utils import _budgets
+from .._utils._streams import draw_seed
 from ._columnwise_cells import bucket_starts, cell_sums, grid_cells
 from ._labels import column_labels, is_dataframe
 from ._values import canonical, float_values, seconds
@@ -219,7 +220,7 @@ class ColumnwiseFourier:
         a time (no copy of the sample's rows of all columns at once)."""
         rng = check_random_state(self.random_state)
         u = rng.uniform()
-        gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+        gen = np.random.default_rng(draw_seed(rng))
         n = X.shape[0]
         if rows is None and n > _budgets.COLUMN_GRID_ROWS:
             rows = np.sort(gen.choice(n, _budgets.COLUMN_GRID_ROWS, replace=False))

@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from . import _budgets
+from ._streams import draw_seed
 
 
 def is_dask(X):
@@ -69,7 +70,7 @@ def fit_sample(X, random_state):
         return X.compute()
     rng = check_random_state(random_state)
     idx = np.sort(
-        np.random.default_rng(rng.randint(np.iinfo(np.int32).max)).choice(
+        np.random.default_rng(draw_seed(rng)).choice(
             X.shape[0], _budgets.FIT_SUBSAMPLE_ROWS, replace=False
         )
     )

@@ -49,3 +49,10 @@ def search_seed(random_state, stream, *key):
     (the variables tested)."""
     sequence = np.random.SeedSequence([random_state, stream, *key])
     return int(sequence.generate_state(1)[0] >> 1)
+
+
+def draw_seed(rng):
+    """The int seed that ``rng`` (a :class:`numpy.random.RandomState`, as
+    :func:`sklearn.utils.check_random_state` returns) draws for a test or a
+    map: the root of every stream above, in ``[0, 2**31 - 1)``."""
+    return rng.randint(np.iinfo(np.int32).max)

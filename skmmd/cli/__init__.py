@@ -10,10 +10,10 @@ p-value, the decision and the MMD^2 with its confidence interval; ``--delta``
 adds the relevance test, ``--explain`` the per-column report (``--correction``
 how its p-values are adjusted: fwer, fdr, fdr_by or none), ``--json``
 machine-readable output of all of it, ``--report PATH`` a self-contained HTML
-page of it (figures from summaries of the batches the test reads). Tables with
+page of it (figures from summaries of the chunks the test reads). Tables with
 columns of any type (Parquet, or CSV with a header and non-numeric values) are
 tested in memory with the tabular feature map; numeric Parquet files (and any file with
-``--batch-rows``) are read in batches, memory bounded whatever their size.
+``--chunk-rows``) are read in chunks, memory bounded whatever their size.
 
 ``python -m skmmd independence table.parquet --target y``: HSIC test of
 independence of the target column and the other columns of one table (Parquet,

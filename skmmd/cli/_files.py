@@ -1,9 +1,9 @@
-"""Samples read from files: in batches of rows for the streamed test, or whole
+"""Samples read from files: in chunks of rows for the streamed test, or whole
 (a float array, or a DataFrame for a table).
 
-Parquet and CSV batches go through pyarrow (an optional dependency, imported
+Parquet and CSV chunks go through pyarrow (an optional dependency, imported
 here only), NPY through a memory map; each yields float64 arrays of at most
-``batch_rows`` rows, so memory does not grow with the file. Whole files: NPY,
+``chunk_rows`` rows, so memory does not grow with the file. Whole files: NPY,
 numeric CSV (one optional header row) by numpy, tables by pandas.
 """
 
@@ -16,8 +16,8 @@ import numpy as np
 from .._tables._kinds import column_kind, numeric_dtype
 
 STREAMED_SUFFIXES = (".parquet", ".pq", ".csv", ".npy")
-# Rows per batch when a file is read in batches.
-BATCH_ROWS = 65536
+# Rows per chunk when a file is read in chunks.
+CHUNK_ROWS = 65536
 
 
 # A column of a CSV table read as text only because of a few values that are
@@ -40,7 +40,7 @@ def _pyarrow(path):
         import pyarrow  # noqa: F401
     except ImportError:
         raise ValueError(
-            f"{path}: reading it in batches needs pyarrow: pip install 'skmmd[tables]'."
+            f"{path}: reading it in chunks needs pyarrow: pip install 'skmmd[tables]'."
         ) from None
 
 
@@ -56,8 +56,8 @@ def _numeric(batch, path, columns):
         if not numeric_dtype(pd.ArrowDtype(kind), as_floats=True):
             raise ValueError(
                 f"{path}: column {name!r} holds {kind}, not numbers"
-                f"{_first_strays(column)}; files read in batches take numeric "
-                "columns (choose them with --columns, or leave out --batch-rows "
+                f"{_first_strays(column)}; files read in chunks take numeric "
+                "columns (choose them with --columns, or leave out --chunk-rows "
                 "to read the file as a table)."
             )
         arrays.append(column.to_numpy(zero_copy_only=False).astype(np.float64))
@@ -194,21 +194,21 @@ def matched_columns(paths, requested=None):
     return (pos_a, pos_b), names
 
 
-def iter_batches(path, batch_rows, columns=None):
-    """Rows of a Parquet, CSV (header row) or NPY file, ``batch_rows`` at a time.
+def iter_chunks(path, chunk_rows, columns=None):
+    """Rows of a Parquet, CSV (header row) or NPY file, ``chunk_rows`` at a time.
 
     Parameters
     ----------
     path : str or Path
         The file.
-    batch_rows : int
-        Rows per batch.
+    chunk_rows : int
+        Rows per chunk.
     columns : list of int, default=None
         0-based positions of the columns to read, in this order; all by default.
 
     Yields
     ------
-    batch : ndarray of shape (rows, n_columns), float64
+    chunk : ndarray of shape (rows, n_columns), float64
     """
     path = Path(path)
     if not path.is_file():
@@ -224,8 +224,8 @@ def iter_batches(path, batch_rows, columns=None):
         data = data.reshape(-1, 1) if data.ndim == 1 else data
         if columns is not None:
             data = data[:, columns]
-        for lo in range(0, data.shape[0], batch_rows):
-            yield np.asarray(data[lo : lo + batch_rows], dtype=np.float64)
+        for lo in range(0, data.shape[0], chunk_rows):
+            yield np.asarray(data[lo : lo + chunk_rows], dtype=np.float64)
         return
     _pyarrow(path)
     names, width = file_columns(path)
@@ -241,7 +241,7 @@ def iter_batches(path, batch_rows, columns=None):
         # pre_buffer=True (pyarrow's default) keeps every column chunk read so
         # far, so that memory would grow with the file.
         reader = pq.ParquetFile(path, pre_buffer=False).iter_batches(
-            batch_size=batch_rows, columns=selected
+            batch_size=chunk_rows, columns=selected
         )
     else:
         import pyarrow.csv as pcsv
@@ -257,10 +257,10 @@ def iter_batches(path, batch_rows, columns=None):
     for batch in _checked(reader, path):
         pending.append(_numeric(batch, path, selected))
         size += pending[-1].shape[0]
-        while size >= batch_rows:
+        while size >= chunk_rows:
             rows = np.vstack(pending)
-            yield rows[:batch_rows]
-            pending, size = [rows[batch_rows:]], rows.shape[0] - batch_rows
+            yield rows[:chunk_rows]
+            pending, size = [rows[chunk_rows:]], rows.shape[0] - chunk_rows
     if size:
         yield np.vstack(pending)
 
@@ -428,7 +428,7 @@ def read_table(path, tabular, columns=None):
             data = numeric_strays(data, path)
         return data
     if path.suffix.lower() in (".parquet", ".pq"):
-        return np.vstack(list(iter_batches(path, BATCH_ROWS, columns)))
+        return np.vstack(list(iter_chunks(path, CHUNK_ROWS, columns)))
     return load_sample(path, columns)
 
 
@@ -507,7 +507,7 @@ def all_numeric(path):
     """Whether every column of a Parquet file holds numbers that a table's
     map reads as numbers and a map of numbers as floats (no boolean, which
     a table's map reads as a category; no datetime): it can then be read in
-    batches of float arrays."""
+    chunks of float arrays."""
     import pandas as pd
     import pyarrow.parquet as pq
 

@@ -36,16 +36,18 @@ def _check_flags(parser, args):
     """Reject conflicting options before any file is read: ``--aggregate``
     and ``--given`` run tests without exact kernels, ``--given`` without a
     per-column report and with one statistic of its own."""
-    if args.aggregate and (args.given or args.exact):
+    if args.aggregate and (args.given or args.transformer == "exact"):
         parser.error(
             "--aggregate tests a grid of random-feature kernels of the target "
-            "and of the other columns: leave out --given and --exact."
+            "and of the other columns: leave out --given and --transformer exact."
         )
-    if args.given and (args.exact or args.explain or args.statistic is not None):
+    if args.given and (
+        args.transformer == "exact" or args.explain or args.statistic is not None
+    ):
         parser.error(
             "--given runs the conditional test, with random features, its own "
-            "statistic and no per-column report: leave out --exact, --explain and "
-            "--statistic."
+            "statistic and no per-column report: leave out --transformer exact, "
+            "--explain and --statistic."
         )
     if args.statistic is None:
         args.statistic = "biased"
@@ -98,12 +100,20 @@ def _fitted_test(args, table, target, given, others):
         return ConditionalHSICTest(**common).fit(X, y, Z=table.iloc[:, given])
     if args.aggregate:
         test = AggregatedHSICTest(
-            statistic=args.statistic, correction=args.correction, **common
+            statistic=args.statistic,
+            correction=args.correction,
+            decision=args.decision,
+            **common,
         )
         return test.fit(X, y)
-    exact = None if args.exact else "auto"
+    exact = None if args.transformer == "exact" else "auto"
     test = HSICTest(
-        exact, exact, statistic=args.statistic, correction=args.correction, **common
+        exact,
+        exact,
+        statistic=args.statistic,
+        correction=args.correction,
+        decision=args.decision,
+        **common,
     )
     return test.fit(X, y)
 
@@ -151,7 +161,11 @@ def _lines(args, test, effect, left_out=0):
         )
         statistic = f"aggregated statistic = {test.statistic_:.6g} (-log smallest p)"
     else:
-        exact = "exact Gaussian" if args.exact else "auto (random features)"
+        exact = (
+            "exact Gaussian"
+            if args.transformer == "exact"
+            else "auto (random features)"
+        )
         kernel = (
             f"kernel: {exact}; {args.statistic} statistic, {args.n_resamples} "
             f"{_pairings(test)}"
@@ -195,7 +209,7 @@ def run_independence(args, out=None):
     if args.explain:
         report = test.explain(table.iloc[:, others], table.iloc[:, [target]])
         # The decision over the table and its columns, as hsic_test's.
-        second_pass_decision(test, report, args.decision)
+        second_pass_decision(test, report)
         report = test.result_.column_report
         if args.report_out is not None:
             write_report(report, args.report_out)
@@ -210,7 +224,7 @@ def run_independence(args, out=None):
             n_features=test.n_features_in_,
             target=args.target,
             kernel="exact"
-            if args.exact
+            if args.transformer == "exact"
             else "aggregated"
             if args.aggregate
             else "auto",
@@ -259,10 +273,12 @@ def _independence_parser():
     add_correction(parser)
     add_report_out(parser)
     parser.add_argument(
-        "--exact",
-        action="store_true",
-        help="exact Gaussian kernels (quadratic; numeric columns, at most 4096 "
-        "rows) instead of random features",
+        "--transformer",
+        choices=["auto", "exact"],
+        default="auto",
+        help="feature maps of the two sides: auto (random features, as "
+        "HSICTest()) or exact Gaussian kernels (quadratic; numeric columns, at "
+        "most 4096 rows)",
     )
     parser.add_argument(
         "--aggregate",

@@ -1,5 +1,5 @@
 """``python -m skmmd test A B``: the MMD two-sample test of two data files, in
-memory or read in batches (memory bounded whatever their size)."""
+memory or read in chunks (memory bounded whatever their size)."""
 
 import argparse
 import copy
@@ -19,7 +19,7 @@ from .._tables._summaries import ColumnSummaries
 from ..kernel_approximation import FastfoodSampler, RandomFourierSampler, TabularSampler
 from ..two_sample import MMDTest
 from . import _files
-from ._files import BATCH_ROWS as _BATCH_ROWS
+from ._files import CHUNK_ROWS as _CHUNK_ROWS
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,
@@ -38,7 +38,7 @@ from ._options import (
     write_report,
 )
 
-# Rows of each file held out to fit a median bandwidth when read in batches.
+# Rows of each file held out to fit a median bandwidth when read in chunks.
 _HELD_OUT = 1000
 
 # --transformer choices: name -> class (None: the exact kernel test). Extend by
@@ -84,7 +84,7 @@ def _make_test(args):
         return MMDTest(None, bandwidth=args.bandwidth, **common)
     options = {"bandwidth": args.bandwidth, "n_components": args.n_components}
     if args.transformer == "auto":
-        # MMDTest("auto")'s map, built here since a table read in batches
+        # MMDTest("auto")'s map, built here since a table read in chunks
         # arrives as arrays.
         sampler = auto_transformer(args.table, args.seed, **options)
     else:
@@ -94,14 +94,14 @@ def _make_test(args):
 
 
 def _streams(args):
-    """Whether the files are read in batches (bounded memory): files of
+    """Whether the files are read in chunks (bounded memory): files of
     numbers only, for a feature map."""
     if args.transformer == "exact":
-        if args.batch_rows > 0:
+        if args.chunk_rows > 0:
             raise ValueError(
-                "--batch-rows reads the files in batches for a feature map; the "
+                "--chunk-rows reads the files in chunks for a feature map; the "
                 "exact test (--transformer exact) needs every row at once: leave "
-                "out --batch-rows, or choose a feature map."
+                "out --chunk-rows, or choose a feature map."
             )
         return False
     parquet = [
@@ -109,15 +109,15 @@ def _streams(args):
         for p in (args.sample_a, args.sample_b)
         if Path(p).suffix.lower() in (".parquet", ".pq")
     ]
-    if args.batch_rows > 0:
-        # Every file read in batches, whatever its type: text columns are an
-        # error naming them (iter_batches), never a silent read in memory.
+    if args.chunk_rows > 0:
+        # Every file read in chunks, whatever its type: text columns are an
+        # error naming them (iter_chunks), never a silent read in memory.
         return True
     if not all(_files.all_numeric(p) for p in parquet):
         return False  # other types in memory, as DataFrames
-    # Parquet files larger than one batch (smaller ones are read at once, so
+    # Parquet files larger than one chunk (smaller ones are read at once, so
     # that no rows are held out to fit the bandwidth).
-    return any(_files.count_rows(p) > _BATCH_ROWS for p in parquet)
+    return any(_files.count_rows(p) > _CHUNK_ROWS for p in parquet)
 
 
 def _progress(args, total):
@@ -131,33 +131,33 @@ def _progress(args, total):
     return tqdm(total=total, unit=" rows", unit_scale=True, file=sys.stderr)
 
 
-def _held_first(batches):
-    """The batches of one file, the first at least ``_HELD_OUT`` rows long
-    (smaller batches joined), so that the same rows are held out whatever
-    ``--batch-rows``."""
+def _held_first(chunks):
+    """The chunks of one file, the first at least ``_HELD_OUT`` rows long
+    (smaller chunks joined), so that the same rows are held out whatever
+    ``--chunk-rows``."""
     first, size = [], 0
-    for batch in batches:
-        first.append(batch)
-        size += batch.shape[0]
+    for chunk in chunks:
+        first.append(chunk)
+        size += chunk.shape[0]
         if size >= _HELD_OUT:
             break
     if first:
         yield np.vstack(first)
-    yield from batches
+    yield from chunks
 
 
 def _fit_streamed(test, args, summaries=None):
-    """partial_fit on the two files' batches in lockstep.
+    """partial_fit on the two files' chunks in lockstep.
 
     A fixed bandwidth gives a map that depends on no data: it is fit on one row
     and every row counts. With ``median`` the map is fit on the first
     ``_HELD_OUT`` rows of each file, which are held out of the statistic
     (``n_train_``), so the test stays exact. ``summaries`` (of
-    ``--report``) are updated with every batch, all rows included.
+    ``--report``) are updated with every chunk, all rows included.
     """
-    batch_rows = args.batch_rows or _BATCH_ROWS
+    chunk_rows = args.chunk_rows or _CHUNK_ROWS
     readers = [
-        _held_first(_files.iter_batches(path, batch_rows, columns))
+        _held_first(_files.iter_chunks(path, chunk_rows, columns))
         for path, columns in zip((args.sample_a, args.sample_b), args.positions)
     ]
     counts = [_files.count_rows(p) for p in (args.sample_a, args.sample_b)]
@@ -192,7 +192,7 @@ def _fit_streamed(test, args, summaries=None):
         )
         raise ValueError(
             f"{args.sample_a} and {args.sample_b} hold no rows besides the first "
-            f"{_HELD_OUT} of each, held out to fit {fit}, or leave out --batch-rows."
+            f"{_HELD_OUT} of each, held out to fit {fit}, or leave out --chunk-rows."
         )
     return test
 
@@ -229,7 +229,7 @@ def _with_files(args):
 
 
 def _run(test, args, summaries):
-    """Fit ``test`` on the two files (streamed in batches, or in memory),
+    """Fit ``test`` on the two files (streamed in chunks, or in memory),
     updating ``summaries``; returns the witness points of ``--explain`` in
     memory (None otherwise)."""
     if _streams(args):
@@ -251,7 +251,7 @@ def _run(test, args, summaries):
 
 def _named_report(test, args, points):
     """The column report of ``--explain`` (None without), its columns named
-    as the files name them (batches are read by position)."""
+    as the files name them (chunks are read by position)."""
     if not args.explain:
         return None
     report = test.column_report_
@@ -337,7 +337,7 @@ def run_test(args, out=None):
         check_path(args.report)
     args = _with_files(args)
     test = _make_test(args)
-    # The report's distributions, from the batches the test reads.
+    # The report's distributions, from the chunks the test reads.
     summaries = None if args.report is None else ColumnSummaries()
     points = _run(test, args, summaries)
     effect, report = test.result_, _named_report(test, args, points)
@@ -441,18 +441,18 @@ def _test_parser():
     )
     add_common(parser)
     parser.add_argument(
-        "--batch-rows",
+        "--chunk-rows",
         type=int,
         default=0,
-        help="read the files in batches of this many rows, with memory bounded "
-        f"whatever their size (default: Parquet files in batches of {_BATCH_ROWS}, "
+        help="read the files in chunks of this many rows, with memory bounded "
+        f"whatever their size (default: Parquet files in chunks of {_CHUNK_ROWS}, "
         "CSV and NPY files at once)",
     )
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=sys.stderr.isatty(),
-        help="progress bar of the batches read (needs tqdm; default: on a terminal)",
+        help="progress bar of the chunks read (needs tqdm; default: on a terminal)",
     )
     return parser
 
@@ -467,8 +467,8 @@ def command(argv):
     check_report_out(parser, args)
     if args.n_components is not None and args.n_components < 1:
         parser.error(f"--n-components must be >= 1; got {args.n_components}")
-    if args.batch_rows < 0:
-        parser.error(f"--batch-rows must be >= 0; got {args.batch_rows}")
+    if args.chunk_rows < 0:
+        parser.error(f"--chunk-rows must be >= 0; got {args.chunk_rows}")
     if args.delta is not None and not args.delta > 0:
         parser.error(f"--delta must be > 0; got {args.delta}")
     return run(run_test, args, "test")

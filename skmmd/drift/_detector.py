@@ -24,6 +24,7 @@ from .._utils._compat import (
     is_fitted,
     validate_data,
 )
+from .._utils._streams import draw_seed
 from ..kernel_approximation import RandomFourierSampler
 from . import _numba
 from ._thresholds import calibrate_thresholds, null_streams, steady_steps
@@ -320,7 +321,7 @@ class OnlineMMDDetector(BaseEstimator):
                 math.ceil(2 * self.ert),
             ),
         )
-        seeds = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+        seeds = np.random.default_rng(draw_seed(rng))
         index, ref_sums = null_streams(
             Z, n_held, n_steps, seeds, self.n_resamples, self.block_size_
         )

@@ -126,6 +126,12 @@ class AggregatedHSICTest(_BaseHSICTest):
     correction : {"fwer", "fdr", "fdr_by", "none"}, default="fwer"
         How :meth:`explain` adjusts the columns' p-values, as in
         :class:`HSICTest` (see :ref:`explain`).
+    decision : {"combined", "table"}, default="combined"
+        What ``p_value_`` and ``reject_`` decide once the column report of
+        :func:`~skmmd.hsic_test` with ``explain_columns`` is attached, as in
+        :class:`HSICTest`: the table and its columns together
+        (``"combined"``, a union bound; :ref:`decision`), or the aggregated
+        statistic alone (``"table"``).
 
     Attributes
     ----------
@@ -234,6 +240,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "correction": [StrOptions(set(CORRECTIONS))],
+        "decision": [StrOptions({"combined", "table"})],
         **SHARED_CONSTRAINTS,
     }
 
@@ -256,6 +263,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         n_jobs=None,
         verbose=0,
         correction="fwer",
+        decision="combined",
     ):
         self.x_transformers = x_transformers
         self.y_transformers = y_transformers
@@ -273,6 +281,7 @@ class AggregatedHSICTest(_BaseHSICTest):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.correction = correction
+        self.decision = decision
 
     _RESULTS = (
         *_BaseHSICTest._RESULTS,

@@ -43,15 +43,17 @@ def hsic_test(
         columns the first.
     x_transformer, y_transformer : "auto", None or object with ``fit`` and \
             ``transform``, default="auto"
-        The feature maps (see :class:`HSICTest`; None: the exact kernel).
+        The feature maps (see :class:`HSICTest`; None: the exact kernel). Lists
+        of maps are :class:`AggregatedHSICTest`'s ``x_transformers`` and
+        ``y_transformers`` (in ``options``), which aggregate those maps.
     explain_columns : bool, list or dict, default=False
         Also test each column of X (True) or each group of its columns (a
         list or a dict of groups, as :meth:`HSICTest.explain`'s ``columns``)
         against y, on the same pairings as one another: the result's
         ``column_report``; ``pvalue`` and ``reject`` then decide over the
-        table and its columns (a union bound of the two tests;
-        ``decision="table"`` in ``options`` keeps the table's test, whose
-        p-value is always ``table_pvalue``; see :ref:`decision`).
+        table and its columns (a union bound of the two tests; the
+        estimator's ``decision="table"`` in ``options`` keeps the table's
+        test, whose p-value is always ``table_pvalue``; see :ref:`decision`).
         ``correction`` and ``decision`` apply only with ``explain_columns``:
         without it they are an error.
     aggregate : bool, default=False
@@ -62,7 +64,8 @@ def hsic_test(
         ``standard_error`` are then arrays, one entry per pair of kernels.
         With ``explain_columns``, its :meth:`~AggregatedHSICTest.explain`
         reports the columns and decides with the table as for
-        :class:`HSICTest`.
+        :class:`HSICTest`. ``x_transformers`` or ``y_transformers`` in
+        ``options`` aggregates those maps, with or without this flag.
     **options : dict
         Parameters of :class:`HSICTest` (or of :class:`AggregatedHSICTest`),
         e.g. ``n_resamples``, ``random_state``, ``block_size`` (pairs in time
@@ -123,31 +126,37 @@ def hsic_test(
             "label of a column of the DataFrame X."
         )
     explain_columns = check_explain_options(explain_columns, options)
-    if aggregate:
-        given = [
-            name
-            for name, value in (
-                ("x_transformer", x_transformer),
-                ("y_transformer", y_transformer),
-            )
-            if not (isinstance(value, str) and value == "auto")
-        ]
-        if given:
-            raise ValueError(
-                f"aggregate=True takes no {given[0]}: the aggregated test maps "
-                "each variable with its own grid (give x_transformers and "
-                "y_transformers lists for other maps)."
-            )
-    decision = options.pop("decision", None)
+    aggregate = _aggregates(aggregate, x_transformer, y_transformer, options)
     if aggregate:
         test = AggregatedHSICTest(**options).fit(X, y)
     else:
         test = HSICTest(x_transformer, y_transformer, **options).fit(X, y)
     if explain_columns is not False:  # a second pass, for every kernel
         report = test.explain(X, y, columns=report_columns(explain_columns))
-        second_pass_decision(test, report, decision)
+        second_pass_decision(test, report)
     return test.result_
 
 
 def _is_label(y):
     return isinstance(y, (str, int, np.integer, tuple))
+
+
+def _aggregates(aggregate, x_transformer, y_transformer, options):
+    """Whether the call fits the aggregated test; refuses lists as one map."""
+    given = {"x_transformer": x_transformer, "y_transformer": y_transformer}
+    for name, value in given.items():
+        if isinstance(value, list):
+            raise ValueError(
+                f"{name} takes one map; give a list of maps as {name}s=[...] "
+                "(the aggregated test over those maps)."
+            )
+    aggregate = aggregate or "x_transformers" in options or "y_transformers" in options
+    if aggregate:
+        for name, value in given.items():
+            if not (isinstance(value, str) and value == "auto"):
+                raise ValueError(
+                    f"aggregate=True takes no {name}: the aggregated test maps "
+                    "each variable with its own grid (give x_transformers and "
+                    "y_transformers lists for other maps)."
+                )
+    return aggregate

@@ -25,6 +25,7 @@ from .._inference._variables import TwoVariableTags, check_variable
 from .._tables._labels import is_dataframe
 from .._utils import _budgets
 from .._utils._compat import fit_context
+from .._utils._streams import draw_seed
 from ..statistics._hsic import MAX_OBSERVATIONS
 from . import _explain
 from ._observations import _auto_unit
@@ -135,7 +136,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         pairs = engine.pairs(self, X, y, validate=self._pairs)
         engine = engine.paired()
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = draw_seed(rng)
         n = engine.n_rows(pairs)
         if self._exact():
             return self._fit_exact(engine.rows.to_host(pairs), seed, rng)
@@ -216,7 +217,7 @@ class _BaseHSICTest(TwoVariableTags, StreamedResults, BaseEstimator):
         pairs = (X, Y)
         if first:
             rng = check_random_state(self.random_state)
-            seed = rng.randint(np.iinfo(np.int32).max)
+            seed = draw_seed(rng)
             # Fitted maps are used as given; others are fit on this chunk.
             self._start(engine, pairs, seed, rng, None if prefit else pairs)
             self.n_train_ = 0 if prefit else len(X)

@@ -8,6 +8,7 @@ from .._inference import _engines, _explain
 from .._inference._base import fit_indices, loop_options
 from .._inference._calibration import n_max
 from .._inference._results import interval
+from .._utils._streams import draw_seed
 from ..kernel_approximation import RandomFourierSampler, TabularSampler
 from ..kernel_approximation._base import BaseSampler
 from ..statistics._hsic import ColumnHSICParts, HSICParts, feature_gram
@@ -66,7 +67,7 @@ def column_report(test, X, Y, columns):
     """
     engine = _engines.engine_for(X).paired()
     rng = check_random_state(test.random_state)
-    seed = rng.randint(np.iinfo(np.int32).max)
+    seed = draw_seed(rng)
     n = engine.n_rows((X, Y))
     fit_x, _ = engine.rows_of((X, Y), fit_indices(n, seed))
     given, y_map = test._report_maps()

@@ -106,6 +106,15 @@ class HSICTest(_BaseHSICTest):
         How :meth:`explain` adjusts the columns' p-values: family-wise error
         (step-down maxT), false discovery rate (Benjamini-Hochberg, or
         -Yekutieli), or not at all (see :ref:`explain`).
+    decision : {"combined", "table"}, default="combined"
+        What ``p_value_`` and ``reject_`` decide once the column report of
+        :func:`~skmmd.hsic_test` with ``explain_columns`` (or the command
+        line's ``--explain``) is attached, as :class:`MMDTest`'s.
+        ``"combined"``: the table's statistic and its most dependent column
+        together (a union bound of the two tests, the columns tested in a
+        second pass), at level ``alpha``; a column flagged in the report
+        always goes with a rejection, and none is flagged without one
+        (:ref:`decision`). ``"table"``: the table's statistic alone.
 
     Attributes
     ----------
@@ -188,6 +197,7 @@ class HSICTest(_BaseHSICTest):
             HasMethods(["fit", "transform"]),
         ],
         "correction": [StrOptions(set(CORRECTIONS))],
+        "decision": [StrOptions({"combined", "table"})],
         **SHARED_CONSTRAINTS,
     }
 
@@ -206,6 +216,7 @@ class HSICTest(_BaseHSICTest):
         n_jobs=None,
         verbose=0,
         correction="fwer",
+        decision="combined",
     ):
         self.x_transformer = x_transformer
         self.y_transformer = y_transformer
@@ -219,6 +230,7 @@ class HSICTest(_BaseHSICTest):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.correction = correction
+        self.decision = decision
 
     def _start(self, engine, pairs, seed, rng, fit_rows=None):
         """Fit the maps on ``fit_rows`` (a pair; None: copies of the given,

@@ -10,6 +10,7 @@ from sklearn.utils.extmath import safe_sparse_dot
 
 from .._utils import _array_api, _budgets
 from .._utils._compat import Interval, Options, StrOptions, fit_context
+from .._utils._streams import draw_seed
 from ._base import (
     BaseSampler,
     FusedSums,
@@ -61,7 +62,7 @@ def _qmc_frequencies(kernel, nu, n_features, n_freq, rng, sequence):
     """Quasi-Monte Carlo frequencies (Yang et al. 2014): a scrambled low
     discrepancy sequence through the inverse CDF of the spectral law."""
     dim = n_features + (kernel == "matern")
-    seed = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+    seed = np.random.default_rng(draw_seed(rng))
     if sequence == "sobol":
         engine = scipy_qmc.Sobol(dim, scramble=True, rng=seed)
         # Sobol points are balanced in blocks of powers of two.

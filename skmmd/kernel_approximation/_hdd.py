@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._utils import _budgets
 from .._utils._compat import Interval, StrOptions, fit_context
+from .._utils._streams import draw_seed
 from ..kernels import median_bandwidth
 from . import _trig
 from ._bags import BagTransformerMixin
@@ -335,7 +336,7 @@ class HDDSampler(BagTransformerMixin, BaseEstimator):
             mesh = np.meshgrid(*([nodes] * d), indexing="ij")
             self.integration_points_ = np.stack([m.ravel() for m in mesh], axis=1)
         elif self.mc == "sobol":
-            seed = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+            seed = np.random.default_rng(draw_seed(rng))
             engine = scipy_qmc.Sobol(d, scramble=True, rng=seed)
             m = int(np.ceil(np.log2(n_mc)))
             self.integration_points_ = engine.random_base2(m)[:n_mc]

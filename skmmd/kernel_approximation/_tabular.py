@@ -29,6 +29,7 @@ from .._tables._parts import (
 from .._tables._values import canonical, canonical_array
 from .._utils import _budgets, _streams
 from .._utils._compat import Interval, StrOptions, fit_context, validate_data
+from .._utils._streams import draw_seed
 from ._base import FusedSums
 from ._ufunc_fourier import UfuncFourier
 
@@ -246,7 +247,7 @@ class TabularSampler(FusedSums, TransformerMixin, BaseEstimator):
         from sklearn.preprocessing import FunctionTransformer
 
         numeric, categorical = self._split_columns(X)
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = draw_seed(check_random_state(self.random_state))
         blocks, weights = [], {}
         if numeric:
             rff = UfuncFourier(

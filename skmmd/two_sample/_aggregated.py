@@ -16,6 +16,7 @@ from .._utils._compat import (
     StrOptions,
     fit_context,
 )
+from .._utils._streams import draw_seed
 from . import _resampled, _results
 from ._base import _BaseMMDTest, _prefit, _with_numpy
 
@@ -94,6 +95,13 @@ class AggregatedMMDTest(_BaseMMDTest):
         How :meth:`explain` adjusts the columns' p-values: family-wise error
         (step-down maxT), false discovery rate (Benjamini-Hochberg, or
         -Yekutieli), or not at all (see :ref:`explain`).
+    decision : {"combined", "table"}, default="combined"
+        What ``p_value_`` and ``reject_`` decide once the column report of
+        :func:`~skmmd.mmd_test` with ``explain_columns`` is attached, as in
+        :class:`MMDTest`: the table and its columns together
+        (``"combined"``, a union bound of the two tests, the columns tested
+        in a second pass; :ref:`decision`), or the aggregated statistic
+        alone (``"table"``).
     train_size : float, int or None, default=None
         Fit the map(s) with the labels on a stratified random part of the
         pooled sample (a fraction in (0, 1) or a number of rows, as in
@@ -206,6 +214,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "weights": [StrOptions(set(_aggregation.WEIGHT_SHAPES)), "array-like"],
         "correction": [StrOptions(set(CORRECTIONS))],
+        "decision": [StrOptions({"combined", "table"})],
         **_BaseMMDTest._shared_constraints,
         **_BaseMMDTest._train_constraints,
     }
@@ -229,6 +238,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         n_jobs=None,
         verbose=0,
         correction="fwer",
+        decision="combined",
         train_size=None,
     ):
         self.transformers = transformers
@@ -238,6 +248,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         self.n_components = n_components
         self.weights = weights
         self.correction = correction
+        self.decision = decision
         self.statistic = statistic
         self.n_resamples = n_resamples
         self.alpha = alpha
@@ -305,7 +316,7 @@ class AggregatedMMDTest(_BaseMMDTest):
         engine = _engines.engine_for(X)
         X, Y, self.classes_ = engine.samples(self, X, y, validate=self._two_samples)
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = draw_seed(rng)
         self._stream = None
         fit_rows, labels, X, Y = self._training_part(engine, X, Y, seed)
         transformers = self._fit_transformers(fit_rows, rng, labels=labels)

@@ -16,7 +16,7 @@ def mmd_test(
     """Kernel two-sample test of ``H0: P = Q`` in one call, like ``scipy.stats``.
 
     Fits :class:`MMDTest` (or :class:`AggregatedMMDTest` with
-    ``aggregate=True`` or a list of transformers) and returns its
+    ``aggregate=True`` or a list of maps as ``transformers``) and returns its
     ``result_``: the same numbers as the estimator's fitted attributes.
 
     Parameters
@@ -25,13 +25,14 @@ def mmd_test(
         The first sample, or the pooled sample when ``Y`` is labels.
     Y : DataFrame, array-like or sequence of shape (n, ...) or (N,)
         The second sample (same columns as ``X``), or labels of two classes.
-    transformer : "auto", object with ``fit`` and ``transform``, list or None, \
+    transformer : "auto", object with ``fit`` and ``transform`` or None, \
             default="auto"
         The feature map, as in :class:`MMDTest`. ``"auto"``: a
         :class:`TabularSampler` for DataFrames (any table: numeric,
         categorical, missing values), else a :class:`RandomFourierSampler`,
         with the given ``random_state``; ``None``: the exact (quadratic-time)
-        Gaussian kernel test; a list: the aggregated test over those maps.
+        Gaussian kernel test. A list of maps is :class:`AggregatedMMDTest`'s
+        ``transformers`` (in ``options``), which aggregates those maps.
     explain_columns : bool, list or dict, default=False
         Also test each column (True) or each group of columns (a list or a
         dict of groups, as :meth:`MMDTest.explain`'s ``columns``), as
@@ -44,10 +45,11 @@ def mmd_test(
         Fit :class:`AggregatedMMDTest` instead, as :func:`hsic_test` and
         :func:`goodness_of_fit_test` do: with ``transformer="auto"`` a grid
         of Gaussian and Laplacian bandwidths, every kernel on the same
-        permutations, one valid p-value (a list of transformers aggregates
-        those maps, with or without this flag).
+        permutations, one valid p-value (``transformers=[...]`` in
+        ``options`` aggregates those maps, with or without this flag).
     **options : dict
-        Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`), e.g.
+        Parameters of :class:`MMDTest` (or :class:`AggregatedMMDTest`, such
+        as ``transformers``, a list of maps to aggregate), e.g.
         ``n_resamples``, ``alpha``, ``random_state``, ``block_size`` (rows in
         time order: :ref:`time_ordered`). The aggregated test takes
         ``calibration="permutation"`` (its only calibration) and refuses
@@ -79,31 +81,39 @@ def mmd_test(
     >>> low, high = skmmd.mmd_test(X, Y, random_state=0).confidence_interval()
     >>> bool(0 < low < statistic < high)
     True
+
+    The aggregated test over a list of maps:
+
+    >>> maps = [
+    ...     skmmd.RandomFourierSampler(bandwidth=b, random_state=0) for b in (0.5, 2.0)
+    ... ]
+    >>> skmmd.mmd_test(X, Y, transformers=maps, n_resamples=199, random_state=0).pvalue
+    0.005
     """
     explain_columns = check_explain_options(explain_columns, options)
-    single = not isinstance(transformer, list)
-    if (
-        aggregate
-        and single
-        and not (isinstance(transformer, str) and transformer == "auto")
-    ):
+    if isinstance(transformer, list):
         raise ValueError(
-            "aggregate=True aggregates a grid of bandwidths (transformer='auto') "
-            f"or a list of maps; got transformer={transformer!r}."
+            "transformer takes one map; give a list of maps as transformers=[...] "
+            "(the aggregated test over those maps)."
         )
-    if aggregate or not single:
+    aggregate = aggregate or "transformers" in options
+    if aggregate and not (isinstance(transformer, str) and transformer == "auto"):
+        raise ValueError(
+            "aggregate=True aggregates a grid of bandwidths (transformers='auto') "
+            f"or a list of maps (transformers=[...]); got transformer={transformer!r}."
+        )
+    if aggregate:
         calibration = options.pop("calibration", "permutation")
         if calibration != "permutation":
             raise ValueError(
-                "The aggregated test (aggregate=True or a list of transformers) "
+                "The aggregated test (aggregate=True or transformers=[...]) "
                 "calibrates its kernels on shared permutations only; got "
                 f"calibration={calibration!r}."
             )
-        decision = options.pop("decision", None)
-        test = AggregatedMMDTest(transformer, **options).fit(X, Y)
+        test = AggregatedMMDTest(**options).fit(X, Y)
         if explain_columns is not False:  # a second pass, for every kernel
             report = test.explain(X, Y, columns=report_columns(explain_columns))
-            second_pass_decision(test, report, decision)
+            second_pass_decision(test, report)
         return test.result_
     test = MMDTest(transformer, explain_columns=explain_columns, **options)
     return test.fit(X, Y).result_

@@ -36,6 +36,7 @@ from .._utils._compat import (
     fit_context,
     is_fitted,
 )
+from .._utils._streams import draw_seed
 from . import _explain
 from ._sums import mean_difference
 
@@ -230,7 +231,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         needs_pandas("explain")
         X, Y, _ = self._two_samples(X, y, reset=False, maps=True)  # by name
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = draw_seed(rng)
         engine = _engines.engine_for(X)
         return _explain.column_report(self, engine, X, Y, columns, rng, seed)
 
@@ -469,7 +470,7 @@ class _BaseMMDTest(StreamedResults, BaseEstimator):
         if first:
             self.classes_ = np.array([0, 1]) if classes is None else classes
             rng = check_random_state(self.random_state)
-            seed = rng.randint(np.iinfo(np.int32).max)
+            seed = draw_seed(rng)
             prefit = self._prefit_transformers()
             held_out = prefit is None
             # The first chunk's kind fixes the stream's row operations.

@@ -15,6 +15,7 @@ from .._inference._explain import (
 )
 from .._inference._results import interval
 from .._tables._labels import is_dataframe
+from .._utils._streams import draw_seed
 from . import _resampled
 from ._results import effect_size
 
@@ -176,7 +177,7 @@ def column_report(test, engine, X, Y, columns, rng, seed):
         X,
         fit_rows,
         columns,
-        rng.randint(np.iinfo(np.int32).max),
+        draw_seed(rng),
     )
     widths = [engine.width(t, X) for t in column_maps.maps]
     unit = test._resolve_unit(m, n, unit_width(column_maps.maps, widths))

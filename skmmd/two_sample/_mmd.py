@@ -24,6 +24,7 @@ from .._utils._compat import (
     StrOptions,
     fit_context,
 )
+from .._utils._streams import draw_seed
 from .._utils._threads import concurrently
 from ..kernels import median_bandwidth
 from ..statistics._exact import kernel_function, power_criterion_exact
@@ -40,7 +41,7 @@ def _report_maps(test, X, fit_rows, rng, table_map):
     test._report_maps = None
     if test.explain_columns is False:
         return []
-    seed = rng.randint(np.iinfo(np.int32).max)
+    seed = draw_seed(rng)
     test._report_maps = _explain.column_setup(
         test, table_map, X, fit_rows, test._columns(), seed
     )
@@ -384,7 +385,7 @@ class MMDTest(WitnessClassifierMixin, _BaseMMDTest):
         self.classes_ = np.array([0, 1]) if classes is None else classes
         m, n = engine.n_rows(X), engine.n_rows(Y)
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = draw_seed(rng)
         self._stream = None
         if self.transformer is not None:
             self.bandwidth_ = None

@@ -51,3 +51,28 @@ def test_sliced_computations_equal_the_whole_array_s(monkeypatch, n_columns):
     for a, b, c in zip(sliced, whole, narrow):
         np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(c, b)
+
+
+def test_no_module_writes_a_budget_again():
+    # Each size is written once, in _budgets (issue 82: _PART_ENTRIES once
+    # shadowed PART_ENTRIES with another value; _GRID_ROWS and _FIT_ROWS were
+    # each written twice). A module-level constant of another module named
+    # like a budget (with or without a leading underscore) is a second copy.
+    import ast
+    from pathlib import Path
+
+    import skmmd
+
+    names = {name for name in vars(_budgets) if name.isupper()}
+    root = Path(skmmd.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "_budgets.py":
+            continue
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.lstrip("_") in names:
+                    found.append(f"{path.relative_to(root)}: {target.id}")
+    assert len(names) > 20
+    assert found == []

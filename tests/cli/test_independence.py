@@ -1,5 +1,5 @@
 """The ``independence`` command (skmmd/cli/_independence.py): the result of
-hsic_test, ``--exact``, ``--aggregate``, ``--explain`` with its correction,
+hsic_test, ``--transformer exact``, ``--aggregate``, ``--explain`` with its correction,
 ``--given`` (the conditional test), and conflicting options refused before the
 file is read."""
 
@@ -63,14 +63,22 @@ def test_cli_given_runs_the_conditional_test(tmp_path, capsys):
     assert "--given includes the target" in capsys.readouterr().err
     # Conflicting options are rejected before the file is read.
     missing = str(tmp_path / "missing.csv")
-    for flag in ("--explain", "--exact", "--statistic=unbiased"):
+    for flag in ("--explain", "--transformer=exact", "--statistic=unbiased"):
         with pytest.raises(SystemExit) as exit:
             main(["independence", missing, "--target", "y", "--given", "z", flag])
         assert exit.value.code == 2
-        assert "leave out --exact, --explain and --statistic" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "leave out --transformer exact, --explain and --statistic" in err
     with pytest.raises(SystemExit):
         main(["independence", missing, "--target", "y", "--aggregate", "--given", "z"])
-    assert "leave out --given and --exact" in capsys.readouterr().err
+    assert "leave out --given and --transformer exact" in capsys.readouterr().err
+    # The exact kernel is spelled as in the test command; --exact is gone.
+    for argv in (["--exact"], ["--transformer", "rff"]):
+        with pytest.raises(SystemExit) as exit:
+            main(["independence", missing, "--target", "y", *argv])
+        assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --exact" in err and "invalid choice: 'rff'" in err
 
 
 def test_independence_explain_names_the_correction(tmp_path, capsys):
@@ -153,7 +161,10 @@ def test_cli_independence_equals_hsic_test(dependence_table, capsys):
     [
         (["--target", "price"], r"--target names columns \['price'\]"),
         (["--target", "spend", "--columns", "age,zip"], r"names columns \['zip'\]"),
-        (["--target", "spend", "--exact"], "X has non-numeric columns and x_trans"),
+        (
+            ["--target", "spend", "--transformer", "exact"],
+            "X has non-numeric columns and x_trans",
+        ),
     ],
 )
 def test_cli_independence_errors(dependence_table, capsys, extra, match):
@@ -167,7 +178,8 @@ def test_cli_independence_errors(dependence_table, capsys, extra, match):
 def test_cli_independence_exact_on_numeric_columns(dependence_table, capsys):
     path, _ = dependence_table
     args = ["independence", str(path), "--target", "spend", "--columns", "age"]
-    assert main([*args, "--exact", "--n-resamples", "49", "--json"]) == EXIT_REJECT
+    argv = [*args, "--transformer", "exact", "--n-resamples", "49", "--json"]
+    assert main(argv) == EXIT_REJECT
     result = json.loads(capsys.readouterr().out)
     assert result["kernel"] == "exact" and result["p_value"] == 0.02
 

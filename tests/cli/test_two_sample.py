@@ -172,7 +172,7 @@ def test_cli_parquet_with_a_stored_pandas_index(tmp_path, capsys):
     pd.DataFrame(X, columns=["u", "v"], index=np.arange(200) * 3).to_parquet(a)
     pd.DataFrame(X[::-1], columns=["u", "v"], index=np.arange(200) + 5).to_parquet(b)
     # (in batches, rff with a fixed bandwidth: the median holds out 1000 rows)
-    batches = ["--batch-rows", "64", "--transformer", "rff", "--bandwidth", "1"]
+    batches = ["--chunk-rows", "64", "--transformer", "rff", "--bandwidth", "1"]
     for extra in ([], batches):
         args = ["test", str(a), str(b), "--n-resamples", "19", "--json", *extra]
         assert main(args) == 0  # the same rows: the index alone differs
@@ -221,7 +221,7 @@ def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
             "rff",
             "--bandwidth",
             "2",
-            "--batch-rows",
+            "--chunk-rows",
             batch,
         )
         assert out["statistic"] == pytest.approx(ref.statistic_, rel=1e-10)
@@ -229,7 +229,7 @@ def test_cli_streams_parquet_in_batches(parquet_samples, capsys):
         assert (out["n_samples_x"], out["n_samples_y"]) == (9000, 7000)
     # The median bandwidth is fit on the first 1000 rows of each file, which
     # the statistic leaves out.
-    out = _json(capsys, a, b, "--batch-rows", "3000")
+    out = _json(capsys, a, b, "--chunk-rows", "3000")
     assert out["n_train"] == 2000
     assert (out["n_samples_x"], out["n_samples_y"]) == (8000, 6000)
 
@@ -308,7 +308,7 @@ def test_cli_explain_streams_with_the_test(parquet_samples, capsys):
     from skmmd import TabularSampler
 
     (a, b), X, Y = parquet_samples
-    out = _json(capsys, a, b, "--batch-rows", "3000", "--explain")
+    out = _json(capsys, a, b, "--chunk-rows", "3000", "--explain")
     assert out["n_train"] == 2000 and "witness_points" not in out
     assert {row["column"] for row in out["columns"]} == {"u", "v", "w"}
     table_map = TabularSampler(random_state=0)  # the map of a table's batches
@@ -495,11 +495,11 @@ def test_cli_report_summaries_come_from_the_tests_batches(
         )
         paths.append(str(path))
     reads, updates = [], []
-    iter_batches = _files.iter_batches
+    iter_chunks = _files.iter_chunks
     monkeypatch.setattr(
         _files,
-        "iter_batches",
-        lambda *a, **k: reads.append(a[0]) or iter_batches(*a, **k),
+        "iter_chunks",
+        lambda *a, **k: reads.append(a[0]) or iter_chunks(*a, **k),
     )
 
     class Spy(ColumnSummaries):
@@ -509,7 +509,7 @@ def test_cli_report_summaries_come_from_the_tests_batches(
 
     monkeypatch.setattr(cli, "ColumnSummaries", Spy)
     report = tmp_path / "r.html"
-    argv = [*paths, "--batch-rows", "2000", "--explain", "--n-resamples", "99"]
+    argv = [*paths, "--chunk-rows", "2000", "--explain", "--n-resamples", "99"]
     assert main(["test", *argv, "--report", str(report)]) == EXIT_REJECT
     assert sorted(reads) == sorted(paths)  # each file read once
     assert updates == [(2000, 2000, ["u", "v"])] * 3
@@ -543,7 +543,7 @@ def test_report_out_writes_every_column_as_the_json_lists_them(
     argv = ["test", str(a), str(b), "--explain", "--n-resamples", "99",
             "--report-out", str(out)]  # fmt: skip
     if batches:
-        argv += ["--batch-rows", "500", "--transformer", "rff"]
+        argv += ["--chunk-rows", "500", "--transformer", "rff"]
     assert main(argv) == EXIT_REJECT
     assert f"columns  = {out} (the per-column report)" in capsys.readouterr().out
     assert main([*argv, "--json"]) == EXIT_REJECT

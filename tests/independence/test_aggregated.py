@@ -143,6 +143,15 @@ def test_hsic_test_aggregate_switch():
     assert low.shape == (9,) and np.all(low <= high)
     with pytest.raises(ValueError, match="aggregate=True takes no x_transformer"):
         skmmd.hsic_test(x, y, aggregate=True, x_transformer=None)
+    # Lists of maps go under the plural names, which aggregate by themselves.
+    maps = [RandomFourierSampler(bandwidth=b, random_state=0) for b in (0.5, 2.0)]
+    options = {"n_resamples": 99, "random_state": 0}
+    listed = skmmd.hsic_test(x, y, x_transformers=maps, **options)
+    ref = AggregatedHSICTest(x_transformers=maps, **options).fit(x, y)
+    assert listed.pvalue == ref.p_value_ and listed.statistic == ref.statistic_
+    for name in ("x_transformer", "y_transformer"):
+        with pytest.raises(ValueError, match=rf"as {name}s=\[\.\.\.\]"):
+            skmmd.hsic_test(x, y, **{name: maps})
 
 
 def _sine_table(kind, n=300):

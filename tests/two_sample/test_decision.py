@@ -67,12 +67,17 @@ def test_a_second_pass_decides_by_the_union_bound(transformer):
     rng = np.random.default_rng(1)
     X, Y = rng.normal(size=(200, 3)), rng.normal(size=(200, 3))
     Y[:, 0] += 0.6
+    maps = {"transformer": transformer}
     if transformer == "list":
-        transformer = [skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)]
+        maps = {
+            "transformers": [
+                skmmd.RandomFourierSampler(bandwidth=b) for b in (0.5, 2.0)
+            ]
+        }
     result = skmmd.mmd_test(
         X,
         Y,
-        transformer=transformer,
+        **maps,
         explain_columns=True,
         n_resamples=199,
         random_state=0,
@@ -140,3 +145,47 @@ def test_a_combined_decision_has_no_threshold_of_the_table_alone(n_resamples):
     assert table.threshold_ == table.table_threshold_
     if n_resamples == 999:  # (a sequential test stops where its decision is known)
         assert table.table_threshold_ == test.table_threshold_
+
+
+@pytest.mark.parametrize("family", ["hsic", "aggregated_mmd", "aggregated_hsic"])
+def test_every_estimator_with_a_column_report_takes_decision(family):
+    # decision is a parameter of each estimator, with MMDTest's constraint,
+    # and the functions pass it through: the estimator's "table" keeps the
+    # table's p-value, its "combined" (the default) decides with the report.
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from skmmd import AggregatedHSICTest, AggregatedMMDTest, HSICTest
+    from skmmd._inference._explain import second_pass_decision
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
+    Y = pd.DataFrame(
+        rng.normal(size=(200, 3)) + [0.3, 0.0, 0.0], columns=["a", "b", "c"]
+    )
+    options = {"n_resamples": 99, "random_state": 0}
+    if family == "hsic":
+        cls, call = HSICTest, lambda **k: skmmd.hsic_test(X, Y["a"], **k)
+    elif family == "aggregated_mmd":
+        options["n_bandwidths"] = 2
+        cls, call = AggregatedMMDTest, lambda **k: skmmd.mmd_test(X, Y, **k)
+    else:
+        options["n_bandwidths"] = 2
+        cls, call = AggregatedHSICTest, lambda **k: skmmd.hsic_test(X, Y["a"], **k)
+    second = Y if family == "aggregated_mmd" else Y["a"]
+    assert cls().decision == "combined"
+    with pytest.raises(InvalidParameterError, match="'decision' parameter"):
+        cls(decision="both").fit(X, second)
+    aggregate = family != "hsic"
+    for decision in ("combined", "table"):
+        test = cls(decision=decision, **options).fit(X, second)
+        table_p = test.p_value_
+        second_pass_decision(test, test.explain(X, second))
+        result = call(
+            aggregate=aggregate, explain_columns=True, decision=decision, **options
+        )
+        assert result.pvalue == test.p_value_ and result.column_report is not None
+        if decision == "table":
+            assert test.p_value_ == table_p and test.threshold_ is not None
+        else:
+            assert test.table_p_value_ == result.table_pvalue == table_p
+            assert test.threshold_ is None and test.p_value_ >= table_p

@@ -595,8 +595,14 @@ def test_mmd_test_is_the_estimator():
     np.testing.assert_array_equal(result.null_distribution, test.null_distribution_)
     assert isinstance(test.result_, MMDTestResult)
     assert result.to_dict(delta=0.01)["relevance"]["delta"] == 0.01
-    agg = skmmd.mmd_test(X, Y, transformer=[TabularSampler(random_state=0)] * 2)
+    maps = [TabularSampler(random_state=0)] * 2
+    agg = skmmd.mmd_test(X, Y, transformers=maps, random_state=3)
+    ref = AggregatedMMDTest(maps, random_state=3).fit(X, Y)
     assert agg.confidence_interval().low.shape == (2,)
+    assert agg.pvalue == ref.p_value_ and agg.statistic == ref.statistic_
+    # A list of maps is the plural name's only: transformer takes one map.
+    with pytest.raises(ValueError, match=r"as transformers=\[\.\.\.\]"):
+        skmmd.mmd_test(X, Y, transformer=maps)
 
 
 @pytest.mark.slow
