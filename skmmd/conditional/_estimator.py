@@ -77,8 +77,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         cosines and sines at 3 fixed frequencies (the quantiles of the Gaussian
         kernel's spectral measure over the median bandwidth: the map depends on
         the data only, so the decision does not hinge on a draw of three
-        frequencies) and a bounded increasing score of the column, for
-        monotone dependence; for several, a :class:`RandomFourierSampler` with 6
+        frequencies); for several, a :class:`RandomFourierSampler` with 6
         features (3 frequencies) at the median bandwidth; a
         :class:`TabularSampler` with 6 for DataFrames with text columns. The
         residual products have ``Dx * Dy`` entries per row.

@@ -6,7 +6,6 @@ from numbers import Integral
 
 import numpy as np
 from scipy import sparse
-from scipy.special import ndtr
 from scipy.stats import gamma, norm
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.compose import ColumnTransformer
@@ -23,8 +22,7 @@ from ..kernels import median_bandwidth
 
 # Features of x and of y of the default map (cos/sin pairs at the median
 # bandwidth), and weights g(z) of the default weight map (the same, of Z
-# standardized): with the monotone score of one column, the products have
-# Dx * Dg * Dy = 7 * 6 * 7 = 294 entries per row.
+# standardized): the products have Dx * Dg * Dy = 216 entries per row.
 _XY_FEATURES = 6
 _Z_WEIGHTS = 6
 
@@ -94,23 +92,10 @@ class SpectralQuantileMap(TransformerMixin, BaseEstimator):
     default map of one column of the conditional test and of each variable of
     a causal search).
 
-    With ``monotone=True`` one more feature, ``sqrt(3) (2 Phi((x - m) / s) -
-    1)`` (``m``, ``s`` the column's mean and standard deviation, ``Phi`` the
-    normal distribution function), comes first: a bounded increasing
-    function of the column, of variance about 1 (that of the Fourier part).
-    The kernel is then the Gaussian one plus the product of these scores,
-    still characteristic, with half its weight on monotone dependence: the
-    Fourier features' lowest frequency is nearly flat across the column, so
-    alone they give a monotone (linear) dependence a small share of the
-    statistic. The default maps of x and y use it; the weights g(z) do not.
-
     Parameters
     ----------
     n_components : int, default=6
-        Fourier features (even: ``n_components // 2`` frequencies).
-    monotone : bool, default=False
-        Whether the monotone score comes first (the output then has
-        ``n_components + 1`` columns).
+        Output dimension (even: ``n_components // 2`` frequencies).
 
     Attributes
     ----------
@@ -119,8 +104,6 @@ class SpectralQuantileMap(TransformerMixin, BaseEstimator):
         that, so the map depends on the data only).
     frequencies_ : ndarray of shape (n_components // 2,)
         ``w_k / h``.
-    location_, scale_ : float
-        The column's mean and standard deviation (``monotone=True``).
     n_features_in_ : int
         1.
 
@@ -135,12 +118,10 @@ class SpectralQuantileMap(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 2, None, closed="left")],
-        "monotone": ["boolean"],
     }
 
-    def __init__(self, n_components=6, monotone=False):
+    def __init__(self, n_components=6):
         self.n_components = n_components
-        self.monotone = monotone
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -150,32 +131,22 @@ class SpectralQuantileMap(TransformerMixin, BaseEstimator):
         quantiles = norm.ppf(0.5 + 0.5 * (np.arange(K) + 0.5) / K)
         self.bandwidth_ = median_bandwidth(X, random_state=0)
         self.frequencies_ = quantiles / self.bandwidth_
-        if self.monotone:
-            self.location_ = float(np.mean(X[:, 0]))
-            self.scale_ = float(np.std(X[:, 0])) or 1.0
         return self
 
     def transform(self, X):
         check_is_fitted(self)
-        x = np.asarray(X, dtype=np.float64)[:, :1]
-        phases = x * self.frequencies_
-        fourier = [np.cos(phases), np.sin(phases)]
-        scale = np.sqrt(phases.shape[1])
-        if self.monotone:
-            score = ndtr((x - self.location_) / self.scale_)
-            fourier.insert(0, np.sqrt(3.0) * (2.0 * score - 1.0) * scale)
-        return np.hstack(fourier) / scale
+        phases = np.asarray(X, dtype=np.float64)[:, :1] * self.frequencies_
+        return np.hstack([np.cos(phases), np.sin(phases)]) / np.sqrt(phases.shape[1])
 
 
 def _default_map(V, n_features, random_state):
     """The default map of x or of y: one numeric column by
-    :class:`SpectralQuantileMap` with its monotone score; several by random
-    Fourier features at their median bandwidth; a table with text by a
-    TabularSampler."""
+    :class:`SpectralQuantileMap`; several by random Fourier features at
+    their median bandwidth; a table with text by a TabularSampler."""
     if is_dataframe(V):
         return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
     if not sparse.issparse(V) and np.ndim(V) == 2 and np.shape(V)[1] == 1:
-        return SpectralQuantileMap(n_components=n_features, monotone=True).fit(V)
+        return SpectralQuantileMap(n_components=n_features).fit(V)
     return RandomFourierSampler(n_components=n_features, random_state=random_state).fit(
         V
     )

@@ -43,26 +43,6 @@ def test_default_map_of_one_column_is_a_function_of_the_data():
     assert isinstance(_default_map(X, 6, 0), RandomFourierSampler)
 
 
-def test_monotone_score_comes_first_with_the_weight_of_the_fourier_part():
-    x = np.random.default_rng(4).standard_t(3, size=(4000, 1)) * 5.0 + 2.0
-    plain = SpectralQuantileMap().fit(x)
-    both = SpectralQuantileMap(monotone=True).fit(x)
-    F = both.transform(x)
-    assert F.shape == (4000, 7)
-    np.testing.assert_array_equal(F[:, 1:], plain.transform(x))
-    score = F[:, 0]
-    # Bounded and increasing in the column, whatever its tails.
-    assert np.abs(score).max() <= np.sqrt(3.0)
-    order = np.argsort(x[:, 0])
-    assert np.all(np.diff(score[order]) >= 0)
-    # Its variance is of the order of the Fourier part's (each row's Fourier
-    # features have norm 1).
-    assert 0.5 < score.var() < 1.5
-    np.testing.assert_allclose((F[:, 1:] ** 2).sum(axis=1), 1.0)
-    # The default map of one column of x or y carries it.
-    assert _default_map(x, 6, 0).monotone
-
-
 def test_u_shaped_dependence_found_whatever_the_seed():
     # Three random frequencies can all be low: the features of both columns
     # nearly linear, a U-shaped link nearly invisible. The fixed frequencies
