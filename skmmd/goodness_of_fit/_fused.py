@@ -16,36 +16,7 @@ import math
 import numpy as np
 
 from .._utils._jit import njit
-from ..kernel_approximation._trig import SINCOS_CONSTANTS
-
-# Beyond this |x| the polynomial's reduction loses accuracy: libm instead,
-# as the sampler's kernels do.
-_REDUCTION_LIMIT = 2.0**29
-
-
-@njit(cache=True, fastmath={"contract"})
-def _sincos(x, k):
-    """``(sin x, cos x)`` for ``|x| <= _REDUCTION_LIMIT`` by the sampler's
-    polynomial and reduction (``k``: its ``SINCOS_CONSTANTS``), the same
-    operations in the same order: the same values to the bit."""
-    two_over_pi, pio2_1, pio2_2, pio2_3, s0, s1, s2, s3, s4, s5 = k[:10]
-    c0, c1, c2, c3, c4, c5 = k[10:]
-    q = np.floor(x * two_over_pi + 0.5)
-    r = ((x - q * pio2_1) - q * pio2_2) - q * pio2_3
-    z = r * r
-    sin_poly = ((((s0 * z + s1) * z + s2) * z + s3) * z + s4) * z + s5
-    cos_poly = ((((c0 * z + c1) * z + c2) * z + c3) * z + c4) * z + c5
-    s = r + r * z * sin_poly
-    c = 1.0 - 0.5 * z + z * z * cos_poly
-    quadrant = q - 4.0 * np.floor(0.25 * q)
-    odd = quadrant == 1.0 or quadrant == 3.0
-    sin_x = c if odd else s
-    cos_x = s if odd else c
-    if quadrant == 1.0 or quadrant == 2.0:
-        cos_x = -cos_x
-    if quadrant >= 2.0:
-        sin_x = -sin_x
-    return sin_x, cos_x
+from ..kernel_approximation._trig import REDUCTION_LIMIT, SINCOS_CONSTANTS, sincos
 
 
 @njit(cache=True, fastmath={"contract"})
@@ -66,13 +37,13 @@ def _fused_sums(x, S, A, W, scale, groups, U, q, cs, k):
     for i in range(n):
         v = x[i]
         for j in range(L):
-            s, c = _sincos(v * w[j], k)
+            s, c = sincos(v * w[j], k)
             cosines[j] = scale * c
             sines[j] = scale * s
-        if abs(v) * top > 0.5 * _REDUCTION_LIMIT:
+        if abs(v) * top > 0.5 * REDUCTION_LIMIT:
             for j in range(L):  # rare: arguments too large for the polynomial
                 p = v * w[j]
-                if abs(p) > _REDUCTION_LIMIT:
+                if abs(p) > REDUCTION_LIMIT:
                     cosines[j] = scale * math.cos(p)
                     sines[j] = scale * math.sin(p)
         g = groups[i]

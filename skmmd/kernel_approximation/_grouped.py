@@ -18,10 +18,10 @@ import scipy.sparse as sp
 from .._utils._jit import njit, prange, serial_and_parallel
 from ._trig import (
     _CONTRACT,
-    _REDUCTION_LIMIT,
+    REDUCTION_LIMIT,
     SINCOS_CONSTANTS,
     _count_above,
-    _sincos,
+    sincos,
 )
 
 # Rows of one group summed by one task.
@@ -86,14 +86,14 @@ def _exact_beyond_reduction(p, offset, n_pairs, acc_c, acc_s, acc_p, q_t, consta
     libm's values; returns ``q_t`` corrected."""
     n_phase = acc_p.size
     for j in range(n_pairs):
-        if abs(p[j]) > _REDUCTION_LIMIT:
-            s, c = _sincos(p[j], constants)
+        if abs(p[j]) > REDUCTION_LIMIT:
+            s, c = sincos(p[j], constants)
             acc_c[j] += math.cos(p[j]) - c
             acc_s[j] += math.sin(p[j]) - s
     for j in range(n_phase):
         v = p[n_pairs + j]
-        if abs(v) > _REDUCTION_LIMIT - 8.0:
-            s, c = _sincos(v + offset[j], constants)
+        if abs(v) > REDUCTION_LIMIT - 8.0:
+            s, c = sincos(v + offset[j], constants)
             exact = math.cos(v + offset[j])
             acc_p[j] += exact - c
             q_t += exact * exact - c * c
@@ -170,7 +170,7 @@ def _tile_loop(
             # vectorizes the sincos loop only in this shape (the sums are the
             # same as accumulating in that loop).
             for j in range(n_pairs):
-                s, c = _sincos(p[j], constants)
+                s, c = sincos(p[j], constants)
                 cos_row[j] = c
                 sin_row[j] = s
             for j in range(n_pairs):
@@ -178,7 +178,7 @@ def _tile_loop(
             for j in range(n_pairs):
                 acc_s[j] += sin_row[j]
             for j in range(n_phase):
-                s, c = _sincos(p[n_pairs + j] + offset[j], constants)
+                s, c = sincos(p[n_pairs + j] + offset[j], constants)
                 cos_row[j] = c
             for j in range(n_phase):
                 acc_p[j] += cos_row[j]
@@ -188,7 +188,7 @@ def _tile_loop(
             # loops gated by a count (see _count_above: ungated, LLVM made
             # them a libm call per entry whenever its runtime alias checks let
             # it take the vector path).
-            if _count_above(p, _REDUCTION_LIMIT - 8.0) == 0:
+            if _count_above(p, REDUCTION_LIMIT - 8.0) == 0:
                 continue
             q_t = _exact_beyond_reduction(
                 p, offset, n_pairs, acc_c, acc_s, acc_p, q_t, constants

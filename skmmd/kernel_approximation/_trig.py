@@ -51,7 +51,7 @@ _PIO2_1, _PIO2_2, _PIO2_3 = (
 )
 _TWO_OVER_PI = 0.6366197723675814
 # Beyond this |x| the reduction loses accuracy: those entries go through libm.
-_REDUCTION_LIMIT = 2.0**29
+REDUCTION_LIMIT = 2.0**29
 
 
 # Cephes' sinf/cosf polynomials on [-pi/4, pi/4], and pi/2 in three parts
@@ -101,7 +101,7 @@ def _sincos_f32(x):
     return sin_x, cos_x
 
 
-# The constants of _sincos, which the kernels take as an argument: numba
+# The constants of sincos, which the kernels take as an argument: numba
 # freezes globals into the code, and LLVM then re-materializes each one inside
 # the vector loop (an absolute address and a broadcast per use); an argument
 # is broadcast once before the loop.
@@ -126,8 +126,8 @@ SINCOS_CONSTANTS = (
 
 
 @njit(cache=True, fastmath=_CONTRACT)
-def _sincos(x, k):
-    """``(sin x, cos x)`` for ``|x| <= _REDUCTION_LIMIT``; ``k`` is
+def sincos(x, k):
+    """``(sin x, cos x)`` for ``|x| <= REDUCTION_LIMIT``; ``k`` is
     ``SINCOS_CONSTANTS``."""
     two_over_pi, pio2_1, pio2_2, pio2_3, s0, s1, s2, s3, s4, s5 = k[:10]
     c0, c1, c2, c3, c4, c5 = k[10:]
@@ -171,15 +171,15 @@ def _cos_sin_loop(P, scale, out, k):
     for i in prange(n):
         sines = np.empty(L, dtype=P.dtype)
         for j in range(L):
-            s, c = _sincos(P[i, j], k)
+            s, c = sincos(P[i, j], k)
             out[i, j] = scale * c
             sines[j] = scale * s
         out[i, L:] = sines
-        if _count_above(P[i], _REDUCTION_LIMIT) == 0:
+        if _count_above(P[i], REDUCTION_LIMIT) == 0:
             continue
         for j in range(L):  # rare: arguments too large for the fast reduction
             v = P[i, j]
-            if abs(v) > _REDUCTION_LIMIT:
+            if abs(v) > REDUCTION_LIMIT:
                 out[i, j] = scale * math.cos(v)
                 out[i, L + j] = scale * math.sin(v)
 
@@ -188,12 +188,12 @@ def _cos_phase_loop(P, offset, scale, out, k):
     n, L = P.shape
     for i in prange(n):
         for j in range(L):
-            s, c = _sincos(P[i, j] + offset[j], k)
+            s, c = sincos(P[i, j] + offset[j], k)
             out[i, j] = scale * c
-        if _count_above(P[i], _REDUCTION_LIMIT - 8.0) == 0:
+        if _count_above(P[i], REDUCTION_LIMIT - 8.0) == 0:
             continue
         for j in range(L):  # |offset| < 2 pi < 8; testing P alone keeps it fast
-            if abs(P[i, j]) > _REDUCTION_LIMIT - 8.0:
+            if abs(P[i, j]) > REDUCTION_LIMIT - 8.0:
                 out[i, j] = scale * math.cos(P[i, j] + offset[j])
 
 
@@ -211,8 +211,8 @@ def _cos_sin_loop_f32(P, scale, out, k):
         for j in range(L):  # rare: arguments too large for the fast reduction
             v = P[i, j]
             if abs(v) > _REDUCTION_LIMIT_F:
-                s, c = _sincos(np.float64(v), k)
-                if abs(v) > _REDUCTION_LIMIT:
+                s, c = sincos(np.float64(v), k)
+                if abs(v) > REDUCTION_LIMIT:
                     s, c = math.sin(np.float64(v)), math.cos(np.float64(v))
                 out[i, j] = scale * np.float32(c)
                 out[i, L + j] = scale * np.float32(s)
