@@ -15,7 +15,7 @@ from .._inference._base import (
     order_features,
     warn_if_ordered,
 )
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import (
     HasMethods,
     Interval,
@@ -297,7 +297,7 @@ class KernelChangePoints(BaseEstimator):
         """
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         search = self._search(X.shape[0])
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = _streams.draw_seed(check_random_state(self.random_state))
         self.transformer_ = self._map(X, seed)
         width = n_features_out(self.transformer_)
         if width is None:  # a map that does not state its width

@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from .._inference._base import SHARED_CONSTRAINTS, set_calibrated
 from .._inference._variables import TwoVariableTags, check_variable, numeric_table
 from .._tables._labels import is_dataframe
+from .._utils import _streams
 from .._utils._compat import HasMethods, Interval, StrOptions, fit_context
 from ._maps import fit_rows, relevant_columns, screens, weight_map, xy_map, z_map
 from ._pipeline import RowFeatures, calibrated
@@ -387,7 +388,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         maps = []
         for V, name in zip(data, ("x", "y", "z")):
             transformer = getattr(self, f"{name}_transformer")
-            state = rng.randint(np.iinfo(np.int32).max)
+            state = _streams.draw_seed(rng)
             if transformer != "auto":
                 maps.append(clone(transformer).fit(V))
             elif name != "z":
@@ -400,7 +401,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
                 maps.append(z_map(data[2], self.n_z_features, len(V), state))
         if len(data) < 3 or self.z_weights is None:
             return maps + [None] * (4 - len(maps)), data
-        state = rng.randint(np.iinfo(np.int32).max)
+        state = _streams.draw_seed(rng)
         if self.z_weights == "auto":
             return maps + [weight_map(data[2], state)], data
         return maps + [clone(self.z_weights).fit(data[2])], data
@@ -439,7 +440,7 @@ class ConditionalHSICTest(TwoVariableTags, BaseEstimator):
         """
         data = self._check(X, y, Z)
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = _streams.draw_seed(rng)
         if len(data) == 3:
             self.z_columns_ = np.arange(data[2].shape[1])
         maps, data = self._maps(data, rng)

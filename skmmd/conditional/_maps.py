@@ -15,7 +15,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._tables._labels import is_dataframe
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import Interval, fit_context
 from ..kernel_approximation import NystroemSampler, RandomFourierSampler, TabularSampler
 from ..kernels import median_bandwidth
@@ -199,7 +199,7 @@ def _default_z_map(V, n_features, random_state):
                 NystroemSampler(
                     n_components=landmarks,
                     bandwidth=scale * bandwidth,
-                    random_state=rng.randint(np.iinfo(np.int32).max),
+                    random_state=_streams.draw_seed(rng),
                 ),
                 columns,
             )

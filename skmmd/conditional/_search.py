@@ -119,7 +119,7 @@ class ConditionalSearch:
             )
         seed = options["random_state"]
         if not isinstance(seed, (int, np.integer)):
-            seed = check_random_state(seed).randint(np.iinfo(np.int32).max)
+            seed = _streams.draw_seed(check_random_state(seed))
         options.setdefault("block_size", None)
         self.params = {**options, "random_state": int(seed)}
         self.params["z_screen"] = bool(self.params["z_screen"])

@@ -35,7 +35,7 @@ from .._inference._multiplier import (
 from .._inference._streaming import Stream
 from .._tables._kinds import check_numbers_only
 from .._tables._labels import is_dataframe
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import (
     Interval,
     Options,
@@ -326,7 +326,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         where :meth:`_adds_pit`, else None."""
         if not self._adds_pit():
             return None
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = _streams.draw_seed(rng)
         return pit_sampler(sampler, self._score, fit_rows, seed)
 
     def _start(self, engine, fit_rows, train, seed, rng):
@@ -408,7 +408,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "(transformer=None) has none: use the features ('auto')."
             )
         rng = check_random_state(self.random_state)
-        seed = rng.randint(np.iinfo(np.int32).max)
+        seed = _streams.draw_seed(rng)
         train, X = self._training_part(engine, X, seed)
         X, train = self._on_line(X), self._on_line(train)
         n = engine.n_rows(X)
@@ -477,7 +477,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         engine = _engines.InMemory(_engines.HOST)
         if first:
             rng = check_random_state(self.random_state)
-            seed = rng.randint(np.iinfo(np.int32).max)
+            seed = _streams.draw_seed(rng)
             # With train_size the first chunk is the training part.
             training = self.train_size is not None
             self._model_of(X if training else None, seed)

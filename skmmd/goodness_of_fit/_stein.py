@@ -10,7 +10,7 @@ from sklearn.utils import get_tags
 
 from .._inference._base import loop_options, set_calibrated, stopping_rule
 from .._inference._calibration import p_value
-from .._utils import _budgets
+from .._utils import _budgets, _streams
 from .._utils._compat import HasMethods, Interval, StrOptions, is_fitted
 from ..kernel_approximation import RandomFourierSampler
 from ..statistics._stein import GramParts, gaussian_stein_gram
@@ -326,7 +326,7 @@ default="auto"
             sampler = RandomFourierSampler(
                 bandwidth=self._bandwidth(fit_rows, seed),
                 n_components=2 * (half or self.n_frequencies),
-                random_state=rng.randint(np.iinfo(np.int32).max),
+                random_state=_streams.draw_seed(rng),
             )
             self.transformer_ = sampler.fit(fit_rows)
         elif self._learns():

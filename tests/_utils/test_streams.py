@@ -8,11 +8,6 @@ import numpy as np
 import skmmd
 from skmmd._utils import _streams
 
-# Packages edited in parallel with issue 82 that still draw the seed inline
-# (the glossary's row "the test's seed"); each leaves this list once it calls
-# _streams.draw_seed.
-_PENDING = ("conditional", "change_points", "goodness_of_fit")
-
 
 def test_draw_seed_is_the_randint_below_int32_max():
     # The seeds every result is reproduced from: a change of the draw changes
@@ -34,6 +29,5 @@ def test_the_seed_is_drawn_in_one_place():
         for path in sorted(root.rglob("*.py"))
         if inline.search(path.read_text())
         and path.name != "_streams.py"
-        and path.relative_to(root).parts[0] not in _PENDING
     ]
     assert found == []
