@@ -27,7 +27,6 @@ def test_the_seed_is_drawn_in_one_place():
     found = [
         str(path.relative_to(root))
         for path in sorted(root.rglob("*.py"))
-        if inline.search(path.read_text())
-        and path.name != "_streams.py"
+        if inline.search(path.read_text()) and path.name != "_streams.py"
     ]
     assert found == []
