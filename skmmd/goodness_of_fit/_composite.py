@@ -433,11 +433,13 @@ def refit_statistics(maps, score_of, laws, samples):
     only grow (the ends a free parameter moves are refused before the
     bootstrap starts: ``Family.check_ends``)."""
     rows, inputs, on_line, kept = [], [], False, []
-    scores = {}  # a law's score once (a standardized family's one member)
+    # A law's score once (a standardized family's one member), the law kept
+    # beside it so that its id is not reused while the dict lives.
+    scores = {}
     for b, (law, sample) in enumerate(zip(laws, samples)):
         if id(law) not in scores:
-            scores[id(law)] = score_of(law)
-        score = scores[id(law)]
+            scores[id(law)] = (law, score_of(law))
+        score = scores[id(law)][1]
         if score.line is not None:
             if score.line.outside(sample).size:
                 continue
