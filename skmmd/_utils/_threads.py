@@ -61,9 +61,23 @@ def concurrently(*calls, threads=True):
     first, as it would be in order."""
     if not threads or len(calls) < 2 or not _side_by_side():
         return [call() for call in calls]
-    from concurrent.futures import ThreadPoolExecutor
+    return in_threads(calls, len(calls))
 
+
+def in_threads(calls, workers=None):
+    """The results of ``calls`` (functions of no argument), in their order,
+    run on up to ``workers`` threads (None: the machine's cores), with the
+    caller's scikit-learn configuration: for NumPy and LAPACK work that
+    releases the GIL, each call on one BLAS thread (inside
+    :func:`one_blas_thread`), so that the cores share the calls. The first
+    call's error is raised first, as it would be in order."""
+    import joblib
     from sklearn import config_context, get_config
+
+    workers = min(len(calls), joblib.cpu_count() if workers is None else workers)
+    if workers < 2:
+        return [call() for call in calls]
+    from concurrent.futures import ThreadPoolExecutor
 
     config = get_config()  # thread-local: array API dispatch, validation
 
@@ -71,7 +85,7 @@ def concurrently(*calls, threads=True):
         with config_context(**config):
             return call()
 
-    with ThreadPoolExecutor(len(calls)) as pool:
+    with ThreadPoolExecutor(workers) as pool:
         futures = [pool.submit(configured, call) for call in calls]
         return [future.result() for future in futures]
 

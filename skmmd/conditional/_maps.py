@@ -152,21 +152,32 @@ def _default_map(V, n_features, random_state):
     )
 
 
+def _fit_with_features(pipeline, V):
+    """The pipeline fitted on ``V`` and the features of ``V``, from its
+    ``fit_transform``: a ColumnTransformer computes them while it fits, and
+    every step's ``fit_transform`` is its ``fit`` then ``transform``, so they
+    equal ``pipeline.transform(V)`` bit for bit."""
+    features = pipeline.fit_transform(V)
+    return pipeline, np.asarray(features, dtype=np.float64)
+
+
 def _default_weight_map(V, n_features, random_state):
     """The default weights of Z: Fourier features of Z standardized, at its
     median bandwidth: of one column at fixed frequencies
     (:class:`SpectralQuantileMap`: random ones can all be low, and the
     weights then miss a covariance whose sign changes with z), of several at
-    random ones; a TabularSampler for tables with text."""
+    random ones; a TabularSampler for tables with text. Returns the fitted
+    map and the features of ``V`` (None for a table)."""
     if is_dataframe(V):
-        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
+        fitted = TabularSampler(n_components=n_features, random_state=random_state)
+        return fitted.fit(V), None
     if not sparse.issparse(V) and np.shape(V)[1] == 1:
         sampler = SpectralQuantileMap(n_components=n_features)
     else:
         sampler = RandomFourierSampler(
             n_components=n_features, random_state=random_state
         )
-    return make_pipeline(StandardScaler(), sampler).fit(V)
+    return _fit_with_features(make_pipeline(StandardScaler(), sampler), V)
 
 
 def _default_z_map(V, n_features, random_state):
@@ -180,13 +191,17 @@ def _default_z_map(V, n_features, random_state):
     :func:`z_scales`' first. Several: half of them on all columns jointly
     (their median bandwidth times the second), half on each column alone (its
     own median times the first: an additive part, for when few columns
-    matter). The ridge weighs every block by cross-validation.
+    matter). The ridge weighs every block by cross-validation. Returns the
+    fitted map and the features of ``V`` where it was fit on all of its rows
+    (else None; None for a table).
     """
     if is_dataframe(V):
-        return TabularSampler(n_components=n_features, random_state=random_state).fit(V)
+        fitted = TabularSampler(n_components=n_features, random_state=random_state)
+        return fitted.fit(V), None
     rng = check_random_state(random_state)
     n_rows = V.shape[0]
-    V = V[fit_rows(n_rows, rng)]  # what the map learns needs no more rows
+    rows = fit_rows(n_rows, rng)
+    V = V[rows]  # what the map learns needs no more rows
     scaler = StandardScaler().fit(V)
     Zs = scaler.transform(V)
 
@@ -214,7 +229,10 @@ def _default_z_map(V, n_features, random_state):
         blocks = scaled("all", n_features // 2, list(range(d)), joint)
         for j in range(d):
             blocks += scaled(f"z{j}", n_features // 2 // d, [j], columns)
-    return make_pipeline(scaler, ColumnTransformer(blocks)).fit(V)
+    fitted, features = _fit_with_features(
+        make_pipeline(scaler, ColumnTransformer(blocks)), V
+    )
+    return fitted, features if len(rows) == n_rows else None
 
 
 def xy_map(V, random_state):
@@ -223,21 +241,25 @@ def xy_map(V, random_state):
     return _default_map(V, _XY_FEATURES, random_state)
 
 
-def z_map(Z, n_features, n_rows, random_state):
+def z_map(Z, n_features, n_rows, random_state, *, features=False):
     """The fitted default map of the conditioning variables Z
     (``z_transformer="auto"``): ``n_features`` features, ``"auto"`` for
     :func:`n_z_features` of ``n_rows`` (the rows of the data: a search
     sizes every conditioning set's map by all its rows). See
-    :func:`_default_z_map`."""
+    :func:`_default_z_map`. ``features``: return ``(map, F)``, ``F`` the
+    map's features of ``Z`` computed while fitting (None where the map was
+    fit on a subsample of the rows or on a table)."""
     if n_features == "auto":
         n_features = n_z_features(n_rows)
-    return _default_z_map(Z, n_features, random_state)
+    fitted = _default_z_map(Z, n_features, random_state)
+    return fitted if features else fitted[0]
 
 
-def weight_map(Z, random_state):
+def weight_map(Z, random_state, *, features=False):
     """The fitted default weights g(z) (``z_weights="auto"``): see
-    :func:`_default_weight_map`."""
-    return _default_weight_map(Z, _Z_WEIGHTS, random_state)
+    :func:`_default_weight_map`. ``features`` as in :func:`z_map`."""
+    fitted = _default_weight_map(Z, _Z_WEIGHTS, random_state)
+    return fitted if features else fitted[0]
 
 
 def screens(z_screen, n_columns, text):

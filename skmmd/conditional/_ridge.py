@@ -7,12 +7,18 @@ residuals from a fit on other folds, the penalty chosen by cross-validation
 grow with the rows.
 """
 
+import functools
+
 import numpy as np
 
 from .._utils import _streams
+from .._utils._threads import in_threads
 
 # Folds are balanced within runs of this many row positions.
 _FOLD_ROWS = 4096
+# Regressors from which the folds' fits run side by side on threads
+# (RidgeFolds.fit): below, starting a thread costs more than a fold's fit.
+_THREADED_REGRESSORS = 48
 
 
 def fold_labels(seed, positions, n_folds):
@@ -89,16 +95,19 @@ class FoldDesign:
         centered at the training mean)."""
         key = (k, train.tobytes())
         if key not in self._bases:
-            n, sc, cc = (a[train].sum(axis=0) for a in self._stats)
-            if n < 2:
-                raise ValueError("Every fold's training set needs 2 rows.")
-            mc = sc / n
-            s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
-            s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
-            nk, sck, cck = (a[k] for a in self._stats)
-            dd = cck - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
-            self._bases[key] = (n, mc, s, V, dd)
+            self._bases[key] = self._decomposed(k, train)
         return self._bases[key]
+
+    def _decomposed(self, k, train):
+        n, sc, cc = (a[train].sum(axis=0) for a in self._stats)
+        if n < 2:
+            raise ValueError("Every fold's training set needs 2 rows.")
+        mc = sc / n
+        s, V = np.linalg.eigh(cc - n * np.outer(mc, mc))
+        s = np.maximum(s, 0.0)  # rounding can make flat directions < 0
+        nk, sck, cck = (a[k] for a in self._stats)
+        dd = cck - np.outer(mc, sck) - np.outer(sck - nk * mc, mc)
+        return n, mc, s, V, dd
 
 
 class RidgeFolds:
@@ -263,40 +272,54 @@ class RidgeFolds:
             got = f"n_folds={K}, split={self.split}, n_targets={df}"
             raise ValueError(f"split needs n_folds >= 4, 0 < split < n_targets: {got}")
         error, fits, self._bases = np.zeros((L, df)), [], []
-        counts, sums = self.design._stats[:2]
-        for cols, train in self._plans(df):
-            sf_all, cf_all, ff_all = (a[..., cols] for a in self._stats)
-            for k in range(K):
-                n, mc, s, V, D = self.design.basis(k, train[k])
-                mf = sf_all[train[k]].sum(axis=0) / n
-                P = V.T @ (cf_all[train[k]].sum(axis=0) - n * np.outer(mc, mf))
-                fits.append((k, cols, n, mc, mf, s, V, P))
-                self._bases.append((k, cols, train[k], n, mc, s, V))
-                # Fold k's sums of d e and e^2 centered at training means;
-                # w' D w for the coefficients W = V Q of every penalty (D, not
-                # V' D V: two products per target set instead of Dz^3).
-                nk, sck, sfk, cfk, ffk = (
-                    a[k] for a in (counts, sums, sf_all, cf_all, ff_all)
-                )
-                de = cfk - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
-                ee = ffk - 2.0 * mf * sfk + nk * mf**2
-                Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
-                W = V @ Q.reshape(dz, L * len(cols))
-                DW = (D @ W).reshape(Q.shape)
-                err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
-                error[:, cols] += err + np.einsum("jlt,jlt->lt", W.reshape(Q.shape), DW)
+        folds = [
+            (cols, train[k], k) for cols, train in self._plans(df) for k in range(K)
+        ]
+        # Each fold's eigendecomposition and errors on one BLAS thread (the
+        # caller's one_blas_thread); the folds side by side where they are
+        # large, since LAPACK releases the GIL. The same results either way.
+        done = in_threads(
+            [functools.partial(self._fold_fit, *fold, pens) for fold in folds],
+            None if dz >= _THREADED_REGRESSORS else 1,
+        )
+        for (cols, _, _), (fit, basis, err) in zip(folds, done):
+            fits.append(fit)
+            self._bases.append(basis)
+            error[:, cols] += err
         self.design.sealed = True
         self.cv_error_ = error
         if not self.shrink > 0:
             raise ValueError(f"shrink must be a number > 0; got {self.shrink!r}.")
         self.penalty_ = pens[np.argmin(error, axis=0)] / self.shrink
-        self.counts_ = counts.copy()
+        self.counts_ = self.design._stats[0].copy()
         self.coef_, self.intercept_ = np.empty((K, dz, df)), np.empty((K, df))
         for k, cols, n, mc, mf, s, V, P in fits:
             W = V @ (P / (s[:, None] + n * self.penalty_[cols]))
             self.coef_[k][:, cols] = W
             self.intercept_[k, cols] = mf - mc @ W
         return self
+
+    def _fold_fit(self, cols, train, k, pens):
+        """Fold ``k``'s fit of the targets ``cols`` on the folds ``train``
+        (boolean): the fit's factors, its basis for :meth:`refit`, and the
+        held-out error on fold ``k`` of each penalty and target."""
+        n, mc, s, V, D = self.design.basis(k, train)
+        counts, sums = self.design._stats[:2]
+        sf_all, cf_all, ff_all = (a[..., cols] for a in self._stats)
+        mf = sf_all[train].sum(axis=0) / n
+        P = V.T @ (cf_all[train].sum(axis=0) - n * np.outer(mc, mf))
+        # Fold k's sums of d e and e^2 centered at training means; w' D w for
+        # the coefficients W = V Q of every penalty (D, not V' D V: two
+        # products per target set instead of Dz^3).
+        nk, sck, sfk, cfk, ffk = (a[k] for a in (counts, sums, sf_all, cf_all, ff_all))
+        de = cfk - np.outer(mc, sfk) - np.outer(sck - nk * mc, mf)
+        ee = ffk - 2.0 * mf * sfk + nk * mf**2
+        Q = P[:, None, :] / (s[:, None, None] + n * pens[None, :, None])
+        W = V @ Q.reshape(len(mc), len(pens) * len(cols))
+        DW = (D @ W).reshape(Q.shape)
+        err = ee - 2.0 * np.einsum("jlt,jt->lt", Q, V.T @ de)
+        err = err + np.einsum("jlt,jlt->lt", W.reshape(Q.shape), DW)
+        return (k, cols, n, mc, mf, s, V, P), (k, cols, train, n, mc, s, V), err
 
     def refit(self, sums, cross, columns):
         """Fit new targets as the fitted ridge fits the targets ``columns``:

@@ -238,39 +238,57 @@ class ConditionalSearch:
         )
         return [S[j] for j in kept]
 
-    def _z_map(self, S):
+    def _z_map(self, S, with_features=False):
         """The maps of z and of the weights of the set ``S``, fit on the rows
-        complete for ``S``."""
-        key = tuple(S)
+        complete for ``S``. ``with_features``: also their features of every
+        row, computed while they are fit (None once fitted, or where they
+        were fit on fewer than all rows)."""
+        key, features = tuple(S), None
         if key not in self._z_maps:
             for j in S:
                 self._column(j)  # the constant check
-            Z = self._values(S, self._present(S))
-            self._z_maps[key] = (
+            rows = self._present(S)
+            Z = self._values(S, rows)
+            (zmap, zf), (wmap, wf) = (
                 z_map(
                     Z,
                     self.params["n_z_features"],
                     len(self.data),
                     self._seed(_streams.SEARCH_Z_MAP, *self._ids(*S)),
+                    features=True,
                 ),
-                weight_map(Z, self._seed(_streams.SEARCH_WEIGHTS, *self._ids(*S))),
+                weight_map(
+                    Z,
+                    self._seed(_streams.SEARCH_WEIGHTS, *self._ids(*S)),
+                    features=True,
+                ),
             )
-        return self._z_maps[key]
+            self._z_maps[key] = (zmap, wmap)
+            if len(rows) == len(self.data) and zf is not None and wf is not None:
+                features = (zf, wf)
+        maps = self._z_maps[key]
+        return (maps, features) if with_features else maps
 
-    def _z_work(self, S, maps):
+    def _z_work(self, S):
         """The features of z and weights (or None where they exceed a
         quarter of ``_SHARED_BYTES``) and the ridge's :class:`FoldDesign` of
         the conditioning set ``S``, shared by its tests (least recently used
-        sets dropped beyond ``_SHARED_BYTES``)."""
+        sets dropped beyond ``_SHARED_BYTES``); the features are those the
+        maps' fit computed where it saw every row."""
         key = tuple(S)
         if key in self._shared:
             self._shared.move_to_end(key)
             return self._shared[key][0]
-        Z = self._values(S)
-        width = sum(m.transform(Z[:1]).shape[1] for m in maps)
+        maps, features = self._z_map(S, with_features=True)
+        if features is None:
+            Z = self._values(S)
+            width = sum(m.transform(Z[:1]).shape[1] for m in maps)
+        else:
+            width = sum(F.shape[1] for F in features)
         n, K = len(self.data), self.params["n_folds"]
-        features = None
-        if 4 * 8 * n * width <= _SHARED_BYTES:
+        if 4 * 8 * n * width > _SHARED_BYTES:
+            features = None
+        elif features is None:
             features = tuple(m.transform(Z) for m in maps)
         # Features, the design's K C'C and up to 2K bases (V and D).
         size = 8 * (n * width * (features is not None) + 5 * K * width**2)
@@ -315,11 +333,10 @@ class ConditionalSearch:
         S = self._screened(i, k, list(S), rows)
         z = weights = design = None
         if S and rows is None:
-            maps = self._z_map(S)
-            computed, design = self._z_work(S, maps)
+            computed, design = self._z_work(S)
             if computed is None:
                 Z = self._values(S)
-                z, weights = ((m, Z) for m in maps)
+                z, weights = ((m, Z) for m in self._z_map(S))
             else:
                 z, weights = computed
         elif S:  # rows of their own: nothing to share with the set's tests

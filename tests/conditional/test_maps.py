@@ -1,15 +1,19 @@
 """The maps of a conditional test (skmmd/conditional/_maps.py):
 the fixed-frequency map of one column, the screen that leaves out the columns
-of Z independent of everything, and the size of Z's default map."""
+of Z independent of everything, the size of Z's default map, and the
+features a map computes while it is fit."""
 
 import numpy as np
 import pytest
 
 from skmmd import ConditionalHSICTest, RandomFourierSampler
+from skmmd._utils import _budgets
 from skmmd.conditional._maps import (
     SpectralQuantileMap,
     _default_map,
     n_z_features,
+    weight_map,
+    z_map,
 )
 from skmmd.kernels import gaussian_kernel
 
@@ -106,3 +110,18 @@ def test_z_feature_rule():
     sizes = [n_z_features(n) for n in (10, 1000, 10**4, 10**5, 10**7)]
     assert sizes == sorted(sizes) and sizes[0] == 48 and sizes[-1] == 600
     assert all(d % 6 == 0 for d in sizes)
+
+
+@pytest.mark.parametrize("d", [1, 3])
+def test_features_computed_while_fitting_are_those_of_transform(d, monkeypatch):
+    # A causal search takes the features of a conditioning set from the fit
+    # of its maps: they must be the maps' own, bit for bit.
+    Z = np.random.default_rng(d).normal(size=(300, d))
+    fitted, F = z_map(Z, "auto", len(Z), 7, features=True)
+    np.testing.assert_array_equal(F, fitted.transform(Z))
+    np.testing.assert_array_equal(F, z_map(Z, "auto", len(Z), 7).transform(Z))
+    weights, G = weight_map(Z, 8, features=True)
+    np.testing.assert_array_equal(G, weights.transform(Z))
+    # A map fit on a subsample of the rows has no features of them all.
+    monkeypatch.setattr(_budgets, "Z_FIT_ROWS", 100)
+    assert z_map(Z, "auto", len(Z), 7, features=True)[1] is None

@@ -1,11 +1,12 @@
 """Cross-fitted ridge from sufficient statistics (skmmd/conditional/_ridge.py):
 residuals against direct numpy fits, double cross-fitting, the
 cross-validated penalty against brute force, shrink, refits of the targets,
-and bad input."""
+the folds fit on threads, and bad input."""
 
 import numpy as np
 import pytest
 
+from skmmd.conditional import _ridge
 from skmmd.conditional._ridge import PENALTIES, RidgeFolds
 
 
@@ -136,6 +137,18 @@ def test_refit_of_the_targets_reproduces_the_fit(rng, split):
     np.testing.assert_allclose(intercept, ridge.intercept_[:, columns], rtol=1e-8)
     R = ridge.residuals(C, F[:, columns], folds, coef, intercept)
     np.testing.assert_allclose(R, ridge.residuals(C, F, folds)[:, columns], atol=1e-10)
+
+
+@pytest.mark.parametrize("split", [None, 3])
+def test_folds_fit_side_by_side_as_one_after_another(rng, monkeypatch, split):
+    # 64 regressors: the folds' fits run on threads; then one after another.
+    C, F, folds = _problem(rng, n=600, dz=64, df=6, K=5)
+    threaded = _fit_in_chunks(C, F, folds, 5, None, split)
+    monkeypatch.setattr(_ridge, "_THREADED_REGRESSORS", 10**9)
+    serial = _fit_in_chunks(C, F, folds, 5, None, split)
+    for name in ("cv_error_", "penalty_", "coef_", "intercept_"):
+        np.testing.assert_array_equal(getattr(threaded, name), getattr(serial, name))
+    assert len(threaded.design._bases) == (5 if split is None else 10)
 
 
 def test_bad_input_messages(rng):
