@@ -366,8 +366,8 @@ class KernelChangePoints(StreamedResults, BaseEstimator):
         --------
         >>> import numpy as np
         >>> from skmmd import KernelChangePoints
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.r_[rng.normal(size=(400, 1)), 2.0 * rng.normal(size=(400, 1))]
+        >>> X = np.random.default_rng(0).normal(size=(800, 1))
+        >>> X[400:] *= 2.0  # the variance changes at row 400
         >>> cp = KernelChangePoints(bandwidth=1.0, random_state=0)
         >>> found = []  # the change points of the rows so far, after each chunk
         >>> for chunk in np.array_split(X, 8):  # chunks of 100 rows

@@ -166,6 +166,21 @@ def _resamples(value):
         ) from None
 
 
+def _bandwidth(text):
+    """``--bandwidth``: "median" or a positive number."""
+    if text == "median":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (np.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(
+            f"expected 'median' or a positive number; got {text!r}"
+        )
+    return value
+
+
 def _block_size(value):
     if value == "auto":
         return value

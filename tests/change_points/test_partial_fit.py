@@ -286,3 +286,22 @@ def test_the_first_chunk_is_checked_for_order():
     estimator = KernelChangePoints(n_changes=0, block_size="auto", random_state=0)
     estimator.partial_fit(X)
     assert estimator.n_changes_ == 0
+
+
+def test_command_line_in_chunks(tmp_path, capsys):
+    from skmmd.cli import main
+
+    path = tmp_path / "series.csv"
+    np.savetxt(path, _series(13, n=300), delimiter=",", header="a,b", comments="")
+    args = ["change-points", str(path), "--bandwidth", "1.0", "--json"]
+    assert main(args) == 1
+    whole = capsys.readouterr().out
+    assert main(args + ["--chunk-rows", "70"]) == 1
+    assert capsys.readouterr().out == whole
+    empty = tmp_path / "empty.csv"
+    empty.write_text("a,b\n")
+    assert main(["change-points", str(empty), "--chunk-rows", "70"]) == 2
+    assert "holds no rows" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse's usage error
+        main(["change-points", str(path), "--bandwidth", "-1"])
+    assert "expected 'median' or a positive number" in capsys.readouterr().err
