@@ -147,7 +147,10 @@ class KernelChangePoints(StreamedResults, BaseEstimator):
     within the library's chunk and batch budgets. :meth:`partial_fit` keeps
     no more: the sums (with room to grow by half) and the rows of one
     incomplete chunk of ``_budgets.CHUNK_ENTRIES`` features; the tests read
-    their units' sums from the cumulative sums, never from the rows.
+    their units' sums from the cumulative sums, never from the rows. While
+    a chunk is added its own sums are staged (so that a rejected chunk
+    changes nothing), and while the results are computed, a copy of the
+    sums centered at the mean feature.
 
     References
     ----------
