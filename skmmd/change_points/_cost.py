@@ -36,6 +36,36 @@ def default_map(bandwidth, n_rows, n_columns, random_state):
     )
 
 
+def chunk_rows(width):
+    """Rows mapped at once: their features within ``_budgets.CHUNK_ENTRIES``
+    entries."""
+    return max(1, _budgets.CHUNK_ENTRIES // max(width, 1))
+
+
+def mapped(transform, rows, start):
+    """The features of ``rows`` (the rows ``start ..`` of the series) under
+    ``transform``, float64, or a ValueError naming the rows when some are
+    not finite."""
+    Z = np.asarray(transform(rows), dtype=np.float64)
+    if not np.all(np.isfinite(Z)):
+        raise ValueError(
+            "The transformer gives non-finite features of rows "
+            f"{start} to {start + rows.shape[0] - 1}; check the rows and the "
+            "transformer."
+        )
+    return Z
+
+
+def accumulate(C, Q, Z, start):
+    """Write the cumulative sums of the features ``Z`` of the rows ``start
+    ..`` into ``C`` and ``Q`` after those of the rows before them, ``C[start]``
+    and ``Q[start]``."""
+    stop = start + Z.shape[0]
+    np.cumsum(Z, axis=0, out=C[start + 1 : stop + 1])
+    C[start + 1 : stop + 1] += C[start]
+    Q[start + 1 : stop + 1] = Q[start] + np.cumsum(np.einsum("td,td->t", Z, Z))
+
+
 class SegmentCost:
     """Kernel costs of segments of rows in time order, from the cumulative
     sums of their features.
@@ -74,20 +104,18 @@ class SegmentCost:
         ``(n + 1) x width`` float64 entries."""
         n = X.shape[0]
         C, Q = np.zeros((n + 1, width)), np.zeros(n + 1)
-        step = max(1, _budgets.CHUNK_ENTRIES // max(width, 1))
+        step = chunk_rows(width)
         for start in range(0, n, step):
-            stop = min(n, start + step)
-            Z = np.asarray(transform(X[start:stop]), dtype=np.float64)
-            if not np.all(np.isfinite(Z)):
-                raise ValueError(
-                    "The transformer gives non-finite features of rows "
-                    f"{start} to {stop - 1}; check the rows and the transformer."
-                )
-            np.cumsum(Z, axis=0, out=C[start + 1 : stop + 1])
-            C[start + 1 : stop + 1] += C[start]
-            Q[start + 1 : stop + 1] = Q[start] + np.cumsum(np.einsum("td,td->t", Z, Z))
-        # Center at the mean feature, a chunk of rows at a time and in place:
+            accumulate(C, Q, mapped(transform, X[start : start + step], start), start)
+        return cls.centered(C, Q, step)
+
+    @classmethod
+    def centered(cls, C, Q, step):
+        """The costs of the cumulative sums ``C`` and ``Q`` (of features
+        about zero), centered in place at their mean feature, a chunk of
+        ``step`` rows at a time."""
         # C'_t = C_t - t m, Q'_t = Q_t - 2 m'C_t + t ||m||^2.
+        n = C.shape[0] - 1
         mean = C[n] / max(n, 1)
         for start in range(0, n + 1, step):
             t = np.arange(start, min(n + 1, start + step), dtype=np.float64)
@@ -137,3 +165,81 @@ class SegmentCost:
         order), one row per piece."""
         edges = np.asarray(edges)
         return self.C[edges[1:]] - self.C[edges[:-1]]
+
+
+class CumulativeSums:
+    """The cumulative sums of the features of rows in time order, added a
+    chunk of rows at a time (``partial_fit``), whose costs equal those of
+    :meth:`SegmentCost.of` on all the rows at once, bit for bit.
+
+    Rows are mapped in the chunks ``SegmentCost.of`` maps (``step`` rows from
+    the first), whatever chunks they come in: the rows of the last,
+    incomplete chunk (fewer than ``step``, within
+    ``_budgets.CHUNK_ENTRIES`` features) are kept until it is complete, and
+    every other row is held only as the sums, ``8 (n + 1) D`` bytes and room
+    to grow by half.
+
+    Parameters
+    ----------
+    transform : callable
+        The feature map of rows.
+    width : int
+        The number of features it returns.
+    """
+
+    def __init__(self, transform, width):
+        self.transform, self.width = transform, width
+        self.step = chunk_rows(width)
+        self.C, self.Q = np.zeros((1, width)), np.zeros(1)
+        self.summed = 0  # rows in C and Q, a multiple of step
+        self.pending = None  # the rows of the incomplete chunk
+
+    @property
+    def n(self):
+        """Rows added so far."""
+        return self.summed + (0 if self.pending is None else self.pending.shape[0])
+
+    def add(self, X):
+        """Add the rows ``X`` after those so far. Every row is mapped before
+        anything changes, so that rows the map rejects (or maps to
+        non-finite features) leave the sums as they were."""
+        start, step = self.summed, self.step
+        rows = X if self.pending is None else np.concatenate([self.pending, X])
+        full = rows.shape[0] // step * step
+        C, Q = np.empty((full + 1, self.width)), np.empty(full + 1)
+        C[0], Q[0] = self.C[start], self.Q[start]
+        for lo in range(0, full, step):
+            Z = mapped(self.transform, rows[lo : lo + step], start + lo)
+            accumulate(C, Q, Z, lo)
+        new = min(rows.shape[0] - full, X.shape[0])  # X's rows left pending
+        if new:  # checked now, mapped into the sums when their chunk is full
+            lo = rows.shape[0] - new
+            mapped(self.transform, rows[lo:], start + lo)
+        self._reserve(start + full + 1)
+        self.C[start + 1 : start + full + 1] = C[1:]
+        self.Q[start + 1 : start + full + 1] = Q[1:]
+        self.summed += full
+        self.pending = rows[full:].copy() if rows.shape[0] > full else None
+        return self
+
+    def _reserve(self, size):
+        """Room for ``size`` rows of sums, growing by half."""
+        if size <= self.C.shape[0]:
+            return
+        size = max(size, self.C.shape[0] * 3 // 2)
+        C, Q = np.zeros((size, self.width)), np.zeros(size)
+        C[: self.summed + 1], Q[: self.summed + 1] = (
+            self.C[: self.summed + 1],
+            self.Q[: self.summed + 1],
+        )
+        self.C, self.Q = C, Q
+
+    def cost(self):
+        """The :class:`SegmentCost` of all rows so far: a centered copy of the
+        sums, with the incomplete chunk's rows mapped into it."""
+        n, start = self.n, self.summed
+        C, Q = np.empty((n + 1, self.width)), np.empty(n + 1)
+        C[: start + 1], Q[: start + 1] = self.C[: start + 1], self.Q[: start + 1]
+        if self.pending is not None:
+            accumulate(C, Q, mapped(self.transform, self.pending, start), start)
+        return SegmentCost.centered(C, Q, self.step)

@@ -10,34 +10,38 @@ from sklearn.utils import check_random_state
 
 from .._inference._base import (
     SHARED_CONSTRAINTS,
+    StreamedResults,
     fit_indices,
     loop_options,
     order_features,
+    unfitted_on_error,
     warn_if_ordered,
 )
+from .._inference._streaming import transformer_width
 from .._utils import _budgets, _streams
 from .._utils._compat import (
     HasMethods,
     Interval,
     StrOptions,
     fit_context,
-    n_features_out,
     validate_data,
 )
-from ._cost import SegmentCost, default_map
+from ._cost import CumulativeSums, SegmentCost, default_map
 from ._results import ChangePointResult
 from ._search import binary_segmentation, dynamic_programming, pelt
 from ._significance import SegmentTest, neighbour_p_values, tested_segmentation
 
 
-class KernelChangePoints(BaseEstimator):
+class KernelChangePoints(StreamedResults, BaseEstimator):
     """Kernel change points of rows in time order, each with a p-value.
 
     Finds where the law of a series changes (its mean, its variance, its
     shape: whatever the kernel sees), from the kernel cost of segments on
     random features in time and memory linear in the rows, and gives each
     change a p-value from a test of a change anywhere in its segment, which
-    stays valid on autocorrelated rows with ``block_size``.
+    stays valid on autocorrelated rows with ``block_size``. A long series
+    may come in chunks, in time order (:meth:`partial_fit`), holding only the
+    cumulative sums of its features.
 
     Read more in the :ref:`User Guide <change_points>`.
 
@@ -140,7 +144,13 @@ class KernelChangePoints(BaseEstimator):
     no change at all, only the first test can reject.
 
     The cumulative sums hold ``8 (n + 1) D`` bytes; every other array is
-    within the library's chunk and batch budgets.
+    within the library's chunk and batch budgets. :meth:`partial_fit` keeps
+    no more: the sums (with room to grow by half) and the rows of one
+    incomplete chunk of ``_budgets.CHUNK_ENTRIES`` features; the tests read
+    their units' sums from the cumulative sums, never from the rows. While
+    a chunk is added its own sums are staged (so that a rejected chunk
+    changes nothing), and while the results are computed, a copy of the
+    sums centered at the mean feature.
 
     References
     ----------
@@ -164,6 +174,15 @@ class KernelChangePoints(BaseEstimator):
     >>> cp.change_points_.tolist(), bool(cp.p_values_[0] < 0.05)
     ([401], True)
     """
+
+    _RESULTS = (
+        "change_points_",
+        "n_changes_",
+        "p_values_",
+        "mmd2_",
+        "block_size_",
+        "result_",
+    )
 
     _parameter_constraints = {
         "transformer": [StrOptions({"auto"}), HasMethods(["fit", "transform"])],
@@ -275,7 +294,10 @@ class KernelChangePoints(BaseEstimator):
         edges = np.concatenate([[0], points, [X.shape[0]]])
         i = int(np.argmax(np.diff(edges)))
         stop = min(edges[i + 1], edges[i] + _budgets.ORDER_CHECK_ROWS)
-        rows = X[edges[i] : stop]
+        self._warn_if_ordered(X[edges[i] : stop], seed)
+
+    def _warn_if_ordered(self, rows, seed):
+        """The order check of ``rows`` (:func:`warn_if_ordered`)."""
         features = order_features(self.transformer_, rows, np.asarray, seed)
         warn_if_ordered([features], seed)
 
@@ -298,11 +320,99 @@ class KernelChangePoints(BaseEstimator):
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         search = self._search(X.shape[0])
         seed = _streams.draw_seed(check_random_state(self.random_state))
+        self._stream, self._stale = None, False  # a new series
         self.transformer_ = self._map(X, seed)
-        width = n_features_out(self.transformer_)
-        if width is None:  # a map that does not state its width
-            width = np.asarray(self.transformer_.transform(X[:1])).shape[1]
+        width = transformer_width(self.transformer_, X)
         cost = SegmentCost.of(self.transformer_.transform, X, width)
+        points = self._found(cost, search, seed)
+        self._check_order(X, points, seed)
+        return self
+
+    @fit_context(prefer_skip_nested_validation=False)
+    @unfitted_on_error
+    def partial_fit(self, X, y=None):
+        """Add a chunk of rows, in time order, to the series.
+
+        The first call starts a new series (after :meth:`fit` too) and fits
+        the feature map to its rows (with ``bandwidth="median"``, at that
+        chunk's median distance; with ``transformer="auto"``, of the width
+        :meth:`fit` gives a series of that chunk's length). Each chunk is
+        added to the cumulative sums of the features; the rows themselves
+        are not kept (but those of the last, incomplete chunk of
+        ``_budgets.CHUNK_ENTRIES`` features). The results (``change_points_``,
+        ``p_values_``, ``mmd2_``, ``block_size_``, ``result_``) are those of
+        the rows so far, searched and tested again on the sums when first
+        read after a chunk. For the same seed and a map that does not depend
+        on the rows (a float ``bandwidth`` within 131 071 rows, beyond which
+        ``fit`` takes fewer features; or a ``transformer`` whose ``fit`` reads
+        only the number of columns), they equal those of :meth:`fit` on all
+        the rows so far bit for bit, whatever the chunks. A chunk that is
+        rejected (other columns, NaN, rows the map rejects) adds nothing.
+
+        With ``block_size=None``, the order check reads the first chunk's
+        first rows (:meth:`fit` reads those of the longest segment found).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_chunk, n_features)
+            The next rows of the series, numeric, with the columns of the
+            first chunk.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            The estimator, updated.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skmmd import KernelChangePoints
+        >>> X = np.random.default_rng(0).normal(size=(800, 1))
+        >>> X[400:] *= 2.0  # the variance changes at row 400
+        >>> cp = KernelChangePoints(bandwidth=1.0, random_state=0)
+        >>> found = []  # the change points of the rows so far, after each chunk
+        >>> for chunk in np.array_split(X, 8):  # chunks of 100 rows
+        ...     found.append(cp.partial_fit(chunk).change_points_.tolist())
+        >>> found
+        [[], [], [], [], [401], [401], [401], [401]]
+        >>> whole = KernelChangePoints(bandwidth=1.0, random_state=0).fit(X)
+        >>> bool(np.array_equal(cp.p_values_, whole.p_values_))
+        True
+        """
+        first = getattr(self, "_stream", None) is None
+        try:
+            X = validate_data(self, X, reset=first, dtype=[np.float64, np.float32])
+        except (ValueError, TypeError) as error:
+            if first:
+                raise
+            raise type(error)(
+                f"partial_fit chunk after {self._stream.n} rows (nothing was "
+                f"added): {error}"
+            ) from error
+        if first:
+            self._search(0)  # options that do not go together fail now
+            seed = _streams.draw_seed(check_random_state(self.random_state))
+            self.transformer_ = self._map(X, seed)
+            width = transformer_width(self.transformer_, X)
+            self._stream = CumulativeSums(self.transformer_.transform, width)
+            self._stream_seed = seed
+            if self.block_size is None:
+                self._warn_if_ordered(X[: _budgets.ORDER_CHECK_ROWS], seed)
+        self._stream.add(X)
+        self._mark_stale()
+        return self
+
+    def _calibrate(self):
+        """The results of the rows so far (``partial_fit``)."""
+        cost = self._stream.cost()
+        self._found(cost, self._search(cost.n), self._stream_seed)
+        self._stale = False
+
+    def _found(self, cost, search, seed):
+        """Search and test the rows of ``cost``, set the results and return
+        the change points."""
         test = SegmentTest(cost, self.block_size, loop_options(self, seed, None), seed)
         points, p_values = self._points(cost, test, search)
         edges = np.concatenate([[0], points, [cost.n]])
@@ -321,8 +431,7 @@ class KernelChangePoints(BaseEstimator):
             n_samples=cost.n,
             block_size=self.block_size_,
         )
-        self._check_order(X, points, seed)
-        return self
+        return points
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

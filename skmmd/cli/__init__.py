@@ -23,8 +23,9 @@ every column by its dependence on the target (feature screening), adjusted as
 
 ``python -m skmmd change-points series.csv``: the kernel change points of a
 series (CSV or NPY, rows in time order), each with its p-value
-(``--n-changes``, ``--penalty``, ``--block-size``; exit status 1 when a change
-is found at ``--alpha``).
+(``--n-changes``, ``--penalty``, ``--block-size``, ``--bandwidth``; exit
+status 1 when a change is found at ``--alpha``); with ``--chunk-rows`` the file
+is read in chunks, holding the cumulative sums of the features, not the rows.
 
 ``python -m skmmd warmup``: compiles and caches (on disk, numba's cache) the
 kernels that the tests and the detector run, so that the first test in a fresh

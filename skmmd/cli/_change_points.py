@@ -1,5 +1,6 @@
 """``python -m skmmd change-points series.csv``: the change points of a
-series in a file (rows in time order), each with its p-value."""
+series in a file (rows in time order), each with its p-value; with
+``--chunk-rows``, the file read in chunks (``partial_fit``)."""
 
 import argparse
 import json
@@ -7,7 +8,7 @@ import sys
 
 from ..change_points import KernelChangePoints
 from . import _files
-from ._options import EXIT_OK, EXIT_REJECT, _block_size, run
+from ._options import EXIT_OK, EXIT_REJECT, _bandwidth, _block_size, run
 
 
 def run_change_points(args, out=None):
@@ -19,8 +20,8 @@ def run_change_points(args, out=None):
     positions = None
     if requested is not None:
         positions = _files.column_positions(args.series, names, width, requested)
-    X = _files.load_sample(args.series, positions)
     estimator = KernelChangePoints(
+        bandwidth=args.bandwidth,
         n_changes=args.n_changes,
         penalty=args.penalty,
         alpha=args.alpha,
@@ -28,7 +29,14 @@ def run_change_points(args, out=None):
         n_resamples=args.n_resamples,
         block_size=args.block_size,
         random_state=args.seed,
-    ).fit(X)
+    )
+    if args.chunk_rows > 0:
+        for chunk in _files.iter_chunks(args.series, args.chunk_rows, positions):
+            estimator.partial_fit(chunk)
+        if not hasattr(estimator, "n_features_in_"):
+            raise ValueError(f"{args.series} holds no rows.")
+    else:
+        estimator.fit(_files.load_sample(args.series, positions))
     result = estimator.result_
     if args.json:
         print(json.dumps(result.to_dict()), file=out)
@@ -65,6 +73,20 @@ def _parser():
         type=_block_size,
         default=None,
         help='rows per block of the bootstrap, or "auto" (default: none)',
+    )
+    parser.add_argument(
+        "--bandwidth",
+        type=_bandwidth,
+        default="median",
+        help="Gaussian bandwidth, or 'median' of the rows (default; of the "
+        "first chunk with --chunk-rows)",
+    )
+    parser.add_argument(
+        "--chunk-rows",
+        type=int,
+        default=0,
+        help="read the file in chunks of this many rows, holding the cumulative "
+        "sums of their features, not the rows (default: the whole file at once)",
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="level (0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")

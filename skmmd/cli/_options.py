@@ -166,18 +166,35 @@ def _resamples(value):
         ) from None
 
 
-def _block_size(value):
-    if value == "auto":
+def _word_or(word, convert, valid, expected):
+    """An option's type: ``word``, or ``convert(text)`` where ``valid``;
+    else an error saying ``expected``."""
+
+    def parse(text):
+        if text == word:
+            return text
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not valid(value):
+            raise argparse.ArgumentTypeError(f"{expected}; got {text!r}")
         return value
-    try:
-        size = int(value)
-    except ValueError:
-        size = 0
-    if size < 1:
-        raise argparse.ArgumentTypeError(
-            f'must be a positive integer or "auto"; got {value!r}'
-        )
-    return size
+
+    return parse
+
+
+# ``--bandwidth``: "median" or a positive number; ``--block-size``: "auto" or
+# a positive integer.
+_bandwidth = _word_or(
+    "median",
+    float,
+    lambda value: bool(np.isfinite(value) and value > 0),
+    "expected 'median' or a positive number",
+)
+_block_size = _word_or(
+    "auto", int, lambda size: size >= 1, 'must be a positive integer or "auto"'
+)
 
 
 def blocks_phrase(test):

@@ -23,6 +23,7 @@ from ._files import CHUNK_ROWS as _CHUNK_ROWS
 from ._options import (
     EXIT_OK,
     EXIT_REJECT,
+    _bandwidth,
     add_common,
     add_correction,
     add_report_out,
@@ -50,20 +51,6 @@ TRANSFORMERS = {
     "tabular": TabularSampler,
     "exact": None,
 }
-
-
-def _bandwidth(text):
-    if text == "median":
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not (np.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(
-            f"expected 'median' or a positive number; got {text!r}"
-        )
-    return value
 
 
 def _make_test(args):
