@@ -23,6 +23,11 @@
   change is reported within +-20 rows of it; beside it an oracle that knows
   there is one change, of the variance (and, whitened, phi): the Gaussian
   likelihood ratio's location;
+- ``--bound``: on the same series, what no method can beat: the share in
+  which the Bayes rule for "within +-20 rows" (under a uniform prior on the
+  change's row, knowing phi, both variances and that there is exactly one
+  change) places the change within +-20 rows, and the likelihood's maximum
+  with the same knowledge; numpy only, so ``--reps`` can be large;
 - ``--locate``: on the same series, the share in which the split of least
   kernel cost (one change) falls within +-20 rows of the change, at
   multiples of the median bandwidth;
@@ -38,6 +43,7 @@ the figure.
     python benchmarks/bench_change_points.py --exact --reps 200 --kinds shape \
         --n-components 8192
     python benchmarks/bench_change_points.py --scale
+    python benchmarks/bench_change_points.py --bound --reps 10000
     python benchmarks/bench_change_points.py --level --reps 500
     python benchmarks/bench_change_points.py --level --reps 200 \
         --exchangeable-reps 400 --skip-ruptures
@@ -280,6 +286,34 @@ def run_power(reps, d):
         print(f"power  oracle LR {name}  {setting}  within 20: {interval(count, reps)}")
 
 
+def bayes_locations(X, phi=0.5, ratio=1.5, margin=20):
+    """The location of one change of the innovations' variance (1 before,
+    ``ratio`` after) in AR(1) rows ``X`` at ``phi``, for a locator that knows
+    all of that: the row of the likelihood's maximum, and the row whose
+    window of +-``margin`` rows holds the most posterior mass under a
+    uniform prior on the change's row (the Bayes rule for "within
+    +-``margin``": no rule is right more often on average over the prior)."""
+    E = X[1:] - phi * X[:-1]  # innovation t of row t + 1
+    squares = np.concatenate([[0.0], np.cumsum((E**2).sum(axis=1))])
+    n, d = E.shape
+    j = np.arange(1, n)  # innovations j.. have the larger variance
+    loglik = -0.5 * squares[j] - 0.5 * (squares[-1] - squares[j]) / ratio
+    loglik -= 0.5 * (n - j) * d * np.log(ratio)
+    posterior = np.exp(loglik - loglik.max())
+    mass = np.convolve(posterior, np.ones(2 * margin + 1), mode="same")
+    return int(j[np.argmax(loglik)] + 1), int(j[np.argmax(mass)] + 1)
+
+
+def run_bound(reps, d):
+    hits = np.zeros(2, dtype=int)
+    for seed in range(reps):
+        found = np.array(bayes_locations(power_series(seed, d)))
+        hits += np.abs(found - 1000) <= 20
+    setting = f"variance x1.5 at 1000, AR(1) phi=0.5, d={d}"
+    for name, count in zip(("likelihood maximum", "Bayes rule +-20"), hits):
+        print(f"bound  {name:18s} {setting}  within 20: {interval(count, reps)}")
+
+
 def run_locate(reps, d, factors):
     """Where the split of least kernel cost (one change, the whole series)
     falls on the power series, at multiples of the median bandwidth: the
@@ -414,6 +448,7 @@ def main(argv=None):
     parser.add_argument("--power", action="store_true")
     parser.add_argument("--tcpd", action="store_true")
     parser.add_argument("--locate", action="store_true")
+    parser.add_argument("--bound", action="store_true")
     parser.add_argument("--dims", type=int, nargs="+", default=[1, 5])
     parser.add_argument(
         "--factors", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0]
@@ -444,6 +479,9 @@ def main(argv=None):
     if args.locate:
         for d in args.dims:
             run_locate(args.reps, d, args.factors)
+    if args.bound:
+        for d in args.dims:
+            run_bound(args.reps, d)
     if args.tcpd:
         run_tcpd()
 
