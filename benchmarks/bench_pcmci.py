@@ -32,7 +32,11 @@ Parts:
 - ``speed``: one system at ``T = 500``, ``tau_max = 3``: the whole PCMCI's
   wall time with each method, in the same run, and the tests it ran;
 - ``large``: one system at ``--T`` (15 000) and ``--tau-max`` (15) with
-  skmmd's test alone: time, tests and the false-link share.
+  skmmd's test alone: time, tests and the false-link share;
+- ``screen``: ``--systems`` nonlinear and as many linear systems at ``--T``
+  (500), ``tau_max = 3``: skmmd's PCMCI with the screen of Z's columns
+  (``z_screen=True``) and without (the adapter's default): whether its
+  p-values and measures are the same, and the seconds of each.
 
 ``--methods`` chooses among ``skmmd parcorr gpdc cmiknn`` (GPDC and CMIknn
 take minutes to hours per run: see the benchmarks page). Needs the bench
@@ -46,6 +50,7 @@ extra (tigramite, dcor)::
     python benchmarks/bench_pcmci.py --parts speed --methods skmmd parcorr gpdc cmiknn
     python benchmarks/bench_pcmci.py --parts large --T 15000 --tau-max 15 \
         --methods skmmd
+    python benchmarks/bench_pcmci.py --parts screen --systems 10
 """
 
 import argparse
@@ -211,6 +216,41 @@ def systems_part(args, T, tau_max, linear):
     return rows
 
 
+def screen_part(args):
+    """skmmd's PCMCI with and without the screen of Z's columns on the same
+    series: the same p-values and measures (bit for bit) or not, seconds."""
+    from skmmd.tigramite import SkmmdCondIndTest
+
+    T, same, seconds = args.T or 500, 0, {True: 0.0, False: 0.0}
+    for linear in (False, True):
+        for k in range(args.systems):
+            seed = args.first_seed + k
+            data, _ = series(seed, T, linear)
+            found = {}
+            for z_screen in (True, False):
+                test = SkmmdCondIndTest(random_state=seed, z_screen=z_screen)
+                start = perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    found[z_screen] = PCMCI(
+                        pp.DataFrame(data), cond_ind_test=test
+                    ).run_pcmci(tau_min=1, tau_max=3, pc_alpha=0.05)
+                seconds[z_screen] += perf_counter() - start
+            equal = all(
+                np.array_equal(found[True][key], found[False][key])
+                for key in ("p_matrix", "val_matrix")
+            )
+            same += equal
+            print(f"  system {seed} linear={linear}: the same {equal}", flush=True)
+    n = 2 * args.systems
+    print(
+        f"screen, T = {T}, tau_max = 3: the same p-values and measures in "
+        f"{same} of {n} systems; {seconds[True] / n:.1f} s per PCMCI with the "
+        f"screen, {seconds[False] / n:.1f} s without"
+    )
+    return {"same": same, "systems": n, "seconds": seconds}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", nargs="+", default=["speed"])
@@ -266,6 +306,8 @@ def main(argv=None):
                 print(
                     f"large, T = {T}, tau_max = {tau_max}: {method} {json.dumps(row)}"
                 )
+        elif part == "screen":
+            out[part] = screen_part(args)
         else:
             raise ValueError(f"unknown part {part!r}")
     if args.out:

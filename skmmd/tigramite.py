@@ -76,9 +76,14 @@ class SkmmdCondIndTest(CondIndTest):
         for a test without one; a search's tests stop at the level it gives
         them (PCMCI's ``pc_alpha`` in its PC phase, ``alpha_level`` in its
         MCI phase).
-    n_folds, n_z_features, z_screen
-        As in :class:`~skmmd.ConditionalHSICTest` (defaults 5, "auto",
-        True).
+    n_folds, n_z_features
+        As in :class:`~skmmd.ConditionalHSICTest` (defaults 5 and "auto").
+    z_screen : bool, default=False
+        As in :class:`~skmmd.ConditionalHSICTest`, off by default: PCMCI
+        conditions on the parents its PC phase found (and those of X at
+        their lags), each chosen for its dependence on the variable it
+        conditions, so the screen finds nothing to leave out and only costs
+        its time (:ref:`bench-pcmci`).
     random_state : int, default=0
         Seed of every test, combined with the values of the variables
         tested: a test's p-value does not depend on which tests ran before.
@@ -145,7 +150,7 @@ class SkmmdCondIndTest(CondIndTest):
         alpha=0.05,
         n_folds=5,
         n_z_features="auto",
-        z_screen=True,
+        z_screen=False,
         random_state=0,
         significance="analytic",
         mask_type=None,
