@@ -278,7 +278,9 @@ def main(argv=None):
             tau_max = args.tau_max or 3
             out[part] = {}
             for method in args.methods:
-                graph, seconds, tests = run(method, data, tau_max, args.first_seed)
+                graph, seconds, tests = run(
+                    method, data, tau_max, args.first_seed, args.progress
+                )
                 out[part][method] = {"seconds": seconds, "tests": tests}
                 found = json.dumps(scores(graph, true, tau_max))
                 print(
