@@ -22,10 +22,12 @@ normal and the exponential):
 - ``--mixtures``: separated blobs (``--blobs`` k, ``--dims`` d, n = 400)
   against ``GaussianMixture(k - 1)``, fixed and composite, and the level of
   ``GaussianMixture(k)`` composite, at the default (aggregated for a
-  mixture) and with one kernel, with the median time of a test;
+  mixture, on every coordinate and on the mixture's principal views), the
+  grid on every coordinate alone (``views=None``) and with one kernel
+  (``--runs`` picks), with the median time of a test;
 - ``--mixtime``: seconds of a composite ``GaussianMixture(2)`` test
-  (3 blobs, d = 2, n = 400) at the default and with one kernel, wall and
-  CPU, medians over ``--reps`` datasets;
+  (3 blobs, d = 2, n = 400) at the default and with one kernel (or the
+  ``--runs`` given), wall and CPU, medians over ``--reps`` datasets;
 - ``--time``: one test of each at n = 1000 on normal rows, each at its
   defaults (skmmd: ``n_resamples="auto"``; scipy: 9999 Monte Carlo
   samples), and each with 999 (``--time-defaults``: the defaults alone),
@@ -45,6 +47,8 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
         --n-resamples auto
     python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 3 \
         --dims 2 --n-resamples auto
+    python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 4 \
+        --dims 5 --n-resamples auto --runs default "grid alone"
 """
 
 import os
@@ -243,14 +247,24 @@ def blobs(k, d, n, rng):
     return centres[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
 
 
+# The mixture cells' runs: goodness_of_fit_test's options.
+MIXTURE_RUNS = {
+    "default": {"aggregate": "auto"},
+    "grid alone": {"aggregate": True, "views": None},
+    "one kernel": {"aggregate": False},
+}
+
+
 def mixtures(args, n=400):
     """Separated blobs against Gaussian mixtures: ``GaussianMixture(k - 1)``
     (one component short) fitted on 4000 other rows and tested on fresh
     rows ("fixed"), or as a family refit on every resample ("composite");
     ``GaussianMixture(k)`` as a family (the level). Each at the default
-    (``aggregate="auto"``: the aggregated test for a mixture) and with one
-    kernel (``aggregate=False``, the default before it); the same draws."""
-    runs = {"default": "auto", "one kernel": False}
+    (``aggregate="auto"``: the aggregated test for a mixture, with its
+    views), the grid on every coordinate alone (``views=None``, the default
+    before them) and one kernel (``aggregate=False``), those of ``--runs``;
+    the same draws."""
+    runs = {m: MIXTURE_RUNS[m] for m in args.runs}
     for k in args.blobs:
         for d in args.dims:
             for kind, components in (
@@ -266,9 +280,9 @@ def mixtures(args, n=400):
                     model = GaussianMixture(components, random_state=0)
                     if kind == "fixed":
                         model.fit(blobs(k, d, 4000, rng))
-                    for method, aggregate in runs.items():
+                    for method, options in runs.items():
                         start = time.perf_counter()
-                        p = ours(X, model, {}, r, args.n_resamples, aggregate=aggregate)
+                        p = ours(X, model, {}, r, args.n_resamples, **options)
                         seconds[method].append(time.perf_counter() - start)
                         hits[method] += p <= ALPHA
                     reps += 1
@@ -288,13 +302,13 @@ def mixture_time(args, n=400):
     (d = 2, n = 400), at the default (aggregated) and with one kernel,
     alternated over ``--reps`` datasets: medians of the wall time and of
     the process's CPU time (one thread: the wall time of an idle machine)."""
-    runs = {"default": "auto", "one kernel": False}
+    runs = {m: MIXTURE_RUNS[m] for m in args.runs}
     wall, cpu = {m: [] for m in runs}, {m: [] for m in runs}
     for r in range(args.reps):
         X = blobs(3, 2, n, np.random.default_rng([args.seed, r]))
-        for method, aggregate in runs.items():
+        for method, options in runs.items():
             start, start_cpu = time.perf_counter(), time.process_time()
-            ours(X, GaussianMixture(2, random_state=0), {}, r, "auto", aggregate)
+            ours(X, GaussianMixture(2, random_state=0), {}, r, "auto", **options)
             wall[method].append(time.perf_counter() - start)
             cpu[method].append(time.process_time() - start_cpu)
     for method in runs:
@@ -406,6 +420,13 @@ def _options(parser):
     )
     parser.add_argument("--blobs", nargs="*", type=int, default=[3, 4])
     parser.add_argument("--dims", nargs="*", type=int, default=[2, 5])
+    parser.add_argument(
+        "--runs",
+        nargs="*",
+        choices=list(MIXTURE_RUNS),
+        default=["default", "one kernel"],
+        help="--mixtures, --mixtime: the runs on the same draws",
+    )
 
 
 def main(argv=None):
