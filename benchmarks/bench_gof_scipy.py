@@ -24,7 +24,8 @@ normal and the exponential):
   ``GaussianMixture(k)`` composite, at the default (aggregated for a
   mixture, on every coordinate and on the mixture's principal views), the
   grid on every coordinate alone (``views=None``) and with one kernel
-  (``--runs`` picks), with the median time of a test;
+  (``--runs`` picks the runs, ``--cases`` the cells), with the median time
+  of a test;
 - ``--mixtime``: seconds of a composite ``GaussianMixture(2)`` test
   (3 blobs, d = 2, n = 400) at the default and with one kernel (or the
   ``--runs`` given), wall and CPU, medians over ``--reps`` datasets;
@@ -267,11 +268,13 @@ def mixtures(args, n=400):
     runs = {m: MIXTURE_RUNS[m] for m in args.runs}
     for k in args.blobs:
         for d in args.dims:
-            for kind, components in (
-                ("fixed", k - 1),
-                ("composite", k - 1),
-                ("composite", k),
+            for case, kind, components in (
+                ("fixed", "fixed", k - 1),
+                ("composite", "composite", k - 1),
+                ("level", "composite", k),
             ):
+                if case not in args.cases:
+                    continue
                 name = f"{k} blobs d={d} GaussianMixture({components}) {kind}"
                 hits, seconds, reps = dict.fromkeys(runs, 0), {m: [] for m in runs}, 0
                 for r in shard(args):
@@ -426,6 +429,14 @@ def _options(parser):
         choices=list(MIXTURE_RUNS),
         default=["default", "one kernel"],
         help="--mixtures, --mixtime: the runs on the same draws",
+    )
+    parser.add_argument(
+        "--cases",
+        nargs="*",
+        choices=["fixed", "composite", "level"],
+        default=["fixed", "composite", "level"],
+        help="--mixtures: GaussianMixture(k - 1) fixed or composite, or "
+        "GaussianMixture(k) composite (the level)",
     )
 
 
