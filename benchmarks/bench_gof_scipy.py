@@ -24,8 +24,9 @@ normal and the exponential):
   ``GaussianMixture(k)`` composite, at the default (aggregated for a
   mixture, on every coordinate and on the mixture's principal views), the
   grid on every coordinate alone (``views=None``) and with one kernel
-  (``--runs`` picks the runs, ``--cases`` the cells), with the median time
-  of a test;
+  (``--runs`` picks the runs, ``--cases`` the cells; ``--cases law``: the
+  blobs' own law as a fixed ``GaussianMixture(k)``, the level of a fixed
+  law), with the median time of a test;
 - ``--mixtime``: seconds of a composite ``GaussianMixture(2)`` test
   (3 blobs, d = 2, n = 400) at the default and with one kernel (or the
   ``--runs`` given), wall and CPU, medians over ``--reps`` datasets;
@@ -238,14 +239,31 @@ def multivariate(args):
         )
 
 
+def centres(k, d):
+    """The centres of ``k`` blobs: on a circle in the first two coordinates,
+    neighbouring centres 3 apart."""
+    angles = 2 * np.pi * np.arange(k) / k
+    radius = 3.0 / (2 * np.sin(np.pi / k))
+    out = np.zeros((k, d))
+    out[:, 0], out[:, 1] = radius * np.cos(angles), radius * np.sin(angles)
+    return out
+
+
 def blobs(k, d, n, rng):
     """``n`` rows from ``k`` blobs (sd 0.7) whose neighbouring centres, on a
     circle in the first two coordinates, are 3 apart."""
-    angles = 2 * np.pi * np.arange(k) / k
-    radius = 3.0 / (2 * np.sin(np.pi / k))
-    centres = np.zeros((k, d))
-    centres[:, 0], centres[:, 1] = radius * np.cos(angles), radius * np.sin(angles)
-    return centres[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
+    return centres(k, d)[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
+
+
+def blobs_law(k, d):
+    """The blobs' own law as a fitted ``GaussianMixture`` (spherical, sd 0.7,
+    equal weights): the fixed law that is right."""
+    model = GaussianMixture(k, covariance_type="spherical")
+    model.weights_, model.means_ = np.full(k, 1 / k), centres(k, d)
+    model.covariances_ = np.full(k, 0.49)
+    model.precisions_cholesky_ = 1 / np.sqrt(model.covariances_)
+    model.precisions_ = 1 / model.covariances_
+    return model
 
 
 # The mixture cells' runs: goodness_of_fit_test's options.
@@ -272,6 +290,7 @@ def mixtures(args, n=400):
                 ("fixed", "fixed", k - 1),
                 ("composite", "composite", k - 1),
                 ("level", "composite", k),
+                ("law", "the blobs' law, fixed", k),
             ):
                 if case not in args.cases:
                     continue
@@ -281,7 +300,9 @@ def mixtures(args, n=400):
                     rng = np.random.default_rng([args.seed, k, d, components, r])
                     X = blobs(k, d, n, rng)
                     model = GaussianMixture(components, random_state=0)
-                    if kind == "fixed":
+                    if case == "law":
+                        model = blobs_law(k, d)
+                    elif kind == "fixed":
                         model.fit(blobs(k, d, 4000, rng))
                     for method, options in runs.items():
                         start = time.perf_counter()
@@ -433,10 +454,11 @@ def _options(parser):
     parser.add_argument(
         "--cases",
         nargs="*",
-        choices=["fixed", "composite", "level"],
+        choices=["fixed", "composite", "level", "law"],
         default=["fixed", "composite", "level"],
-        help="--mixtures: GaussianMixture(k - 1) fixed or composite, or "
-        "GaussianMixture(k) composite (the level)",
+        help="--mixtures: GaussianMixture(k - 1) fixed or composite, "
+        "GaussianMixture(k) composite (the level), or the blobs' own law "
+        "fixed (the level of a fixed law)",
     )
 
 
