@@ -22,10 +22,14 @@ normal and the exponential):
 - ``--mixtures``: separated blobs (``--blobs`` k, ``--dims`` d, n = 400)
   against ``GaussianMixture(k - 1)``, fixed and composite, and the level of
   ``GaussianMixture(k)`` composite, at the default (aggregated for a
-  mixture) and with one kernel, with the median time of a test;
+  mixture, on every coordinate and on the mixture's principal views), the
+  grid on every coordinate alone (``views=None``) and with one kernel
+  (``--runs`` picks the runs, ``--cases`` the cells; ``--cases law``: the
+  blobs' own law as a fixed ``GaussianMixture(k)``, the level of a fixed
+  law), with the median time of a test;
 - ``--mixtime``: seconds of a composite ``GaussianMixture(2)`` test
-  (3 blobs, d = 2, n = 400) at the default and with one kernel, wall and
-  CPU, medians over ``--reps`` datasets;
+  (3 blobs, d = 2, n = 400) at the default and with one kernel (or the
+  ``--runs`` given), wall and CPU, medians over ``--reps`` datasets;
 - ``--time``: one test of each at n = 1000 on normal rows, each at its
   defaults (skmmd: ``n_resamples="auto"``; scipy: 9999 Monte Carlo
   samples), and each with 999 (``--time-defaults``: the defaults alone),
@@ -45,6 +49,8 @@ Each line is one cell: the rejection rate over ``--reps`` draws with its
         --n-resamples auto
     python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 3 \
         --dims 2 --n-resamples auto
+    python benchmarks/bench_gof_scipy.py --mixtures --reps 100 --blobs 4 \
+        --dims 5 --n-resamples auto --runs default "grid alone"
 """
 
 import os
@@ -233,14 +239,39 @@ def multivariate(args):
         )
 
 
+def centres(k, d):
+    """The centres of ``k`` blobs: on a circle in the first two coordinates,
+    neighbouring centres 3 apart."""
+    angles = 2 * np.pi * np.arange(k) / k
+    radius = 3.0 / (2 * np.sin(np.pi / k))
+    out = np.zeros((k, d))
+    out[:, 0], out[:, 1] = radius * np.cos(angles), radius * np.sin(angles)
+    return out
+
+
 def blobs(k, d, n, rng):
     """``n`` rows from ``k`` blobs (sd 0.7) whose neighbouring centres, on a
     circle in the first two coordinates, are 3 apart."""
-    angles = 2 * np.pi * np.arange(k) / k
-    radius = 3.0 / (2 * np.sin(np.pi / k))
-    centres = np.zeros((k, d))
-    centres[:, 0], centres[:, 1] = radius * np.cos(angles), radius * np.sin(angles)
-    return centres[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
+    return centres(k, d)[rng.integers(k, size=n)] + 0.7 * rng.normal(size=(n, d))
+
+
+def blobs_law(k, d):
+    """The blobs' own law as a fitted ``GaussianMixture`` (spherical, sd 0.7,
+    equal weights): the fixed law that is right."""
+    model = GaussianMixture(k, covariance_type="spherical")
+    model.weights_, model.means_ = np.full(k, 1 / k), centres(k, d)
+    model.covariances_ = np.full(k, 0.49)
+    model.precisions_cholesky_ = 1 / np.sqrt(model.covariances_)
+    model.precisions_ = 1 / model.covariances_
+    return model
+
+
+# The mixture cells' runs: goodness_of_fit_test's options.
+MIXTURE_RUNS = {
+    "default": {"aggregate": "auto"},
+    "grid alone": {"aggregate": True, "views": None},
+    "one kernel": {"aggregate": False},
+}
 
 
 def mixtures(args, n=400):
@@ -248,27 +279,34 @@ def mixtures(args, n=400):
     (one component short) fitted on 4000 other rows and tested on fresh
     rows ("fixed"), or as a family refit on every resample ("composite");
     ``GaussianMixture(k)`` as a family (the level). Each at the default
-    (``aggregate="auto"``: the aggregated test for a mixture) and with one
-    kernel (``aggregate=False``, the default before it); the same draws."""
-    runs = {"default": "auto", "one kernel": False}
+    (``aggregate="auto"``: the aggregated test for a mixture, with its
+    views), the grid on every coordinate alone (``views=None``, the default
+    before them) and one kernel (``aggregate=False``), those of ``--runs``;
+    the same draws."""
+    runs = {m: MIXTURE_RUNS[m] for m in args.runs}
     for k in args.blobs:
         for d in args.dims:
-            for kind, components in (
-                ("fixed", k - 1),
-                ("composite", k - 1),
-                ("composite", k),
+            for case, kind, components in (
+                ("fixed", "fixed", k - 1),
+                ("composite", "composite", k - 1),
+                ("level", "composite", k),
+                ("law", "the blobs' law, fixed", k),
             ):
+                if case not in args.cases:
+                    continue
                 name = f"{k} blobs d={d} GaussianMixture({components}) {kind}"
                 hits, seconds, reps = dict.fromkeys(runs, 0), {m: [] for m in runs}, 0
                 for r in shard(args):
                     rng = np.random.default_rng([args.seed, k, d, components, r])
                     X = blobs(k, d, n, rng)
                     model = GaussianMixture(components, random_state=0)
-                    if kind == "fixed":
+                    if case == "law":
+                        model = blobs_law(k, d)
+                    elif kind == "fixed":
                         model.fit(blobs(k, d, 4000, rng))
-                    for method, aggregate in runs.items():
+                    for method, options in runs.items():
                         start = time.perf_counter()
-                        p = ours(X, model, {}, r, args.n_resamples, aggregate=aggregate)
+                        p = ours(X, model, {}, r, args.n_resamples, **options)
                         seconds[method].append(time.perf_counter() - start)
                         hits[method] += p <= ALPHA
                     reps += 1
@@ -288,13 +326,13 @@ def mixture_time(args, n=400):
     (d = 2, n = 400), at the default (aggregated) and with one kernel,
     alternated over ``--reps`` datasets: medians of the wall time and of
     the process's CPU time (one thread: the wall time of an idle machine)."""
-    runs = {"default": "auto", "one kernel": False}
+    runs = {m: MIXTURE_RUNS[m] for m in args.runs}
     wall, cpu = {m: [] for m in runs}, {m: [] for m in runs}
     for r in range(args.reps):
         X = blobs(3, 2, n, np.random.default_rng([args.seed, r]))
-        for method, aggregate in runs.items():
+        for method, options in runs.items():
             start, start_cpu = time.perf_counter(), time.process_time()
-            ours(X, GaussianMixture(2, random_state=0), {}, r, "auto", aggregate)
+            ours(X, GaussianMixture(2, random_state=0), {}, r, "auto", **options)
             wall[method].append(time.perf_counter() - start)
             cpu[method].append(time.process_time() - start_cpu)
     for method in runs:
@@ -406,6 +444,22 @@ def _options(parser):
     )
     parser.add_argument("--blobs", nargs="*", type=int, default=[3, 4])
     parser.add_argument("--dims", nargs="*", type=int, default=[2, 5])
+    parser.add_argument(
+        "--runs",
+        nargs="*",
+        choices=list(MIXTURE_RUNS),
+        default=["default", "one kernel"],
+        help="--mixtures, --mixtime: the runs on the same draws",
+    )
+    parser.add_argument(
+        "--cases",
+        nargs="*",
+        choices=["fixed", "composite", "level", "law"],
+        default=["fixed", "composite", "level"],
+        help="--mixtures: GaussianMixture(k - 1) fixed or composite, "
+        "GaussianMixture(k) composite (the level), or the blobs' own law "
+        "fixed (the level of a fixed law)",
+    )
 
 
 def main(argv=None):

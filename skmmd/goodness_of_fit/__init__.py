@@ -10,7 +10,8 @@ densities); its result, :class:`KernelSteinTestResult` (``_results``),
 speaks of the squared kernel Stein discrepancy; :func:`goodness_of_fit_test`
 (``_api``) is the test in one call. :class:`AggregatedKernelSteinTest`
 (``_aggregated``) tests a grid of bandwidths on the same bootstrap signs,
-combined by :mod:`skmmd._inference._aggregation`. A model given as a family
+combined by :mod:`skmmd._inference._aggregation` (for a Gaussian mixture,
+also on its principal views, ``_mixtures``). A model given as a family
 is a composite null (``_composite``; a support that starts at a free
 location conditioned on, ``_edges``; a Gaussian mixture's resamples refit
 from their own law, ``_mixtures``). What both share (the Stein

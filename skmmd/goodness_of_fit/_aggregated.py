@@ -12,6 +12,8 @@ from .._inference._base import loop_options, set_calibrated, stopping_rule
 from .._utils._compat import Interval, StrOptions
 from ..statistics._mean_norm import StackedParts
 from ._base import LOOP_CONSTRAINTS, BaseSteinTest
+from ._mixtures import mixture_views
+from ._models import mixture_of
 
 
 class AggregatedKernelSteinTest(BaseSteinTest):
@@ -29,6 +31,13 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     kernel's features go through the same pipeline pass; cost ``O(n K D d)``
     for ``K`` bandwidths.
 
+    For a Gaussian mixture the grid is also applied on views of the rows:
+    the leading principal subspaces of the model's covariance, where its
+    components differ, the rows and the model's score projected on each
+    (``views``). A misfit in a few of many coordinates (a component missing
+    from a plane, the other coordinates noise), which the kernels on every
+    coordinate see through every coordinate's noise, is seen there alone.
+
     Parameters
     ----------
     model : object
@@ -40,6 +49,18 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         Gaussian kernel at each of ``n_bandwidths`` bandwidths of the rows'
         grid (:func:`~skmmd.kernels.bandwidth_grid`), ``n_frequencies`` each.
         A list: samplers with ``feature="cos_sin"`` (fit on the rows).
+    views : "auto" or None, default="auto"
+        Views the grid of ``transformers="auto"`` is also applied on.
+        ``"auto"``: for a Gaussian mixture (``GaussianMixture`` or
+        ``BayesianGaussianMixture``, fitted or a family), its leading
+        principal subspaces of each dimension ``m`` from 1 to ``min(K, d -
+        1)`` (``K`` components; for a family, those of its fit to the rows,
+        kept for every resample as the bandwidths are): a Gaussian kernel on
+        the rows' coordinates on the subspace, with the Stein features of
+        the model's score projected on it, valid as the full kernel's are
+        (the Stein identity holds in any direction). None for other models
+        or a list of transformers. ``None``: the grid on every coordinate
+        alone.
     n_bandwidths : int, default=5
         Bandwidths of ``"auto"``.
     n_frequencies : int, default=64
@@ -123,9 +144,13 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     p_values_ : ndarray of shape (n_kernels,)
         Each kernel's own bootstrap p-value (not corrected).
     kernels_ : list of str
-        What each kernel is.
+        What each kernel is (and on which view).
     bandwidths_ : ndarray of shape (n_kernels,)
-        The kernels' bandwidths.
+        The kernels' bandwidths (on their view's coordinates).
+    views_ : list of ndarray of shape (n_features_in_, m)
+        The orthonormal bases of the views the grid is also applied on
+        (``views``), their kernels after the grid's on every coordinate;
+        empty without.
     weights_ : ndarray of shape (n_kernels,)
         The kernels' weights, summing to 1.
     transformers_ : list of RandomFourierSampler
@@ -179,6 +204,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     _parameter_constraints: dict = {
         "model": "no_validation",
         "transformers": [StrOptions({"auto"}), list],
+        "views": [StrOptions({"auto"}), None],
         "n_bandwidths": [Interval(Integral, 1, None, closed="left")],
         "n_frequencies": [Interval(Integral, 1, None, closed="left")],
         "method": [StrOptions({"ksdagg", "fuse"})],
@@ -203,6 +229,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         model,
         *,
         transformers="auto",
+        views="auto",
         n_bandwidths=5,
         n_frequencies=64,
         method="ksdagg",
@@ -224,6 +251,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
     ):
         self.model = model
         self.transformers = transformers
+        self.views = views
         self.n_bandwidths = n_bandwidths
         self.n_frequencies = n_frequencies
         self.method = method
@@ -245,26 +273,58 @@ class AggregatedKernelSteinTest(BaseSteinTest):
 
     def _samplers(self, fit_rows, train, seed, rng):
         grid = isinstance(self.transformers, str)
+        self.views_, rows = [], [fit_rows]
         if grid:
             samplers, _ = _grids.bandwidth_maps(
                 fit_rows, self.n_bandwidths, 2 * self.n_frequencies, rng
             )
+            gm = mixture_of(self._score) if self.views == "auto" else None
+            if gm is not None:
+                self.views_ = mixture_views(gm)
+            for basis in self.views_:  # each view's grid, seeded after the rows'
+                rows.append(fit_rows @ basis)
+                samplers += _grids.bandwidth_maps(
+                    rows[-1], self.n_bandwidths, 2 * self.n_frequencies, rng
+                )[0]
         else:
             if not self.transformers:
                 raise ValueError("transformers must list at least one sampler.")
             samplers = [clone(t) for t in self.transformers]
-        self.transformers_ = [s.fit(fit_rows) for s in samplers]
+        per_grid = len(samplers) // len(rows)
+        self.transformers_ = [
+            s.fit(rows[k // per_grid]) for k, s in enumerate(samplers)
+        ]
         self.bandwidths_ = np.array([s.bandwidth_ for s in self.transformers_])
-        self.kernels_ = [f"gaussian(bandwidth={b:.4g})" for b in self.bandwidths_]
+        self.kernels_ = [
+            f"gaussian(bandwidth={b:.4g}{self._view_name(k // per_grid)})"
+            for k, b in enumerate(self.bandwidths_)
+        ]
+        grids = len(rows)
         self.weights_ = _aggregation.resolved_weights(
             self.weights,
             len(samplers),
             self.n_bandwidths,
-            (lambda w: w) if grid else None,
+            (lambda w: np.tile(w, grids) / grids) if grid else None,
             "kernel",
             "with a list of transformers give one weight per kernel.",
         )
         return self.transformers_
+
+    def _view_name(self, view):
+        """How :attr:`kernels_` names the view ``view`` (0: every
+        coordinate)."""
+        if view == 0:
+            return ""
+        m = self.views_[view - 1].shape[1]
+        return f", on {m} principal " + ("axes" if m > 1 else "axis")
+
+    def _bases(self, n_maps):
+        """None for each kernel of the grid on every coordinate, then each
+        view's basis for its grid's kernels."""
+        per_grid = n_maps // (1 + len(self.views_))
+        return [None] * (n_maps - per_grid * len(self.views_)) + [
+            basis for basis in self.views_ for _ in range(per_grid)
+        ]
 
     def _results_of(self, parts, unit):
         parts = StackedParts(parts)

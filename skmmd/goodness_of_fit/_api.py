@@ -58,7 +58,9 @@ def goodness_of_fit_test(X, model, *, aggregate="auto", **options):
         otherwise. The median distance of rows from separated components is
         a distance between components, a scale at which one kernel does not
         see a component's shape or a missing component; the grid spans the
-        components' own scale too.
+        components' own scale too, and is also applied on the mixture's
+        leading principal subspaces (``views``), where a misfit in a few of
+        many coordinates is seen without the others' noise.
     **options : dict
         Parameters of :class:`KernelSteinTest` (or of
         :class:`AggregatedKernelSteinTest`), e.g. ``n_resamples``,

@@ -95,6 +95,16 @@ def _described(model):
     return f"a {type(model).__name__}, not an estimator"
 
 
+def _check_dim(score, n_columns):
+    """A ValueError where the model's dimension is not the rows'."""
+    dim = score.dim
+    if dim is not None and n_columns != dim:
+        raise ValueError(
+            f"X has {n_columns} columns and the model {score.name} is of "
+            f"dimension {dim}."
+        )
+
+
 class BaseSteinTest(StreamedResults, BaseEstimator):
     """The goodness-of-fit tests' shared ``fit``, ``partial_fit`` and stream
     (not public)."""
@@ -188,15 +198,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
             self._score = model_score(self.model, self.support)
             # (a model fit above saw arrays: its columns are X's by position)
             check_feature_names(self.model, getattr(self, "feature_names_in_", None))
-        self._check_dim()
-
-    def _check_dim(self):
-        dim = self._score.dim
-        if dim is not None and self.n_features_in_ != dim:
-            raise ValueError(
-                f"X has {self.n_features_in_} columns and the model "
-                f"{self._score.name} is of dimension {dim}."
-            )
+        _check_dim(self._score, self.n_features_in_)
 
     def _on_line(self, X):
         """Rows of a law with a bounded side mapped onto the line, where the
@@ -268,7 +270,7 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
                 "known_params={'loc': 0}, or drop the tied rows."
             )
         self._family_rows = X
-        self._check_dim()
+        _check_dim(self._score, self.n_features_in_)
         return X
 
     def _resampled(self, parts, options):
@@ -335,11 +337,18 @@ class BaseSteinTest(StreamedResults, BaseEstimator):
         samplers = self._samplers(
             np.asarray(fit_rows, dtype=np.float64), train, seed, rng
         )
-        maps = [SteinMap(s, self._score, self._pit(s, fit_rows, rng)) for s in samplers]
+        maps = [
+            SteinMap(s, self._score, self._pit(s, fit_rows, rng), basis)
+            for s, basis in zip(samplers, self._bases(len(samplers)))
+        ]
         self._seed = seed
         widths = [m._n_features_out for m in maps]
         ordered = self._block_size_in_effect() is not None
         self._stream = Stream(maps, widths, 1, seed, engine.rows, ordered=ordered)
+
+    def _bases(self, n_maps):
+        """Each map's view (:class:`~._maps.SteinMap`'s ``basis``): none."""
+        return [None] * n_maps
 
     def _unit(self, n_rows):
         if self.resample_unit != "auto":

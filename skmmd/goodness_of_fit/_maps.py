@@ -98,7 +98,7 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
     :func:`pit_sampler`), followed by those of the kernel on the rows'
     probability-integral transform (the score a :class:`PitScore`)."""
 
-    def __init__(self, sampler, score, pit=None):
+    def __init__(self, sampler, score, pit=None, basis=None):
         if isinstance(sampler, FrozenEstimator):  # a sampler fitted elsewhere
             sampler = sampler.estimator
         if not (
@@ -112,6 +112,7 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
                 f"of every feature); got {sampler!r}."
             )
         self.sampler, self.score, self.pit = sampler, score, pit
+        self.basis = basis
         self.frequencies = sampler.random_weights_
         self._width = 2 * self.frequencies.size
         self._n_features_out = self._width * (1 if pit is None else 2)
@@ -119,6 +120,8 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
     def transform(self, X):
         X = np.asarray(X, dtype=np.float64)
         S, U, A = stein_inputs(self.score, X)
+        if self.basis is not None:
+            X, S = X @ self.basis, S @ self.basis
         xi = stein_features(X, S, self.frequencies)
         if self.pit is None:
             return xi
@@ -140,6 +143,8 @@ _stein.stein_features`) under a fitted :class:`RandomFourierSampler` of
                 W = sampler.random_weights_
                 add_stein_unit_sums(Z, S, W, groups, out, squares, weights=weights)
 
+        if self.basis is not None:  # the view's rows and score
+            X, S = X @ self.basis, S @ self.basis
         if self.pit is None:
             add(self.sampler, X, sums)
             return

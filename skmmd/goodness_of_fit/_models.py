@@ -255,6 +255,13 @@ class _MixtureScore:
         return out
 
 
+def mixture_of(score):
+    """The fitted Gaussian mixture whose score ``score`` (a
+    :class:`ModelScore`) is, or None for any other model."""
+    function = getattr(score, "function", None)
+    return function.gm if isinstance(function, _MixtureScore) else None
+
+
 class _KernelDensityScore:
     """The score of a fitted Gaussian ``KernelDensity``: ``sum_j w_j(x) (x_j -
     x) / h^2`` with ``w(x)`` the softmax of ``-||x - x_j||^2 / (2 h^2)``
