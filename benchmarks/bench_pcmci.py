@@ -160,17 +160,18 @@ def run(method, data, tau_max, seed, progress=0):
     """PCMCI with ``method``'s test: its graph, seconds and tests run
     (every ``progress`` tests, the count and seconds so far are printed)."""
     pcmci = PCMCI(pp.DataFrame(data), cond_ind_test=make_test(method, seed))
-    # Count the tests on the test PCMCI runs (its own copy).
+    # Count the tests PCMCI asks of its test (its own copy) by ``run_test``:
+    # a shuffle test (CMIknn's) computes its measure once per shuffle.
     test, counted = pcmci.cond_ind_test, {"n": 0}
-    measure = test.get_dependence_measure
+    run_test = test.run_test
 
     def counting(*args, **kwargs):
         counted["n"] += 1
         if progress and counted["n"] % progress == 0:
             print(f"  {counted['n']} tests, {perf_counter() - start:.0f} s", flush=True)
-        return measure(*args, **kwargs)
+        return run_test(*args, **kwargs)
 
-    test.get_dependence_measure = counting
+    test.run_test = counting
     start = perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
