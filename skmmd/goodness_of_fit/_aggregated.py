@@ -147,7 +147,7 @@ class AggregatedKernelSteinTest(BaseSteinTest):
         What each kernel is (and on which view).
     bandwidths_ : ndarray of shape (n_kernels,)
         The kernels' bandwidths (on their view's coordinates).
-    views_ : list of ndarray of shape (n_features_in_, m)
+    views_ : list of ndarray of shape (n_features, m)
         The orthonormal bases of the views the grid is also applied on
         (``views``), their kernels after the grid's on every coordinate;
         empty without.
